@@ -1,0 +1,243 @@
+"""The JSON move protocol (PROTOCOL.md v1): one JSON text in, one JSON text out.
+
+:func:`handle` never raises: every failure is an ``"ok": false`` response
+with an error code, and a failed request changes no state.
+
+Extensions beyond PROTOCOL.md (additive, so ``v`` stays 1):
+
+* ``act`` and ``ai_move`` take an optional ``observer`` seat: the view and
+  events are then those of that seat. A page playing seat 0 asks for the
+  computer's move with ``observer: 0`` and so never receives seat 1's view.
+* ``rules`` → the parameters with their allowed values, for settings screens.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable
+from typing import Any
+
+from . import bots
+from .actions import action_name
+from .errors import EngineError
+from .match import Match, check_deck
+from .record import load_record
+from .rules import BOOLEANS, CHOICES, PARAMETERS, PRESET_IDS, PRESETS, RulesError, make_rules
+from .views import filter_events, view
+
+VERSION = 1
+
+
+class ProtocolError(Exception):
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def _arg(req: dict[str, Any], name: str, kind: type | tuple[type, ...], default: Any = ..., *, what: str = "") -> Any:
+    if name not in req or req[name] is None:
+        if default is ...:
+            raise ProtocolError("bad_request", f"missing argument {name!r}")
+        return default
+    value = req[name]
+    if not isinstance(value, kind) or (isinstance(value, bool) and bool not in _as_tuple(kind)):
+        raise ProtocolError("bad_request", f"argument {name!r} must be {what or _kind_name(kind)}, not {value!r}")
+    return value
+
+
+def _as_tuple(kind: type | tuple[type, ...]) -> tuple[type, ...]:
+    return kind if isinstance(kind, tuple) else (kind,)
+
+
+def _kind_name(kind: type | tuple[type, ...]) -> str:
+    return " or ".join({int: "an integer", str: "a string", bool: "true or false", dict: "an object", list: "a list"}.get(k, k.__name__) for k in _as_tuple(kind))
+
+
+class Engine:
+    """A set of games addressed by handle, answering protocol requests."""
+
+    def __init__(self) -> None:
+        self.games: dict[str, Match] = {}
+        self._counter = 0
+        self._commands: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
+            "presets": self._presets,
+            "rules": self._rules,
+            "new_game": self._new_game,
+            "view": self._view,
+            "legal": self._legal,
+            "act": self._act,
+            "ai_move": self._ai_move,
+            "hint": self._hint,
+            "save": self._save,
+            "load": self._load,
+            "close_game": self._close_game,
+        }
+
+    def handle(self, request: str) -> str:
+        """Answer one request. Never raises."""
+        req_id: Any = None
+        try:
+            try:
+                req = json.loads(request)
+            except (TypeError, ValueError) as e:
+                raise ProtocolError("bad_json", f"the request is not valid JSON: {e}") from None
+            if not isinstance(req, dict):
+                raise ProtocolError("bad_request", "the request must be a JSON object")
+            req_id = req.get("id")
+            if "v" not in req:
+                raise ProtocolError("bad_request", "missing protocol version 'v'")
+            if req["v"] != VERSION or isinstance(req["v"], bool):
+                raise ProtocolError("unsupported_version", f"protocol version {req['v']!r} is not supported (this engine speaks {VERSION})")
+            cmd = req.get("cmd")
+            if not isinstance(cmd, str):
+                raise ProtocolError("bad_request", "missing command 'cmd'")
+            command = self._commands.get(cmd)
+            if command is None:
+                raise ProtocolError("unknown_command", f"unknown command {cmd!r}; known: {', '.join(sorted(self._commands))}")
+            result = command(req)
+            return json.dumps({"v": VERSION, "id": req_id, "ok": True, **result}, separators=(",", ":"))
+        except ProtocolError as e:
+            return _error(req_id, e.code, e.message)
+        except EngineError as e:
+            return _error(req_id, e.code, str(e))
+        except Exception as e:  # a bug: still answer, never raise
+            return _error(req_id, "internal_error", f"{type(e).__name__}: {e}")
+
+    # ---------------------------------------------------------------- helpers
+
+    def _game(self, req: dict[str, Any]) -> Match:
+        handle = _arg(req, "game", str)
+        match = self.games.get(handle)
+        if match is None:
+            raise ProtocolError("unknown_game", f"no game with handle {handle!r}")
+        return match
+
+    @staticmethod
+    def _seat(req: dict[str, Any], name: str = "seat", default: Any = ...) -> int:
+        seat = _arg(req, name, int, default, what="0 or 1")
+        if seat not in (0, 1):
+            raise ProtocolError("bad_request", f"argument {name!r} must be 0 or 1, not {seat!r}")
+        return int(seat)
+
+    def _register(self, match: Match) -> str:
+        self._counter += 1
+        handle = f"g{self._counter}"
+        self.games[handle] = match
+        return handle
+
+    # --------------------------------------------------------------- commands
+
+    def _presets(self, req: dict[str, Any]) -> dict[str, Any]:
+        return {"presets": [{"id": p, "name": PRESETS[p].name, "rules": PRESETS[p].to_dict()} for p in PRESET_IDS]}
+
+    def _rules(self, req: dict[str, Any]) -> dict[str, Any]:
+        params = []
+        for p in PARAMETERS:
+            choices = [False, True] if p in BOOLEANS else list(CHOICES[p])
+            params.append({"id": p, "values": choices})
+        return {"parameters": params}
+
+    def _new_game(self, req: dict[str, Any]) -> dict[str, Any]:
+        preset_id = _arg(req, "preset", str, "AT20")
+        base = PRESETS.get(preset_id)
+        if base is None:
+            raise ProtocolError("unknown_preset", f"unknown preset {preset_id!r}; the presets are {', '.join(PRESET_IDS)}")
+        try:
+            rules = make_rules(base, _arg(req, "rules", dict, {}))
+        except RulesError as e:
+            raise ProtocolError("bad_rules", str(e)) from None
+        seed = _arg(req, "seed", int, None)
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**53)
+        dealer = self._seat(req, "dealer", None) if req.get("dealer") is not None else None
+        deck = None
+        if req.get("deck") is not None:
+            try:
+                deck = check_deck(rules, req["deck"])
+            except ValueError as e:
+                raise ProtocolError("bad_request", f"argument 'deck': {e}") from None
+        single = not _arg(req, "match", bool, True)
+        match = Match(rules, seed, dealer=dealer, deck=deck, single_deal=single)
+        match.events.clear()
+        return {"game": self._register(match), "view": view(match, 0)}
+
+    def _view(self, req: dict[str, Any]) -> dict[str, Any]:
+        match = self._game(req)
+        return {"view": view(match, self._seat(req))}
+
+    def _legal(self, req: dict[str, Any]) -> dict[str, Any]:
+        match = self._game(req)
+        return {"actions": view(match, self._seat(req))["legal"]}
+
+    def _act(self, req: dict[str, Any]) -> dict[str, Any]:
+        match = self._game(req)
+        seat = self._seat(req)
+        observer = self._seat(req, "observer", seat)
+        action = _arg(req, "action", str)
+        events = match.act_text(seat, action)
+        return {"events": filter_events(events, observer), "view": view(match, observer)}
+
+    def _ai_move(self, req: dict[str, Any]) -> dict[str, Any]:
+        match = self._game(req)
+        seat = self._seat(req)
+        observer = self._seat(req, "observer", seat)
+        settings = bots.BotSettings(
+            level=_arg(req, "level", int, 3),
+            budget_ms=_arg(req, "budget_ms", int, None),
+            iterations=_arg(req, "iterations", int, None),
+            seed=_arg(req, "seed", int, None),
+        )
+        if match.finished:
+            raise ProtocolError("game_over", "the game is over")
+        if seat not in ([match.to_act()] if not match.deal.over else [0, 1]):
+            if not match.legal(seat):
+                raise ProtocolError("not_your_turn", f"seat {seat} has nothing to do now")
+        choice = bots.choose(match, seat, settings)
+        events = match.act(seat, choice.action)
+        return {
+            "action": action_name(choice.action),
+            "events": filter_events(events, observer),
+            "view": view(match, observer),
+            "stats": choice.stats,
+        }
+
+    def _hint(self, req: dict[str, Any]) -> dict[str, Any]:
+        match = self._game(req)
+        seat = self._seat(req)
+        budget = _arg(req, "budget_ms", int, None)
+        if match.finished:
+            raise ProtocolError("game_over", "the game is over")
+        ranking = bots.rank(match, seat, bots.BotSettings(budget_ms=budget))
+        return {"ranking": [{"action": action_name(a), "value": v} for a, v in ranking]}
+
+    def _save(self, req: dict[str, Any]) -> dict[str, Any]:
+        return {"record": self._game(req).record()}
+
+    def _load(self, req: dict[str, Any]) -> dict[str, Any]:
+        if "record" not in req:
+            raise ProtocolError("bad_request", "missing argument 'record'")
+        match = load_record(req["record"])
+        match.events.clear()
+        return {"game": self._register(match), "view": view(match, 0)}
+
+    def _close_game(self, req: dict[str, Any]) -> dict[str, Any]:
+        self._game(req)
+        del self.games[req["game"]]
+        return {}
+
+
+def _error(req_id: Any, code: str, message: str) -> str:
+    try:
+        return json.dumps({"v": VERSION, "id": req_id, "ok": False, "error": {"code": code, "message": message}})
+    except (TypeError, ValueError):
+        return json.dumps({"v": VERSION, "id": None, "ok": False, "error": {"code": code, "message": message}})
+
+
+_DEFAULT = Engine()
+
+
+def handle(request: str) -> str:
+    """The protocol's entry point: one JSON request → one JSON response."""
+    return _DEFAULT.handle(request)

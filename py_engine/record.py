@@ -1,0 +1,72 @@
+"""Loading a saved match: a record replays action by action, or is refused."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .actions import NEXT, parse_action
+from .errors import BadRecordError, EngineError
+from .match import Match, check_deck
+from .rules import RulesError, rules_from_dict
+
+FORMAT = "py_engine/record"
+VERSION = 1
+
+
+def _need(condition: bool, message: str) -> None:
+    if not condition:
+        raise BadRecordError(message)
+
+
+def load_record(record: Any) -> Match:
+    """Replay a record (PROTOCOL.md) into a new :class:`Match`.
+
+    Raises :class:`BadRecordError` naming the first thing that does not
+    replay exactly.
+    """
+    _need(isinstance(record, dict), "a record must be an object")
+    _need(record.get("format") == FORMAT, f"not a record: format must be {FORMAT!r}")
+    _need(record.get("version") == VERSION, f"unsupported record version {record.get('version')!r} (expected {VERSION})")
+    try:
+        rules = rules_from_dict(record.get("rules"))
+    except RulesError as e:
+        raise BadRecordError(f"record rules: {e}") from None
+    seed = record.get("seed")
+    _need(isinstance(seed, int) and not isinstance(seed, bool), "record seed must be an integer")
+    single = record.get("match", True) is False
+    deals = record.get("deals")
+    _need(isinstance(deals, list) and len(deals) > 0, "a record needs at least one deal")
+    match: Match | None = None
+    for number, entry in enumerate(deals, start=1):
+        where = f"deal {number}"
+        _need(isinstance(entry, dict), f"{where} must be an object")
+        dealer = entry.get("dealer")
+        _need(dealer in (0, 1) and not isinstance(dealer, bool), f"{where}: dealer must be 0 or 1")
+        try:
+            deck = check_deck(rules, entry.get("deck"))
+        except ValueError as e:
+            raise BadRecordError(f"{where}: {e}") from None
+        if match is None:
+            match = Match(rules, seed, dealer=dealer, deck=deck, single_deal=single)
+        else:
+            _need(NEXT in match.legal(0), f"{where}: the previous deal is not over, or the game has ended")
+            match.next_deal(deck)
+            _need(match.dealer == dealer, f"{where}: the dealer must be seat {match.dealer}, not {dealer}")
+        actions = entry.get("actions")
+        _need(isinstance(actions, list), f"{where}: actions must be a list")
+        for index, item in enumerate(actions, start=1):
+            _need(
+                isinstance(item, list) and len(item) == 2 and item[0] in (0, 1) and not isinstance(item[0], bool),
+                f"{where}, action {index}: expected [seat, action]",
+            )
+            seat, text = item
+            try:
+                action = parse_action(text)
+                _need(action != NEXT, f"{where}, action {index}: 'next' is implied between deals, not recorded")
+                match.act(seat, action)
+            except BadRecordError:
+                raise
+            except (EngineError, ValueError) as e:
+                raise BadRecordError(f"{where}, action {index} (seat {seat} {text!r}) does not replay: {e}") from None
+    assert match is not None
+    return match
