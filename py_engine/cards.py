@@ -40,9 +40,7 @@ _CARD_BY_NAME = {name: c for c, name in enumerate(CARD_NAMES)}
 POINTS: tuple[int, ...] = tuple(RANK_POINTS[c % 6] for c in range(NUM_CARDS))
 SUIT_MASK: tuple[int, ...] = tuple(0b111111 << (6 * s) for s in range(4))
 #: Cards of the same suit that beat ``card``.
-HIGHER: tuple[int, ...] = tuple(
-    sum(1 << (c - c % 6 + r) for r in range(c % 6)) for c in range(NUM_CARDS)
-)
+HIGHER: tuple[int, ...] = tuple(sum(1 << (c - c % 6 + r) for r in range(c % 6)) for c in range(NUM_CARDS))
 
 
 def deck_cards(deck_size: int) -> list[int]:

@@ -66,37 +66,37 @@ class Deal:
     """The full state of one deal (both hands and the talon: the referee's view)."""
 
     __slots__ = (
-        "rules",
+        "bonus",
+        "card_points",
+        "close_snapshot",
+        "closed_by",
         "dealer",
-        "trump",
-        "low_trump",
+        "declared",
+        "exhausted",
+        "final_order",
         "hands",
+        "history",
+        "known",
+        "last_winner",
+        "lead",
+        "leader",
+        "log",
+        "low_trump",
+        "marriage_points",
+        "marriages",
+        "pending",
+        "prelead",
+        "result",
+        "rules",
+        "strict_from",
         "talon",
         "talon_pos",
-        "upcard",
-        "closed_by",
-        "exhausted",
-        "leader",
         "to_act",
-        "lead",
-        "tricks_done",
-        "prelead",
-        "declared",
-        "card_points",
         "tricks",
-        "marriage_points",
-        "bonus",
-        "pending",
-        "marriages",
-        "known",
-        "close_snapshot",
+        "tricks_done",
+        "trump",
+        "upcard",
         "windows",
-        "final_order",
-        "last_winner",
-        "history",
-        "strict_from",
-        "result",
-        "log",
     )
 
     rules: Rules
@@ -539,7 +539,10 @@ class Deal:
             return "the deal is over"
         if seat != self.to_act:
             if action == CLAIM:
-                return f"seat {seat} has no open claim window (it may claim out of turn only right after a trick, where the rules allow)"
+                return (
+                    f"seat {seat} has no open claim window"
+                    " (it may claim out of turn only right after a trick, where the rules allow)"
+                )
             return f"seat {seat} is not on turn"
         if self.final_order:
             return "after the last trick only 'claim' or 'pass' is possible"
@@ -550,9 +553,11 @@ class Deal:
         if action == CLAIM:
             if self.rules.claim_mode == "auto":
                 return "these rules end the deal automatically at 66: there is nothing to claim"
-            return "no claim window is open: claim right after winning a trick" + (
-                " or losing one" if self.rules.claim_window == "any_time" else ""
-            ) + (", or right after declaring a marriage" if self.rules.claim_on_marriage else "")
+            return (
+                "no claim window is open: claim right after winning a trick"
+                + (" or losing one" if self.rules.claim_window == "any_time" else "")
+                + (", or right after declaring a marriage" if self.rules.claim_on_marriage else "")
+            )
         if action == RESIGN:
             return "these rules do not allow resigning"
         if self.lead >= 0:
@@ -574,12 +579,19 @@ class Deal:
             allowed = [CARD_NAMES[c] for c in cards_of(self._response_mask(hand, self.lead))]
             lead = CARD_NAMES[self.lead]
             if self.strict:
-                return f"the talon is {'closed' if self.closed_by >= 0 else 'exhausted'}: you must follow suit, head the trick if you can, else trump; against {lead} you may play {', '.join(allowed)}"
+                state = "closed" if self.closed_by >= 0 else "exhausted"
+                return (
+                    f"the talon is {state}: you must follow suit, head the trick if you can, else trump;"
+                    f" against {lead} you may play {', '.join(allowed)}"
+                )
             return f"you must beat {lead} if you can: you may play {', '.join(allowed)}"
         if self.declared >= 0:
             need = "the king" if self.rules.marriage_lead_card == "king" else "the king or the queen"
             return f"after declaring the marriage in {SUITS[self.declared]} you must lead {need} of it"
-        return f"with these rules, leading {name} while holding its partner declares the marriage: use marry:{SUITS[card // 6]}"
+        return (
+            f"with these rules, leading {name} while holding its partner declares the marriage:"
+            f" use marry:{SUITS[card // 6]}"
+        )
 
     def _why_not_exchange(self, seat: int) -> str:
         low = CARD_NAMES[self.low_trump]

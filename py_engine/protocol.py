@@ -52,7 +52,12 @@ def _as_tuple(kind: type | tuple[type, ...]) -> tuple[type, ...]:
 
 
 def _kind_name(kind: type | tuple[type, ...]) -> str:
-    return " or ".join({int: "an integer", str: "a string", bool: "true or false", dict: "an object", list: "a list"}.get(k, k.__name__) for k in _as_tuple(kind))
+    return " or ".join(
+        {int: "an integer", str: "a string", bool: "true or false", dict: "an object", list: "a list"}.get(
+            k, k.__name__
+        )
+        for k in _as_tuple(kind)
+    )
 
 
 class Engine:
@@ -89,13 +94,18 @@ class Engine:
             if "v" not in req:
                 raise ProtocolError("bad_request", "missing protocol version 'v'")
             if req["v"] != VERSION or isinstance(req["v"], bool):
-                raise ProtocolError("unsupported_version", f"protocol version {req['v']!r} is not supported (this engine speaks {VERSION})")
+                raise ProtocolError(
+                    "unsupported_version",
+                    f"protocol version {req['v']!r} is not supported (this engine speaks {VERSION})",
+                )
             cmd = req.get("cmd")
             if not isinstance(cmd, str):
                 raise ProtocolError("bad_request", "missing command 'cmd'")
             command = self._commands.get(cmd)
             if command is None:
-                raise ProtocolError("unknown_command", f"unknown command {cmd!r}; known: {', '.join(sorted(self._commands))}")
+                raise ProtocolError(
+                    "unknown_command", f"unknown command {cmd!r}; known: {', '.join(sorted(self._commands))}"
+                )
             result = command(req)
             return json.dumps({"v": VERSION, "id": req_id, "ok": True, **result}, separators=(",", ":"))
         except ProtocolError as e:
@@ -143,7 +153,9 @@ class Engine:
         preset_id = _arg(req, "preset", str, "AT20")
         base = PRESETS.get(preset_id)
         if base is None:
-            raise ProtocolError("unknown_preset", f"unknown preset {preset_id!r}; the presets are {', '.join(PRESET_IDS)}")
+            raise ProtocolError(
+                "unknown_preset", f"unknown preset {preset_id!r}; the presets are {', '.join(PRESET_IDS)}"
+            )
         try:
             rules = make_rules(base, _arg(req, "rules", dict, {}))
         except RulesError as e:
@@ -189,11 +201,6 @@ class Engine:
             iterations=_arg(req, "iterations", int, None),
             seed=_arg(req, "seed", int, None),
         )
-        if match.finished:
-            raise ProtocolError("game_over", "the game is over")
-        if seat not in ([match.to_act()] if not match.deal.over else [0, 1]):
-            if not match.legal(seat):
-                raise ProtocolError("not_your_turn", f"seat {seat} has nothing to do now")
         choice = bots.choose(match, seat, settings)
         events = match.act(seat, choice.action)
         return {

@@ -26,7 +26,9 @@ def load_record(record: Any) -> Match:
     """
     _need(isinstance(record, dict), "a record must be an object")
     _need(record.get("format") == FORMAT, f"not a record: format must be {FORMAT!r}")
-    _need(record.get("version") == VERSION, f"unsupported record version {record.get('version')!r} (expected {VERSION})")
+    _need(
+        record.get("version") == VERSION, f"unsupported record version {record.get('version')!r} (expected {VERSION})"
+    )
     try:
         rules = rules_from_dict(record.get("rules"))
     except RulesError as e:

@@ -199,8 +199,7 @@ _TABLE: dict[str, tuple[Any, ...]] = {
 }
 
 PRESETS: dict[str, Rules] = {
-    pid: Rules(id=pid, name=_NAMES[pid], **{p: _TABLE[p][i] for p in PARAMETERS})
-    for i, pid in enumerate(_COLUMNS)
+    pid: Rules(id=pid, name=_NAMES[pid], **{p: _TABLE[p][i] for p in PARAMETERS}) for i, pid in enumerate(_COLUMNS)
 }
 PRESET_IDS: tuple[str, ...] = _COLUMNS
 
@@ -230,7 +229,9 @@ def _check_combination(rules: Rules) -> None:
     if rules.hand_size != expected_hand:
         raise RulesError(f"a {rules.deck}-card deck is dealt {expected_hand} cards a hand, not {rules.hand_size}")
     if rules.deal_pattern != expected_pattern:
-        raise RulesError(f"a {rules.deck}-card deck is dealt by the {expected_pattern} pattern, not {rules.deal_pattern}")
+        raise RulesError(
+            f"a {rules.deck}-card deck is dealt by the {expected_pattern} pattern, not {rules.deal_pattern}"
+        )
     if rules.marriage_auto and rules.marriage_lead_card == "king":
         raise RulesError(
             "marriage_auto (leading K or Q declares) contradicts marriage_lead_card = king (a marriage must lead the K)"

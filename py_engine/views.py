@@ -158,8 +158,8 @@ def view(match: Match, seat: int) -> dict[str, Any]:
         "trump_suit": SUITS[deal.trump],
         "trump_card": CARD_NAMES[deal.upcard] if deal.upcard >= 0 and deal.closed_by < 0 else None,
         "closed_trump_card": CARD_NAMES[deal.upcard] if deal.upcard >= 0 and deal.closed_by >= 0 else None,
-        "talon_count": deal.face_down_left if deal.talon_open else 0,
-        "dead_talon_count": 0 if deal.talon_open else deal.face_down_left + (1 if deal.upcard >= 0 else 0),
+        # Face-down talon cards left (after a close they stay, dead, under the turned-down trump).
+        "talon_count": deal.face_down_left,
         "closed_by": deal.closed_by if deal.closed_by >= 0 else None,
         "hand": names(deal.hands[seat]),
         "opponent_hand_count": deal.hands[other].bit_count(),

@@ -1,0 +1,76 @@
+"""Building exact deals for rules tests: explicit hands, trump card and talon order."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from py_engine.actions import action_name, parse_action
+from py_engine.cards import CARD_NAMES, deck_cards, parse_card
+from py_engine.match import Match
+from py_engine.rules import Rules, make_rules, preset
+
+
+def rules_of(preset_id: str, **overrides: object) -> Rules:
+    return make_rules(preset(preset_id), dict(overrides))
+
+
+def make_deck(
+    rules: Rules,
+    non_dealer: Sequence[str],
+    dealer: Sequence[str],
+    trump: str,
+    talon: Sequence[str] = (),
+) -> list[str]:
+    """A full pack, in PROTOCOL.md deal order, giving exactly these hands.
+
+    ``talon`` lists the first face-down cards in draw order; the rest of the
+    face-down talon is filled with the remaining cards in canonical order.
+    """
+    n = rules.hand_size
+    if len(non_dealer) != n or len(dealer) != n:
+        raise ValueError(f"each hand needs {n} cards")
+    used = [*non_dealer, *dealer, trump, *talon]
+    if len(set(used)) != len(used):
+        raise ValueError(f"a card is given twice: {used}")
+    rest = [CARD_NAMES[c] for c in deck_cards(rules.deck) if CARD_NAMES[c] not in used]
+    face_down = [*talon, *rest]
+    if rules.deal_pattern == "3T2":
+        deck = [*non_dealer[:3], *dealer[:3], trump, *non_dealer[3:], *dealer[3:], *face_down]
+    else:
+        deck = [*non_dealer[:3], *dealer[:3], *non_dealer[3:], *dealer[3:], trump, *face_down]
+    assert len(deck) == rules.deck
+    for c in deck:
+        parse_card(c)
+    return deck
+
+
+def start(
+    preset_id: str,
+    non_dealer: Sequence[str],
+    dealer: Sequence[str],
+    trump: str,
+    talon: Sequence[str] = (),
+    *,
+    dealer_seat: int = 0,
+    single_deal: bool = True,
+    **overrides: object,
+) -> Match:
+    """A match whose first deal has exactly these hands (non-dealer = seat 1 - dealer_seat)."""
+    rules = rules_of(preset_id, **overrides)
+    deck = make_deck(rules, non_dealer, dealer, trump, talon)
+    return Match(rules, seed=0, dealer=dealer_seat, deck=[parse_card(c) for c in deck], single_deal=single_deal)
+
+
+def play(match: Match, moves: Iterable[tuple[int, str] | str]) -> None:
+    """Apply moves (checked). A bare string is played by the seat on turn."""
+    for move in moves:
+        if isinstance(move, str):
+            seat, text = match.deal.to_act, move
+        else:
+            seat, text = move
+        match.act(seat, parse_action(text))
+
+
+def legal(match: Match, seat: int | None = None) -> list[str]:
+    s = match.deal.to_act if seat is None else seat
+    return sorted(action_name(a) for a in match.legal(s))

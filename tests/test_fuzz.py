@@ -1,0 +1,129 @@
+"""Random-playout fuzzing and property tests over every preset and random rule sets."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from collections import Counter
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from py_engine.actions import NEXT
+from py_engine.fuzz import fuzz_match, random_action, record_errors
+from py_engine.match import Match
+from py_engine.record import load_record
+from py_engine.rules import BOOLEANS, CHOICES, PARAMETERS, PRESET_IDS, PRESETS, Rules, make_rules
+from py_engine.views import view
+
+IN_PYODIDE = os.environ.get("ENGINE_IN_PYODIDE") == "1"
+#: The issue asks for at least 2,000 fuzzed deals per preset (CPython); Pyodide runs a tenth.
+FUZZ_DEALS = 200 if IN_PYODIDE else 2000
+DEEP_DEALS = 30 if IN_PYODIDE else 300
+
+
+@pytest.mark.parametrize("preset_id", PRESET_IDS)
+def test_fuzz_invariants(preset_id: str) -> None:
+    played, errors = fuzz_match(PRESETS[preset_id], seed=7, deals=FUZZ_DEALS, deep=False)
+    assert errors == []
+    assert played == FUZZ_DEALS
+
+
+@pytest.mark.parametrize("preset_id", PRESET_IDS)
+def test_fuzz_views_refusals_and_records(preset_id: str) -> None:
+    played, errors = fuzz_match(PRESETS[preset_id], seed=11, deals=DEEP_DEALS, deep=True)
+    assert errors == []
+    assert played == DEEP_DEALS
+
+
+def _result_codes(rules: Rules, deals: int, seed: int) -> Counter[str]:
+    rng = random.Random(seed)
+    codes: Counter[str] = Counter()
+    match = Match(rules, seed)
+    for _ in range(deals):
+        while not match.deal.over:
+            seat = match.deal.to_act
+            match.act(seat, random_action(match.legal(seat), rng))
+        assert match.deal.result is not None
+        codes[match.deal.result.code] += 1
+        if match.finished:
+            match = Match(rules, rng.randrange(2**31))
+        else:
+            match.act(0, NEXT)
+    return codes
+
+
+@pytest.mark.parametrize("preset_id", ["AT20", "HU24", "DE24", "KLUB20"])
+def test_fuzz_reaches_every_kind_of_ending(preset_id: str) -> None:
+    """The random player must exercise claims, wrong claims, closes and natural ends."""
+    codes = _result_codes(PRESETS[preset_id], 150 if IN_PYODIDE else 600, seed=3)
+    expected = {"close_success", "close_failed"}
+    if PRESETS[preset_id].claim_mode == "manual":
+        expected |= {"claim_66", "wrong_claim"}
+    else:
+        expected |= {"auto_66", "resigned"}
+    assert expected <= set(codes), codes
+
+
+def random_rules() -> st.SearchStrategy[Rules]:
+    """Any preset with any parameters overridden (every parameter of RULES.md §3.1)."""
+
+    def build(preset_id: str, values: dict[str, object], deck: int) -> Rules:
+        values = dict(values, deck=deck, hand_size=5 if deck == 20 else 6, deal_pattern="3T2" if deck == 20 else "33T")
+        if values.get("marriage_auto"):
+            values["marriage_lead_card"] = "either"
+        values["match_target"] = min(int(str(values["match_target"])), 7)
+        return make_rules(PRESETS[preset_id], values)
+
+    param_values = {p: st.booleans() if p in BOOLEANS else st.sampled_from(CHOICES[p]) for p in PARAMETERS}
+    return st.builds(build, st.sampled_from(PRESET_IDS), st.fixed_dictionaries(param_values), st.sampled_from([20, 24]))
+
+
+@settings(max_examples=25 if IN_PYODIDE else 150, deadline=None)
+@given(rules=random_rules(), seed=st.integers(0, 2**31))
+def test_random_rule_sets_keep_invariants(rules: Rules, seed: int) -> None:
+    played, errors = fuzz_match(rules, seed, deals=3, deep=True)
+    assert errors == []
+    assert played == 3
+
+
+@settings(max_examples=20 if IN_PYODIDE else 100, deadline=None)
+@given(preset_id=st.sampled_from(PRESET_IDS), seed=st.integers(0, 2**31), cut=st.integers(0, 40))
+def test_record_round_trip_mid_deal(preset_id: str, seed: int, cut: int) -> None:
+    """Saving at any point and loading gives the same state, and play continues identically."""
+    rng = random.Random(seed)
+    match = Match(PRESETS[preset_id], seed)
+    for _ in range(cut):
+        if match.finished:
+            break
+        seat = match.deal.to_act if not match.deal.over else 0
+        match.act(seat, random_action(match.legal(seat), rng))
+    assert list(record_errors(match)) == []
+    copy = load_record(json.loads(json.dumps(match.record())))
+    for _ in range(30):
+        if match.finished:
+            break
+        seat = match.deal.to_act if not match.deal.over else 0
+        action = random_action(match.legal(seat), rng)
+        match.act(seat, action)
+        copy.act(seat, action)
+        assert view(copy, 0) == view(match, 0)
+        assert view(copy, 1) == view(match, 1)
+
+
+def test_matches_terminate_with_a_winner() -> None:
+    for preset_id in PRESET_IDS:
+        rng = random.Random(preset_id)
+        match = Match(PRESETS[preset_id], 99)
+        for _ in range(500):
+            if match.finished:
+                break
+            seat = match.deal.to_act if not match.deal.over else 0
+            match.act(seat, random_action(match.legal(seat), rng))
+        assert match.finished
+        assert match.session_over
+        winner = max((0, 1), key=lambda s: match.matches_won[s])
+        assert match.matches_won[winner] == PRESETS[preset_id].session_bummerls
+        assert max(match.scores) == PRESETS[preset_id].match_target

@@ -1,0 +1,198 @@
+"""The JSON protocol: every command, every error code, and no state change on failure."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from py_engine.protocol import Engine, handle
+from py_engine.rules import PRESET_IDS
+
+from .scenario import make_deck, rules_of
+
+
+def call(engine: Engine, **req: Any) -> dict[str, Any]:
+    req.setdefault("v", 1)
+    req.setdefault("id", 7)
+    out: dict[str, Any] = json.loads(engine.handle(json.dumps(req)))
+    assert out["v"] == 1
+    return out
+
+
+def error_code(response: dict[str, Any]) -> str:
+    assert response["ok"] is False, response
+    assert response["error"]["message"]
+    return str(response["error"]["code"])
+
+
+@pytest.fixture
+def engine() -> Engine:
+    return Engine()
+
+
+AT20_DECK = make_deck(
+    rules_of("AT20"), ["JH", "QH", "AD", "TD", "KD"], ["AC", "TC", "KC", "QC", "JC"], "KH", ["AS", "TS"]
+)
+
+
+def new_at20(engine: Engine) -> str:
+    r = call(engine, cmd="new_game", preset="AT20", seed=1, dealer=0, deck=AT20_DECK)
+    assert r["ok"], r
+    return str(r["game"])
+
+
+def test_presets_lists_all_eight(engine: Engine) -> None:
+    r = call(engine, cmd="presets")
+    assert [p["id"] for p in r["presets"]] == list(PRESET_IDS)
+    assert all(p["name"] and p["rules"]["id"] == p["id"] for p in r["presets"])
+
+
+def test_new_game_view_and_legal(engine: Engine) -> None:
+    game = new_at20(engine)
+    v = call(engine, cmd="view", game=game, seat=1)["view"]
+    assert v["hand"] == ["QH", "JH", "AD", "TD", "KD"]
+    assert v["trump_card"] == "KH" and v["talon_count"] == 9 and v["to_act"] == 1
+    assert call(engine, cmd="legal", game=game, seat=1)["actions"] == [
+        "close", "exchange", "play:AD", "play:JH", "play:KD", "play:QH", "play:TD",
+    ]  # fmt: skip
+    assert call(engine, cmd="legal", game=game, seat=0)["actions"] == []
+
+
+def test_act_returns_events_and_view(engine: Engine) -> None:
+    game = new_at20(engine)
+    r = call(engine, cmd="act", game=game, seat=1, action="exchange")
+    assert r["ok"]
+    assert r["events"] == [{"type": "exchange", "seat": 1, "took": "KH", "gave": "JH"}]
+    assert r["view"]["trump_card"] == "JH"
+    assert "marry:H" in r["view"]["legal"]
+    r = call(engine, cmd="act", game=game, seat=1, action="marry:H")
+    assert r["events"][0]["type"] == "marriage" and r["events"][0]["points"] == 40
+    opp = call(engine, cmd="view", game=game, seat=0)["view"]
+    assert opp["opponent_known"] == ["KH", "QH"]
+
+
+def test_draw_events_hide_the_opponents_card(engine: Engine) -> None:
+    game = new_at20(engine)
+    call(engine, cmd="act", game=game, seat=1, action="play:AD")
+    r = call(engine, cmd="act", game=game, seat=0, action="play:JC", observer=1)
+    draws = [e for e in r["events"] if e["type"] == "draw"]
+    assert draws == [
+        {"type": "draw", "seat": 1, "face_up": False, "card": "AS"},
+        {"type": "draw", "seat": 0, "face_up": False},
+    ]
+
+
+def test_error_codes(engine: Engine) -> None:
+    game = new_at20(engine)
+    assert error_code(json.loads(engine.handle("{not json"))) == "bad_json"
+    assert json.loads(engine.handle("{not json"))["id"] is None
+    assert error_code(call(engine, cmd="view", game=game)) == "bad_request"
+    assert error_code(call(engine, cmd="view", game=game, seat=2)) == "bad_request"
+    assert error_code(call(engine, cmd="view", game=game, seat=True)) == "bad_request"
+    assert error_code(call(engine, v=2, cmd="presets")) == "unsupported_version"
+    assert error_code(call(engine, cmd="fly")) == "unknown_command"
+    assert error_code(call(engine, cmd="new_game", preset="XX")) == "unknown_preset"
+    assert error_code(call(engine, cmd="new_game", preset="AT20", rules={"deck": 24})) == "bad_rules"
+    assert error_code(call(engine, cmd="new_game", preset="AT20", rules={"nonsense": 1})) == "bad_rules"
+    assert error_code(call(engine, cmd="new_game", preset="AT20", rules={"resign": "yes"})) == "bad_rules"
+    assert error_code(call(engine, cmd="new_game", preset="AT20", deck=["AH"] * 20)) == "bad_request"
+    assert error_code(call(engine, cmd="view", game="nope", seat=0)) == "unknown_game"
+    assert error_code(call(engine, cmd="act", game=game, seat=1, action="play:ZZ")) == "bad_action"
+    assert error_code(call(engine, cmd="act", game=game, seat=1, action="jump")) == "bad_action"
+    assert error_code(call(engine, cmd="act", game=game, seat=1, action="play:AC")) == "illegal_action"
+    assert error_code(call(engine, cmd="act", game=game, seat=0, action="play:AC")) == "not_your_turn"
+    assert error_code(call(engine, cmd="load", record={"format": "x"})) == "bad_record"
+    assert json.loads(engine.handle(json.dumps({"v": 1, "id": [1, 2], "cmd": "fly"})))["id"] == [1, 2]
+
+
+def test_illegal_action_message_says_why(engine: Engine) -> None:
+    game = new_at20(engine)
+    r = call(engine, cmd="act", game=game, seat=1, action="marry:C")
+    assert "king and the queen" in r["error"]["message"]
+    r = call(engine, cmd="act", game=game, seat=1, action="pass")
+    assert "final trick" in r["error"]["message"]
+
+
+def test_failed_requests_change_nothing(engine: Engine) -> None:
+    game = new_at20(engine)
+    before = [call(engine, cmd="view", game=game, seat=s)["view"] for s in (0, 1)]
+    record = call(engine, cmd="save", game=game)["record"]
+    for bad in ("play:AC", "pass", "claim", "next", "marry:D", "play:XX", 5):
+        call(engine, cmd="act", game=game, seat=1, action=bad)
+        call(engine, cmd="act", game=game, seat=0, action=bad)
+    assert [call(engine, cmd="view", game=game, seat=s)["view"] for s in (0, 1)] == before
+    assert call(engine, cmd="save", game=game)["record"] == record
+
+
+def test_save_load_round_trip(engine: Engine) -> None:
+    game = new_at20(engine)
+    for seat, action in [(1, "exchange"), (1, "play:AD"), (0, "play:JC")]:
+        assert call(engine, cmd="act", game=game, seat=seat, action=action)["ok"]
+    record = call(engine, cmd="save", game=game)["record"]
+    loaded = call(engine, cmd="load", record=record)
+    assert loaded["ok"] and loaded["game"] != game
+    for seat in (0, 1):
+        assert (
+            call(engine, cmd="view", game=loaded["game"], seat=seat)["view"]
+            == call(engine, cmd="view", game=game, seat=seat)["view"]
+        )
+
+
+def test_load_refuses_records_that_do_not_replay(engine: Engine) -> None:
+    game = new_at20(engine)
+    call(engine, cmd="act", game=game, seat=1, action="play:AD")
+    record = call(engine, cmd="save", game=game)["record"]
+    n_games = len(engine.games)
+    bad_action = json.loads(json.dumps(record))
+    bad_action["deals"][0]["actions"][0] = [1, "play:AC"]
+    r = call(engine, cmd="load", record=bad_action)
+    assert error_code(r) == "bad_record" and "deal 1, action 1" in r["error"]["message"]
+    wrong_seat = json.loads(json.dumps(record))
+    wrong_seat["deals"][0]["actions"][0] = [0, "play:AD"]
+    assert error_code(call(engine, cmd="load", record=wrong_seat)) == "bad_record"
+    bad_deck = json.loads(json.dumps(record))
+    bad_deck["deals"][0]["deck"][0] = "AC"
+    assert error_code(call(engine, cmd="load", record=bad_deck)) == "bad_record"
+    bad_rules = json.loads(json.dumps(record))
+    bad_rules["rules"]["deck"] = 24
+    assert error_code(call(engine, cmd="load", record=bad_rules)) == "bad_record"
+    for broken in (None, [], {"format": "py_engine/record", "version": 9}, {**record, "deals": []}):
+        assert error_code(call(engine, cmd="load", record=broken)) == "bad_record"
+    assert len(engine.games) == n_games
+
+
+def test_ai_move_and_hint_are_legal(engine: Engine) -> None:
+    game = new_at20(engine)
+    hint = call(engine, cmd="hint", game=game, seat=1)
+    legal = call(engine, cmd="legal", game=game, seat=1)["actions"]
+    assert sorted(h["action"] for h in hint["ranking"]) == legal
+    r = call(engine, cmd="ai_move", game=game, seat=1, seed=3, observer=0)
+    assert r["ok"] and r["action"] in legal
+    assert r["view"]["seat"] == 0
+    assert set(r["stats"]) >= {"iterations", "ms"}
+    assert error_code(call(engine, cmd="ai_move", game=game, seat=0)) == "not_your_turn"
+
+
+def test_single_deal_game_over(engine: Engine) -> None:
+    r = call(engine, cmd="new_game", preset="KLUB20", seed=4, match=False)
+    game = r["game"]
+    to_act = r["view"]["to_act"]
+    assert call(engine, cmd="act", game=game, seat=to_act, action="resign")["ok"]
+    v = call(engine, cmd="view", game=game, seat=0)["view"]
+    assert v["game_over"] is True and v["phase"] == "deal_over" and v["legal"] == []
+    assert v["deal_result"]["code"] == "resigned"
+    assert error_code(call(engine, cmd="act", game=game, seat=0, action="next")) == "game_over"
+
+
+def test_close_game(engine: Engine) -> None:
+    game = new_at20(engine)
+    assert call(engine, cmd="close_game", game=game)["ok"]
+    assert error_code(call(engine, cmd="view", game=game, seat=0)) == "unknown_game"
+
+
+def test_module_level_handle_never_raises() -> None:
+    for text in ("", "null", "[]", '{"v":1}', '{"v":1,"cmd":"new_game","preset":5}', "\u0000"):
+        out = json.loads(handle(text))
+        assert out["ok"] is False
