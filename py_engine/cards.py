@@ -43,10 +43,12 @@ SUIT_MASK: tuple[int, ...] = tuple(0b111111 << (6 * s) for s in range(4))
 HIGHER: tuple[int, ...] = tuple(sum(1 << (c - c % 6 + r) for r in range(c % 6)) for c in range(NUM_CARDS))
 
 
+_PACKS = {size: tuple(s * 6 + r for s in range(4) for r in range(6 if size == 24 else 5)) for size in (20, 24)}
+
+
 def deck_cards(deck_size: int) -> list[int]:
     """All cards of a 20- or 24-card pack, in a fixed canonical order."""
-    ranks = 6 if deck_size == 24 else 5
-    return [card_of(s, r) for s in range(4) for r in range(ranks)]
+    return list(_PACKS[deck_size])
 
 
 def deck_mask(deck_size: int) -> int:

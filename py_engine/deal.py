@@ -36,6 +36,7 @@ from .rules import Rules
 
 _KQ = tuple((1 << card_of(s, KING)) | (1 << card_of(s, QUEEN)) for s in range(4))
 _KING_BIT = tuple(1 << card_of(s, KING) for s in range(4))
+_ALL_KINGS = sum(_KING_BIT)
 
 # _RESP_WINS[trump][lead * 24 + resp]: does the response beat the lead (RULES.md §1.4)?
 _RESP_WINS = tuple(
@@ -242,39 +243,21 @@ class Deal:
             return False
         return not (self.exhausted and not r.marriage_after_exhaustion)
 
-    def can_exchange(self) -> bool:
-        r = self.rules
-        return (
-            not self.prelead & _EXCHANGED
-            and self.closed_by < 0
-            and not self.exhausted
-            and bool(self.hands[self.leader] >> self.low_trump & 1)
-            and (self.tricks_done > 0 or r.exchange_first_lead)
-            and (r.exchange_last_open_trick or len(self.talon) - self.talon_pos > 1)
-        )
-
-    def can_close(self) -> bool:
-        r = self.rules
-        return (
-            self.closed_by < 0
-            and not self.exhausted
-            and (self.tricks_done > 0 or r.close_first_lead)
-            and (r.close_last_open_trick or len(self.talon) - self.talon_pos > 1)
-        )
-
     def legal_actions(self, seat: int | None = None) -> list[int]:
-        """The legal actions of ``seat`` (default: the seat to act), unsorted."""
+        """The legal actions of ``seat`` (default: the seat to act), unsorted.
+
+        This is the hot path of search and fuzzing, hence the inlined tests;
+        :meth:`why_illegal` states the same rules in words.
+        """
         if self.result is not None:
             return []
         to_act = self.to_act
-        if seat is None:
-            seat = to_act
-        if seat != to_act:
+        if seat is not None and seat != to_act:
             return [CLAIM] if self.windows >> seat & 1 else []
         if self.final_order:
             return [CLAIM, PASS]
         rules = self.rules
-        hand = self.hands[seat]
+        hand = self.hands[to_act]
         lead = self.lead
         if lead >= 0:
             acts = list(cards_of(self._response_mask(hand, lead)))
@@ -282,26 +265,31 @@ class Deal:
                 acts.append(RESIGN)
             return acts
         declared = self.declared
-        marriage_ok = declared < 0 and self.marriage_allowed_now()
+        pairs = hand & (hand >> 1) & _ALL_KINGS  # a king whose queen is in hand too
+        marriage_ok = bool(pairs) and declared < 0 and self.marriage_allowed_now()
         if declared >= 0:
             playable = hand & (_KING_BIT[declared] if rules.marriage_lead_card == "king" else _KQ[declared])
+        elif marriage_ok and rules.marriage_auto:
+            playable = hand & ~(pairs | pairs << 1)
         else:
             playable = hand
-            if marriage_ok and rules.marriage_auto:
-                for s in range(4):
-                    if hand & _KQ[s] == _KQ[s]:
-                        playable &= ~_KQ[s]
         acts = list(cards_of(playable))
-        if self.talon_open:
-            if self.can_exchange():
+        if self.closed_by < 0 and not self.exhausted:
+            first = self.tricks_done == 0
+            last_open = len(self.talon) - self.talon_pos == 1
+            if (
+                not self.prelead & _EXCHANGED
+                and hand >> self.low_trump & 1
+                and (rules.exchange_first_lead or not first)
+                and (rules.exchange_last_open_trick or not last_open)
+            ):
                 acts.append(EXCHANGE)
-            if self.can_close():
+            if (rules.close_first_lead or not first) and (rules.close_last_open_trick or not last_open):
                 acts.append(CLOSE)
         if marriage_ok:
-            for s in range(4):
-                if hand & _KQ[s] == _KQ[s]:
-                    acts.append(MARRY + s)
-        if self.windows >> seat & 1:
+            for king in cards_of(pairs):
+                acts.append(MARRY + king // 6)
+        if self.windows >> to_act & 1:
             acts.append(CLAIM)
         if rules.resign:
             acts.append(RESIGN)
@@ -322,7 +310,10 @@ class Deal:
 
     def claim_is_valid(self, seat: int) -> bool:
         """Would a claim by ``seat`` now reach 66 (RULES.md §1.11, §1.8)?"""
-        return self.total(seat) + self._claimable_marriage(seat) >= 66
+        total = self.card_points[seat] + self.marriage_points[seat] + self.bonus[seat]
+        if self.declared >= 0:
+            total += self._claimable_marriage(seat)
+        return total >= 66
 
     def _claimable_marriage(self, seat: int) -> int:
         """A marriage declared at this lead that counts for a claim right after it.

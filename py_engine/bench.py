@@ -1,0 +1,109 @@
+"""Engine speed: ``python -m py_engine.bench``.
+
+Prints, per preset, the median of several runs of:
+
+* **deals/s**: full random deals, from the shuffle to the result, through the
+  fast API (``legal_actions`` + ``apply``). The random player picks uniformly
+  among the legal actions other than claim, pass and resign; it claims
+  whenever a claim would be valid and passes otherwise, so deals are played
+  to their natural end rather than cut short by random claims.
+* **ops/s**: one ``legal_actions`` + ``apply`` + ``clone`` step, the unit of
+  work of a search.
+
+The same module runs inside Pyodide (see the README for the command).
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import random
+import statistics
+import sys
+import time
+
+from .actions import CLAIM, PASS, RESIGN
+from .cards import deck_cards
+from .deal import Deal
+from .rules import PRESET_IDS, PRESETS, Rules
+
+
+def random_deal(rules: Rules, rng: random.Random) -> Deal:
+    """Play one deal to its end with the benchmark's random player."""
+    deck = deck_cards(rules.deck)
+    rng.shuffle(deck)
+    deal = Deal(rules, deck, rng.getrandbits(1))
+    rand = rng.random
+    while deal.result is None:
+        seat = deal.to_act
+        windows = deal.windows
+        if windows:
+            if windows >> seat & 1 and deal.claim_is_valid(seat):
+                deal.apply(CLAIM, seat)
+                continue
+            other = 1 - seat
+            if windows >> other & 1 and deal.claim_is_valid(other):
+                deal.apply(CLAIM, other)
+                continue
+        actions = [a for a in deal.legal_actions() if a < CLAIM or a > RESIGN]
+        if actions:
+            deal.apply(actions[int(rand() * len(actions))])
+        else:
+            deal.apply(PASS)
+    return deal
+
+
+def deals_per_second(rules: Rules, seconds: float, seed: int) -> float:
+    rng = random.Random(seed)
+    n = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while True:
+        for _ in range(50):
+            random_deal(rules, rng)
+        n += 50
+        now = time.perf_counter()
+        if now >= deadline:
+            return n / (now - start)
+
+
+def ops_per_second(rules: Rules, seconds: float, seed: int) -> float:
+    """legal_actions + apply + clone steps per second, over random deals."""
+    rng = random.Random(seed)
+    n = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        deck = deck_cards(rules.deck)
+        rng.shuffle(deck)
+        deal = Deal(rules, deck, 0)
+        while deal.result is None:
+            actions = deal.legal_actions()
+            deal = deal.clone()
+            deal.apply(actions[int(rng.random() * len(actions))])
+            n += 1
+    return n / (time.perf_counter() - start)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--runs", type=int, default=5, help="runs per figure; the median is printed (default 5)")
+    parser.add_argument("--seconds", type=float, default=1.0, help="length of one run (default 1.0)")
+    parser.add_argument("--preset", choices=PRESET_IDS, action="append", help="only these presets")
+    args = parser.parse_args(argv)
+    impl = f"{platform.python_implementation()} {platform.python_version()} ({sys.platform})"
+    print(f"py_engine.bench on {impl}: median of {args.runs} runs of {args.seconds:g} s")
+    print(f"{'preset':8}{'deals/s':>10}{'ops/s':>12}")
+    all_deals = []
+    for pid in args.preset or PRESET_IDS:
+        rules = PRESETS[pid]
+        deals = statistics.median(deals_per_second(rules, args.seconds, seed) for seed in range(args.runs))
+        ops = statistics.median(ops_per_second(rules, args.seconds, seed) for seed in range(args.runs))
+        all_deals.append(deals)
+        print(f"{pid:8}{deals:10.0f}{ops:12.0f}", flush=True)
+    print(f"{'all':8}{statistics.median(all_deals):10.0f}  (median over presets)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
