@@ -196,18 +196,18 @@ class Engine:
         seat = self._seat(req)
         observer = self._seat(req, "observer", seat)
         settings = bots.BotSettings(
-            level=_arg(req, "level", int, 3),
+            level=_arg(req, "level", (int, str), bots.DEFAULT_LEVEL, what="a level 1-5"),
             budget_ms=_arg(req, "budget_ms", int, None),
             iterations=_arg(req, "iterations", int, None),
             seed=_arg(req, "seed", int, None),
         )
-        choice = bots.choose(match, seat, settings)
-        events = match.act(seat, choice.action)
+        decision = bots.choose(match, seat, settings)
+        events = match.act(seat, decision.action)
         return {
-            "action": action_name(choice.action),
+            "action": action_name(decision.action),
             "events": filter_events(events, observer),
             "view": view(match, observer),
-            "stats": choice.stats,
+            "stats": decision.stats,
         }
 
     def _hint(self, req: dict[str, Any]) -> dict[str, Any]:
@@ -216,7 +216,7 @@ class Engine:
         budget = _arg(req, "budget_ms", int, None)
         if match.finished:
             raise ProtocolError("game_over", "the game is over")
-        ranking = bots.rank(match, seat, bots.BotSettings(budget_ms=budget))
+        ranking = bots.rank(match, seat, bots.BotSettings(budget_ms=budget, seed=_arg(req, "seed", int, None)))
         return {"ranking": [{"action": action_name(a), "value": v} for a, v in ranking]}
 
     def _save(self, req: dict[str, Any]) -> dict[str, Any]:

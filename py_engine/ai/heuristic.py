@@ -1,0 +1,173 @@
+"""A rule-of-thumb player, the kind the rule books' strategy tips describe.
+
+It is the arena's baseline opponent, the rollout policy of the search, and
+(with noise) the beginner level. It looks only at what its seat may know:
+its own hand, the card led, the trump card and the scores.
+
+Tips it follows (RULES.md sources S1, S3): exchange the lowest trump; declare
+marriages when leading; keep aces and tens and trumps for later, lead low
+cards in the open phase; take valuable leads cheaply; close only with 66 in
+sight; always claim a valid 66 and never a wrong one.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ..actions import CLAIM, CLOSE, EXCHANGE, MARRY, PASS, RESIGN
+from ..cards import ACE, HIGHER, JACK, KING, NINE, POINTS, SUIT_MASK, TEN
+from ..deal import Deal
+
+_ALL_KINGS = sum(1 << (s * 6 + KING) for s in range(4))
+
+
+def claim_choice(deal: Deal) -> tuple[int, int] | None:
+    """(seat, CLAIM) for a seat that may validly claim now, else None; (to_act, PASS) if it must pass."""
+    windows = deal.windows
+    if windows:
+        for seat in (deal.to_act, 1 - deal.to_act):
+            if windows >> seat & 1 and deal.claim_is_valid(seat):
+                return seat, CLAIM
+        if deal.final_order:
+            return deal.to_act, PASS
+    return None
+
+
+def marriage_partners(hand: int) -> int:
+    """Kings and queens in ``hand`` that form a pair."""
+    kings = hand & (hand >> 1) & _ALL_KINGS
+    return kings | kings << 1
+
+
+def sure_points(deal: Deal, seat: int) -> int:
+    """A rough estimate of the points a hand takes by force once the talon is shut.
+
+    Counts each ace (with a typical card played to it), and the ten under it.
+    """
+    hand = deal.hands[seat]
+    points = 0
+    for suit in range(4):
+        top = suit * 6
+        if hand >> (top + ACE) & 1:
+            points += 11 + 4  # the ace plus a typical card played to it
+            if hand >> (top + TEN) & 1:
+                points += 10 + 4
+    return points
+
+
+def should_close(deal: Deal, seat: int) -> bool:
+    """Close only with 66 in sight: own total plus sure tricks, with trumps to back them."""
+    hand = deal.hands[seat]
+    trumps = (hand & SUIT_MASK[deal.trump]).bit_count()
+    pending_marriage = 40 if hand & marriage_partners(hand) & SUIT_MASK[deal.trump] else 0
+    if not pending_marriage and hand & marriage_partners(hand):
+        pending_marriage = 20
+    return trumps >= 2 and deal.total(seat) + sure_points(deal, seat) + pending_marriage >= 66
+
+
+def _lead_value(deal: Deal, seat: int, card: int) -> float:
+    hand = deal.hands[seat]
+    rank = card % 6
+    is_trump = card // 6 == deal.trump
+    if deal.strict:
+        # Closed phase: cash winners (top cards), draw trumps when strong in them.
+        unbeatable = not (HIGHER[card] & ~deal.hands[seat] & ~_gone(deal))
+        strict_value = POINTS[card] + (20.0 if unbeatable else 0.0)
+        if is_trump and unbeatable:
+            strict_value += 5
+        return strict_value
+    # Open phase: lead low, keep marriages, aces, tens and trumps.
+    value = 10.0 - POINTS[card]
+    if is_trump:
+        value -= 12
+    if marriage_partners(hand) >> card & 1:
+        value -= 15
+    if rank in (JACK, NINE):
+        value += 3
+    return value
+
+
+def _gone(deal: Deal) -> int:
+    mask = 0
+    for _, lead, resp, _ in deal.history:
+        mask |= (1 << lead) | (1 << resp)
+    return mask
+
+
+def _response_value(deal: Deal, seat: int, card: int) -> float:
+    lead = deal.lead
+    trump = deal.trump
+    is_trump = card // 6 == trump
+    same = card // 6 == lead // 6
+    wins = (same and card < lead) or (not same and is_trump)
+    stake = POINTS[lead]
+    hand = deal.hands[seat]
+    keep_penalty = 8.0 if marriage_partners(hand) >> card & 1 else 0.0
+    if wins:
+        cost = POINTS[card] * (0.3 if same else 0.6) + (6 if is_trump else 0)
+        gain = stake + POINTS[card]
+        if stake < 10 and not deal.strict:
+            gain -= 8  # not worth spending a good card on a low lead in the open phase
+        return gain - cost - keep_penalty
+    return -POINTS[card] - (10 if is_trump else 0) - keep_penalty
+
+
+def scored_actions(deal: Deal, seat: int) -> list[tuple[float, int]]:
+    """Every legal action of the seat on turn with a rule-of-thumb value, best first."""
+    scored: list[tuple[float, int]] = []
+    for action in deal.legal_actions(seat):
+        if action < MARRY:
+            value = _lead_value(deal, seat, action) if deal.lead < 0 else _response_value(deal, seat, action)
+        elif action < EXCHANGE:
+            value = 100.0 + (20 if action - MARRY == deal.trump else 0)
+        elif action == EXCHANGE:
+            value = 120.0
+        elif action == CLOSE:
+            value = 90.0 if should_close(deal, seat) else -100.0
+        elif action == CLAIM:
+            value = 200.0 if deal.claim_is_valid(seat) else -200.0
+        elif action == PASS:
+            value = 0.0
+        elif action == RESIGN:
+            value = -150.0
+        else:
+            value = -300.0
+        scored.append((value, action))
+    scored.sort(reverse=True)
+    return scored
+
+
+def heuristic_action(deal: Deal, seat: int, rng: random.Random, noise: float = 0.0) -> int:
+    """The rule-of-thumb choice; ``noise`` (in value units) makes it err like a beginner."""
+    claim = claim_choice(deal)
+    if claim is not None and claim[0] == seat:
+        return claim[1]
+    scored = scored_actions(deal, seat)
+    if noise:
+        scored = sorted(((v + rng.gauss(0, noise), a) for v, a in scored), reverse=True)
+    best = scored[0][0]
+    ties = [a for v, a in scored if v == best]
+    return ties[0] if len(ties) == 1 else rng.choice(ties)
+
+
+def rollout_action(deal: Deal, rng: random.Random) -> int:
+    """A fast policy for playouts: mostly the rule of thumb, sometimes a random card."""
+    seat = deal.to_act
+    actions = deal.legal_actions(seat)
+    if len(actions) == 1:
+        return actions[0]
+    if rng.random() < 0.15:
+        cards = [a for a in actions if a < MARRY]
+        if cards:
+            return rng.choice(cards)
+    if deal.lead < 0:
+        for a in actions:
+            if a == EXCHANGE:
+                return a
+        marriages = [a for a in actions if MARRY <= a < EXCHANGE]
+        if marriages:
+            return max(marriages, key=lambda a: a - MARRY == deal.trump)
+        cards = [a for a in actions if a < MARRY]
+        return max(cards, key=lambda c: _lead_value(deal, seat, c))
+    cards = [a for a in actions if a < MARRY]
+    return max(cards, key=lambda c: _response_value(deal, seat, c))

@@ -1,0 +1,167 @@
+"""Information-set Monte Carlo tree search (single-observer ISMCTS).
+
+Each iteration deals the cards the searching seat cannot see anew
+(:func:`~py_engine.ai.knowledge.determinize`), walks one shared tree keyed by
+actions, choosing among the actions legal *in that world* by UCB with
+availability counts (so actions legal only in some worlds are handled),
+expands one node, and finishes the deal: exactly by minimax once the world
+is in the strict phase with few cards left, else by the rule-of-thumb
+rollout policy, which hands over to the exact solver as soon as it can.
+Rewards are game points (match-aware, see :class:`Utility`), so Schneider
+and Schwarz count.
+
+The search stops after ``iterations`` or when ``budget_s`` is spent,
+whichever comes first; it checks the clock itself, since Python in a Web
+Worker cannot be interrupted.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass
+
+from ..actions import CLAIM
+from ..deal import Deal
+from ..scoring import DealResult
+from .heuristic import claim_choice, rollout_action
+from .knowledge import determinize, knowledge_of
+from .solver import Table, best_actions, solve
+
+
+@dataclass(frozen=True, slots=True)
+class Utility:
+    """Game points as the searching seat values them, scaled to about [-1, 1].
+
+    Near the match target extra points are worth nothing: a win counts only
+    up to what the winner still needs, and a pending carry-over is added.
+    """
+
+    seat: int
+    needs: tuple[int, int] = (7, 7)
+    carry: int = 0
+
+    def __call__(self, result: DealResult) -> float:
+        winner = result.winner
+        if winner is None:
+            return 0.0
+        points = min(result.game_points + self.carry, self.needs[winner])
+        value = points / 3.0
+        return value if winner == self.seat else -value
+
+
+class _Node:
+    __slots__ = ("avail", "children", "value", "visits")
+
+    def __init__(self) -> None:
+        self.children: dict[int, _Node] = {}
+        self.visits = 0
+        self.avail = 0
+        self.value = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class SearchResult:
+    ranking: list[tuple[int, float, int]]  # (action, mean value for the seat, visits), best first
+    iterations: int
+    seconds: float
+
+
+#: Solve exactly once both hands together hold at most this many cards in the strict phase.
+SOLVE_CARDS = 8
+
+
+def _solvable(world: Deal) -> bool:
+    return (world.closed_by >= 0 or world.exhausted) and (world.hands[0] | world.hands[1]).bit_count() <= SOLVE_CARDS
+
+
+def search(
+    deal: Deal,
+    seat: int,
+    rng: random.Random,
+    utility: Utility,
+    *,
+    iterations: int | None = None,
+    budget_s: float | None = None,
+    exploration: float = 0.7,
+) -> SearchResult:
+    """Search the decision of ``seat`` (on turn) and rank its actions."""
+    start = time.perf_counter()
+    deadline = start + budget_s if budget_s is not None else math.inf
+    limit = iterations if iterations is not None else (10**9 if budget_s is not None else 1000)
+    knowledge = knowledge_of(deal, seat)
+    table: Table = {}
+    root = _Node()
+    done = 0
+    log = math.log
+    sqrt = math.sqrt
+    while done < limit:
+        if done & 15 == 0 and time.perf_counter() >= deadline and done:
+            break
+        done += 1
+        world = determinize(deal, knowledge, rng)
+        node = root
+        path: list[tuple[_Node, int]] = []
+        value: float | None = None
+        while world.result is None:
+            claim = claim_choice(world)
+            if claim is not None:
+                world.apply(claim[1], claim[0])
+                continue
+            if path and _solvable(world):
+                value = solve(world, seat, utility, table)
+                break
+            mover = world.to_act
+            actions = [a for a in world.legal_actions() if a < CLAIM]
+            children = node.children
+            untried = [a for a in actions if a not in children]
+            if untried:
+                action = untried[int(rng.random() * len(untried))]
+                child = _Node()
+                children[action] = child
+            else:
+                best_score = -math.inf
+                action = actions[0]
+                for a in actions:
+                    c = children[a]
+                    score = c.value / c.visits + exploration * sqrt(log(c.avail + 1) / c.visits)
+                    if score > best_score:
+                        best_score = score
+                        action = a
+                child = children[action]
+            for a in actions:
+                if a in children:
+                    children[a].avail += 1
+            world.apply(action)
+            path.append((child, mover))
+            node = child
+            if untried:
+                break
+        if value is None:
+            value = _playout(world, seat, utility, table, rng)
+        for n, mover in path:
+            n.visits += 1
+            n.value += value if mover == seat else -value
+    ranking = sorted(
+        ((a, c.value / c.visits if c.visits else 0.0, c.visits) for a, c in root.children.items()),
+        key=lambda t: (-t[2], -t[1]),
+    )
+    return SearchResult(ranking, done, time.perf_counter() - start)
+
+
+def _playout(world: Deal, seat: int, utility: Utility, table: Table, rng: random.Random) -> float:
+    while world.result is None:
+        claim = claim_choice(world)
+        if claim is not None:
+            world.apply(claim[1], claim[0])
+            continue
+        if _solvable(world):
+            return solve(world, seat, utility, table)
+        world.apply(rollout_action(world, rng))
+    return utility(world.result)
+
+
+def exact_ranking(deal: Deal, seat: int, utility: Utility) -> list[tuple[int, float]]:
+    """After the talon is exhausted both hands are known: rank by exact values."""
+    return best_actions(deal, seat, utility, {})

@@ -1,0 +1,117 @@
+"""The computer player: levels, and one decision for one seat.
+
+Every level makes every decision (card, exchange, marriage, close, claim,
+pass); none ever misses a valid claim or claims wrongly. Levels differ in
+how they choose the rest:
+
+========  =====================================================
+random    uniformly among the legal non-claim actions (arena)
+heuristic the rule-of-thumb player, no noise (arena baseline)
+1         the rule of thumb with noise: beginner's slips
+2..5      ISMCTS with more iterations; 5 searches for a time budget
+========  =====================================================
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..actions import CLAIM, PASS, RESIGN
+from ..deal import Deal
+from .heuristic import heuristic_action
+from .ismcts import Utility, exact_ranking, search
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    name: str
+    kind: str  # "random", "heuristic" or "search"
+    noise: float = 0.0
+    iterations: int | None = None
+    budget_ms: int | None = None
+
+
+LEVELS: dict[str, Level] = {
+    "random": Level("random", "random"),
+    "heuristic": Level("heuristic", "heuristic"),
+    "1": Level("1", "heuristic", noise=14.0),
+    "2": Level("2", "search", iterations=60),
+    "3": Level("3", "search", iterations=250),
+    "4": Level("4", "search", iterations=900),
+    "5": Level("5", "search", iterations=100_000, budget_ms=1000),
+}
+DEFAULT_LEVEL = "4"
+#: Exhausted talon: solve exactly when both hands together hold at most this many cards.
+EXACT_CARDS = 10
+
+
+def level_named(name: str | int) -> Level:
+    level = LEVELS.get(str(name))
+    if level is None:
+        raise ValueError(f"unknown level {name!r}; levels: {', '.join(LEVELS)}")
+    return level
+
+
+@dataclass
+class Decision:
+    action: int
+    ranking: list[tuple[int, float]] = field(default_factory=list)
+    stats: dict[str, Any] = field(default_factory=dict)
+
+
+def forced_decision(deal: Deal, seat: int) -> int | None:
+    """Claims and passes need no search: claim when valid, else pass after the last trick."""
+    if deal.result is not None:
+        return None
+    windows = deal.windows
+    if windows >> seat & 1 and deal.claim_is_valid(seat):
+        return CLAIM
+    if seat == deal.to_act and deal.final_order:
+        return PASS
+    return None
+
+
+def decide(
+    deal: Deal,
+    seat: int,
+    level: Level,
+    rng: random.Random,
+    utility: Utility,
+    *,
+    iterations: int | None = None,
+    budget_ms: int | None = None,
+) -> Decision:
+    """Choose an action for ``seat`` (on turn, or with a valid claim out of turn)."""
+    start = time.perf_counter()
+    forced = forced_decision(deal, seat)
+    if forced is not None:
+        return Decision(forced, [(forced, 1.0)], {"iterations": 0, "ms": 0.0})
+    if seat != deal.to_act:
+        raise ValueError(f"seat {seat} is not on turn and has no valid claim")
+    actions = [a for a in deal.legal_actions(seat) if a not in (CLAIM, PASS, RESIGN)]
+    stats: dict[str, Any] = {"iterations": 0}
+    ranking: list[tuple[int, float]]
+    if len(actions) == 1:
+        ranking = [(actions[0], 0.0)]
+    elif level.kind == "random":
+        ranking = [(rng.choice(actions), 0.0)]
+    elif level.kind == "heuristic":
+        ranking = [(heuristic_action(deal, seat, rng, level.noise), 0.0)]
+    elif deal.exhausted and (deal.hands[0] | deal.hands[1]).bit_count() <= EXACT_CARDS:
+        ranking = exact_ranking(deal, seat, utility)
+        stats["exact"] = True
+    else:
+        its = iterations if iterations is not None else level.iterations
+        budget = budget_ms if budget_ms is not None else level.budget_ms
+        result = search(deal, seat, rng, utility, iterations=its, budget_s=None if budget is None else budget / 1000)
+        ranking = [(a, v) for a, v, _ in result.ranking]
+        stats["iterations"] = result.iterations
+    stats["ms"] = round((time.perf_counter() - start) * 1000, 1)
+    return Decision(ranking[0][0], ranking, stats)
+
+
+def match_utility(seat: int, scores: list[int], target: int, carry: int) -> Utility:
+    return Utility(seat, (target - scores[0], target - scores[1]), carry)
