@@ -1,0 +1,166 @@
+"""Bot against bot: ``python -m py_engine.arena --a 5 --b heuristic --preset AT20 --pairs 500``.
+
+Deals are *paired*: each shuffled pack is played twice with the seats
+swapped, so the luck of the cards cancels out. Prints game points won by
+each side, A's share of the game points and of the deals with 95%
+confidence intervals (bootstrap over pairs), and the mean time and
+iterations per searched move. ``--matches`` plays paired whole matches
+instead (the same shuffles, seats swapped).
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import random
+import statistics
+import sys
+import time
+from dataclasses import dataclass, field
+
+from .actions import NEXT
+from .ai.player import Level, decide, level_named, match_utility
+from .match import Match, shuffled_deck
+from .rules import PRESET_IDS, PRESETS, Rules
+
+
+@dataclass
+class Tally:
+    """What one side did in one game (deal or match)."""
+
+    game_points: int = 0
+    deals_won: int = 0
+    matches_won: int = 0
+    move_ms: list[float] = field(default_factory=list)
+    iterations: list[int] = field(default_factory=list)
+
+
+def _play(match: Match, levels: tuple[Level, Level], rng: random.Random, budget_ms: int | None) -> list[Tally]:
+    """Play ``match`` to its end (one deal, or the match); seat s plays ``levels[s]``."""
+    tallies = [Tally(), Tally()]
+    while not match.finished:
+        deal = match.deal
+        if deal.over:
+            if match.match_over:
+                break
+            match.act(0, NEXT)
+            continue
+        seat = deal.to_act
+        for s in (seat, 1 - seat):
+            if deal.windows >> s & 1 and deal.claim_is_valid(s):
+                seat = s
+                break
+        utility = match_utility(seat, match.scores, match.rules.match_target, match.carry)
+        decision = decide(deal, seat, levels[seat], rng, utility, budget_ms=budget_ms)
+        if decision.stats.get("iterations") or decision.stats.get("exact"):
+            tallies[seat].move_ms.append(decision.stats["ms"])
+            tallies[seat].iterations.append(decision.stats.get("iterations", 0))
+        match.act(seat, decision.action)
+        result = match.deal.result
+        if result is not None and result.winner is not None:
+            tallies[result.winner].deals_won += 1
+            tallies[result.winner].game_points += result.game_points
+    if match.match_winner is not None:
+        tallies[match.match_winner].matches_won += 1
+    return tallies
+
+
+@dataclass(frozen=True)
+class Job:
+    rules: Rules
+    a: str
+    b: str
+    seed: int
+    matches: bool
+    budget_ms: int | None
+
+
+def play_pair(job: Job) -> tuple[Tally, Tally]:
+    """One pack (or match seed) twice, seats swapped; returns (A's tally, B's tally) summed."""
+    pack_rng = random.Random(job.seed)
+    deck = shuffled_deck(pack_rng, job.rules.deck)
+    dealer = pack_rng.randrange(2)
+    a_total, b_total = Tally(), Tally()
+    for a_seat in (0, 1):
+        levels = (level_named(job.a), level_named(job.b)) if a_seat == 0 else (level_named(job.b), level_named(job.a))
+        match = Match(job.rules, job.seed, dealer=dealer, deck=deck, single_deal=not job.matches)
+        tallies = _play(match, levels, random.Random(job.seed * 2 + a_seat), job.budget_ms)
+        for total, tally in ((a_total, tallies[a_seat]), (b_total, tallies[1 - a_seat])):
+            total.game_points += tally.game_points
+            total.deals_won += tally.deals_won
+            total.matches_won += tally.matches_won
+            total.move_ms += tally.move_ms
+            total.iterations += tally.iterations
+    return a_total, b_total
+
+
+def share_interval(pairs: list[tuple[float, float]], rng: random.Random, rounds: int = 2000) -> tuple[float, float]:
+    """95% bootstrap interval of sum(a) / (sum(a) + sum(b)) over pairs."""
+    n = len(pairs)
+    shares = []
+    for _ in range(rounds):
+        sa = sb = 0.0
+        for _ in range(n):
+            a, b = pairs[int(rng.random() * n)]
+            sa += a
+            sb += b
+        shares.append(sa / (sa + sb) if sa + sb else 0.5)
+    shares.sort()
+    return shares[int(0.025 * rounds)], shares[int(0.975 * rounds) - 1]
+
+
+def _share(a: float, b: float) -> float:
+    return a / (a + b) if a + b else 0.5
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--a", default="5", help="player A: a level 1-5, 'heuristic' or 'random'")
+    parser.add_argument("--b", default="heuristic", help="player B (same choices)")
+    parser.add_argument("--preset", choices=PRESET_IDS, default="AT20")
+    parser.add_argument("--pairs", type=int, default=200, help="paired deals (or matches) to play")
+    parser.add_argument("--matches", action="store_true", help="play whole matches instead of single deals")
+    parser.add_argument("--procs", type=int, default=max(1, multiprocessing.cpu_count()), help="worker processes")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--budget-ms", type=int, default=None, help="override the searching levels' time budget")
+    args = parser.parse_args(argv)
+    level_named(args.a)
+    level_named(args.b)
+    rules = PRESETS[args.preset]
+    jobs = [Job(rules, args.a, args.b, args.seed * 1_000_003 + i, args.matches, args.budget_ms) for i in range(args.pairs)]
+    start = time.perf_counter()
+    if args.procs > 1:
+        with multiprocessing.Pool(args.procs) as pool:
+            results = pool.map(play_pair, jobs, chunksize=max(1, len(jobs) // (args.procs * 8)))
+    else:
+        results = [play_pair(job) for job in jobs]
+    elapsed = time.perf_counter() - start
+    unit = "matches" if args.matches else "deals"
+    a_gp = sum(a.game_points for a, _ in results)
+    b_gp = sum(b.game_points for _, b in results)
+    a_won = sum(a.matches_won if args.matches else a.deals_won for a, _ in results)
+    b_won = sum(b.matches_won if args.matches else b.deals_won for _, b in results)
+    rng = random.Random(0)
+    gp_low, gp_high = share_interval([(a.game_points, b.game_points) for a, b in results], rng)
+    win_pairs = [
+        (a.matches_won if args.matches else a.deals_won, b.matches_won if args.matches else b.deals_won)
+        for a, b in results
+    ]
+    w_low, w_high = share_interval(win_pairs, rng)
+    print(f"arena {args.preset}: A={args.a} vs B={args.b}, {args.pairs} pairs = {2 * args.pairs} {unit}")
+    print(f"game points   A {a_gp}  B {b_gp}  A share {_share(a_gp, b_gp):.1%}  95% CI [{gp_low:.1%}, {gp_high:.1%}]")
+    print(f"{unit:13} A {a_won}  B {b_won}  A share {_share(a_won, b_won):.1%}  95% CI [{w_low:.1%}, {w_high:.1%}]")
+    for name, side in (("A", [a for a, _ in results]), ("B", [b for _, b in results])):
+        ms = [m for t in side for m in t.move_ms]
+        its = [i for t in side for i in t.iterations]
+        if ms:
+            print(
+                f"{name} searched moves {len(ms)}: mean {statistics.fmean(ms):.0f} ms, "
+                f"max {max(ms):.0f} ms, mean iterations {statistics.fmean(its):.0f}"
+            )
+    print(f"wall time {elapsed:.0f} s on {args.procs} process(es)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
