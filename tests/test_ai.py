@@ -1,0 +1,157 @@
+"""The computer player: hidden information stays hidden, claims are exact, search is reproducible."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from py_engine.actions import CLAIM, NEXT, PASS
+from py_engine.ai.heuristic import claim_choice
+from py_engine.ai.ismcts import Utility, search
+from py_engine.ai.knowledge import determinize, knowledge_of
+from py_engine.ai.player import decide, level_named
+from py_engine.ai.solver import solve
+from py_engine.cards import cards_of
+from py_engine.deal import Deal
+from py_engine.fuzz import random_action
+from py_engine.match import Match
+from py_engine.rules import PRESET_IDS, PRESETS
+
+
+def positions(preset_id: str, seed: int, count: int) -> list[Deal]:
+    """Positions from random play, each with a decision for the seat on turn."""
+    rng = random.Random(seed)
+    match = Match(PRESETS[preset_id], seed)
+    found = []
+    while len(found) < count:
+        deal = match.deal
+        if deal.over:
+            if match.finished:
+                match = Match(PRESETS[preset_id], rng.randrange(10**6))
+            else:
+                match.act(0, NEXT)
+            continue
+        if claim_choice(deal) is None and len(deal.legal_actions()) > 1 and rng.random() < 0.3:
+            found.append(deal.clone())
+        seat = deal.to_act
+        match.act(seat, random_action(match.legal(seat), rng))
+    return found
+
+
+@pytest.mark.parametrize("preset_id", ["AT20", "HU24", "DE24", "PL24"])
+def test_determinize_keeps_what_the_seat_knows(preset_id: str) -> None:
+    rng = random.Random(5)
+    for deal in positions(preset_id, 1, 40):
+        seat = deal.to_act
+        knowledge = knowledge_of(deal, seat)
+        for _ in range(5):
+            world = determinize(deal, knowledge, rng)
+            other = 1 - seat
+            assert world.hands[seat] == deal.hands[seat]
+            assert world.hands[other].bit_count() == deal.hands[other].bit_count()
+            assert len(world.talon) - world.talon_pos == deal.face_down_left
+            assert world.hands[other] & knowledge.opponent_known == knowledge.opponent_known
+            assert not world.hands[other] & knowledge.opponent_cannot_hold
+            # the real hand is one of the consistent worlds
+            assert not deal.hands[other] & knowledge.opponent_cannot_hold
+            if deal.exhausted:
+                assert world.hands[other] == deal.hands[other]
+
+
+@pytest.mark.parametrize("preset_id", ["AT20", "HU24", "DE24"])
+def test_decisions_do_not_depend_on_hidden_cards(preset_id: str) -> None:
+    """Swap the unseen cards for another consistent deal: the decision must be identical."""
+    rng = random.Random(9)
+    for deal in positions(preset_id, 2, 12):
+        seat = deal.to_act
+        other_world = determinize(deal, knowledge_of(deal, seat), rng)
+        utility = Utility(seat)
+        for level in ("1", "2"):
+            a = decide(deal, seat, level_named(level), random.Random(4), utility, iterations=40)
+            b = decide(other_world, seat, level_named(level), random.Random(4), utility, iterations=40)
+            assert a.action == b.action
+            assert a.ranking == b.ranking
+
+
+@pytest.mark.parametrize("preset_id", PRESET_IDS)
+def test_ai_claims_exactly_when_valid(preset_id: str) -> None:
+    rng = random.Random(3)
+    match = Match(PRESETS[preset_id], 3)
+    levels = (level_named("1"), level_named("2"))
+    for _ in range(300):
+        if match.finished:
+            break
+        deal = match.deal
+        if deal.over:
+            match.act(0, NEXT)
+            continue
+        for seat in (0, 1):
+            if deal.windows >> seat & 1 and deal.claim_is_valid(seat):
+                decision = decide(deal, seat, levels[seat], rng, Utility(seat), iterations=20)
+                assert decision.action == CLAIM
+        seat = deal.to_act
+        decision = decide(deal, seat, levels[seat], rng, Utility(seat), iterations=20)
+        assert decision.action in deal.legal_actions(seat)
+        if decision.action == CLAIM:
+            assert deal.claim_is_valid(seat)
+        if deal.final_order and not deal.claim_is_valid(seat):
+            assert decision.action == PASS
+        match.act(seat, decision.action)
+
+
+def test_search_is_reproducible_and_bounded_by_iterations() -> None:
+    deal = positions("AT20", 4, 1)[0]
+    seat = deal.to_act
+    first = search(deal, seat, random.Random(1), Utility(seat), iterations=120)
+    second = search(deal, seat, random.Random(1), Utility(seat), iterations=120)
+    assert first.iterations == 120
+    assert first.ranking == second.ranking
+    assert sum(visits for _, _, visits in first.ranking) == 120
+    legal = set(deal.legal_actions(seat))
+    assert {a for a, _, _ in first.ranking} <= legal
+
+
+def _minimax(deal: Deal, seat: int, utility: Utility) -> float:
+    """Plain minimax, no pruning and no table: the reference for the solver."""
+    while deal.result is None and (claim := claim_choice(deal)) is not None:
+        deal = deal.clone()
+        deal.apply(claim[1], claim[0])
+    if deal.result is not None:
+        return utility(deal.result)
+    values = []
+    for action in deal.legal_actions():
+        if action >= CLAIM:
+            continue
+        child = deal.clone()
+        child.apply(action)
+        values.append(_minimax(child, seat, utility))
+    return max(values) if deal.to_act == seat else min(values)
+
+
+@pytest.mark.parametrize("preset_id", ["AT20", "SZLI20", "DE24", "KLUB20"])
+def test_solver_matches_plain_minimax(preset_id: str) -> None:
+    checked = 0
+    for deal in positions(preset_id, 6, 200):
+        if not deal.strict or (deal.hands[0] | deal.hands[1]).bit_count() > 7:
+            continue
+        seat = deal.to_act
+        utility = Utility(seat, (5, 3), 1)
+        assert solve(deal, seat, utility, {}) == pytest.approx(_minimax(deal, seat, utility))
+        checked += 1
+    assert checked >= 10
+
+
+def test_knowledge_uses_revealed_voids() -> None:
+    """After the opponent fails to follow in the strict phase, worlds never give it that suit."""
+    for deal in positions("AT20", 8, 300):
+        if deal.strict_from < 0:
+            continue
+        seat = deal.to_act
+        knowledge = knowledge_of(deal, seat)
+        for leader, lead, resp, _ in deal.history[deal.strict_from :]:
+            if leader == seat and resp // 6 != lead // 6:
+                suit_cards = {c for c in cards_of(knowledge.unseen) if c // 6 == lead // 6}
+                assert suit_cards <= set(cards_of(knowledge.opponent_cannot_hold))
+                return
+    pytest.fail("no position with a revealed void was found")
