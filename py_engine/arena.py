@@ -94,12 +94,12 @@ def play_pair(job: Job) -> tuple[Tally, Tally]:
     return a_total, b_total
 
 
-def share_interval(pairs: list[tuple[float, float]], rng: random.Random, rounds: int = 2000) -> tuple[float, float]:
+def share_interval(pairs: list[tuple[int, int]], rng: random.Random, rounds: int = 2000) -> tuple[float, float]:
     """95% bootstrap interval of sum(a) / (sum(a) + sum(b)) over pairs."""
     n = len(pairs)
     shares = []
     for _ in range(rounds):
-        sa = sb = 0.0
+        sa = sb = 0
         for _ in range(n):
             a, b = pairs[int(rng.random() * n)]
             sa += a
@@ -127,7 +127,9 @@ def main(argv: list[str] | None = None) -> int:
     level_named(args.a)
     level_named(args.b)
     rules = PRESETS[args.preset]
-    jobs = [Job(rules, args.a, args.b, args.seed * 1_000_003 + i, args.matches, args.budget_ms) for i in range(args.pairs)]
+    jobs = [
+        Job(rules, args.a, args.b, args.seed * 1_000_003 + i, args.matches, args.budget_ms) for i in range(args.pairs)
+    ]
     start = time.perf_counter()
     if args.procs > 1:
         with multiprocessing.Pool(args.procs) as pool:

@@ -1,0 +1,273 @@
+"""The project's one test command: ``python tests/run.py`` (or ``python -m tests.run``).
+
+Runs, in this order, and stops at the first failure:
+
+1. set-up: ``npm ci`` when ``node_modules/pyodide`` is missing or not the locked
+   version, and the Pyodide wheels in ``.cache/pyodide-wheels/``;
+2. ``ruff format --check .``;
+3. ``ruff check .``;
+4. ``mypy`` (configured in pyproject.toml);
+5. ``python build.py build`` (the web build in ``dist/``; skipped with a note
+   while build.py does not exist);
+6. pytest under CPython on all of ``tests/`` (browser tests included);
+7. the same engine tests inside Pyodide: ``node tests/pyodide/run_pytest.mjs``.
+
+Either pytest run collecting no test (exit code 5) is a failure. Each step's
+time is printed, and a summary at the end; the exit status is non-zero if any
+step failed.
+
+Options: name steps to run only those (``python tests/run.py pytest pyodide``);
+``--keep-going`` runs every step even after a failure; ``--list`` lists the steps.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import importlib.util
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+import tomllib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+STEP_TIMEOUT_S = 30 * 60  # a hung step (e.g. a browser without a display) must not eat CI's whole budget
+
+PYTEST_NO_TESTS = 5
+SUMMARY_RE = re.compile(
+    r"\b(\d+ (passed|failed|errors?|skipped|deselected|xfailed|xpassed)|no tests ran)\b.* in [\d.]+s"
+)
+COUNT_RE = re.compile(r"(\d+) (passed|failed|errors?|skipped|xfailed|xpassed)\b")
+
+
+@dataclass
+class Result:
+    name: str
+    ok: bool
+    seconds: float
+    note: str = ""
+    counts: dict[str, int] = field(default_factory=dict)
+
+
+class StepFailed(Exception):
+    def __init__(self, message: str, counts: dict[str, int] | None = None):
+        super().__init__(message)
+        self.counts = counts or {}
+
+
+def banner(text: str) -> None:
+    print(f"\n===== {text} =====", flush=True)
+
+
+def run(command: list[str], *, env: dict[str, str] | None = None) -> tuple[int, str]:
+    """Run ``command`` in the repository root, echoing its output; return (exit code, last pytest summary line)."""
+    print("$ " + " ".join(command), flush=True)
+    full_env = {**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})}
+    try:
+        proc = subprocess.Popen(
+            command,
+            cwd=ROOT,
+            env=full_env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+    except FileNotFoundError as e:
+        raise StepFailed(f"cannot run {command[0]!r}: {e}") from None
+    timed_out = threading.Event()
+
+    def kill() -> None:
+        timed_out.set()
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+
+    timer = threading.Timer(STEP_TIMEOUT_S, kill)
+    timer.start()
+    summary = ""
+    assert proc.stdout is not None
+    try:
+        for raw in proc.stdout:
+            line = raw.decode("utf-8", errors="replace")
+            sys.stdout.write(line)
+            sys.stdout.flush()
+            if SUMMARY_RE.search(line):
+                summary = line.strip().strip("=").strip()
+        code = proc.wait()
+    finally:
+        timer.cancel()
+    if timed_out.is_set():
+        raise StepFailed(f"timed out after {STEP_TIMEOUT_S} s and was killed")
+    return code, summary
+
+
+def python_tool(name: str) -> list[str]:
+    """How to run a Python command-line tool installed with the test extra."""
+    if importlib.util.find_spec(name) is not None:
+        return [sys.executable, "-m", name]
+    found = shutil.which(name)
+    if found:
+        return [found]
+    raise StepFailed(f"{name} is not installed: run  python -m pip install -e '.[test]'")
+
+
+def check(command: list[str], what: str, *, env: dict[str, str] | None = None) -> str:
+    code, _ = run(command, env=env)
+    if code != 0:
+        raise StepFailed(f"{what} failed (exit code {code})")
+    return ""
+
+
+def pytest_step(command: list[str], what: str, *, env: dict[str, str] | None = None) -> tuple[str, dict[str, int]]:
+    code, summary = run(command, env=env)
+    counts: dict[str, int] = {}
+    for number, kind in COUNT_RE.findall(summary):
+        key = "errors" if kind.startswith("error") else kind
+        counts[key] = counts.get(key, 0) + int(number)
+    print(f"{what}: {summary or '(no pytest summary line seen)'}", flush=True)
+    if code == PYTEST_NO_TESTS:
+        raise StepFailed(f"{what} collected no tests (pytest exit code 5): {summary}", counts)
+    if code != 0:
+        raise StepFailed(f"{what} failed (exit code {code}): {summary}", counts)
+    return summary, counts
+
+
+# ------------------------------------------------------------------------ steps
+
+
+def step_setup() -> str:
+    notes = []
+    if shutil.which("node") is None:
+        raise StepFailed("node is not on PATH (Node.js 20+ is needed for the Pyodide tests)")
+    locked = json.loads((ROOT / "package-lock.json").read_text(encoding="utf-8"))
+    want = locked["packages"]["node_modules/pyodide"]["version"]
+    installed_json = ROOT / "node_modules" / "pyodide" / "package.json"
+    have = json.loads(installed_json.read_text(encoding="utf-8"))["version"] if installed_json.is_file() else None
+    if have != want or not (ROOT / "node_modules" / "pyodide" / "pyodide.mjs").is_file():
+        print(f"node_modules/pyodide is {have or 'missing'}, package-lock.json wants {want}: running npm ci")
+        npm = shutil.which("npm")
+        if npm is None:
+            raise StepFailed("npm is not on PATH")
+        check([npm, "ci", "--no-audit", "--no-fund"], "npm ci")
+        notes.append("npm ci")
+    else:
+        print(f"node_modules/pyodide {have}: ok")
+    check([sys.executable, "tests/pyodide/fetch_wheels.py"], "fetching the Pyodide wheels")
+    return ", ".join(notes)
+
+
+def step_format() -> str:
+    return check([*python_tool("ruff"), "format", "--check", "."], "ruff format --check")
+
+
+def step_lint() -> str:
+    return check([*python_tool("ruff"), "check", "."], "ruff check")
+
+
+def step_types() -> str:
+    # mypy reads its settings from pyproject.toml; while a configured file does
+    # not exist yet (build.py), name the existing ones explicitly instead.
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    files = config.get("tool", {}).get("mypy", {}).get("files", [])
+    files = [files] if isinstance(files, str) else list(files)
+    existing = [f for f in files if (ROOT / f).exists()]
+    if existing != files:
+        print(f"note: mypy skips missing {', '.join(sorted(set(files) - set(existing)))}")
+        check([*python_tool("mypy"), *existing], "mypy")
+        return "checked " + " ".join(existing)
+    return check(python_tool("mypy"), "mypy")
+
+
+def step_build() -> str:
+    if not (ROOT / "build.py").is_file():
+        print("note: build.py does not exist yet: web build skipped")
+        return "skipped: no build.py"
+    return check([sys.executable, "build.py", "build"], "python build.py build")
+
+
+def step_pytest() -> tuple[str, dict[str, int]]:
+    return pytest_step([sys.executable, "-m", "pytest", "tests"], "CPython pytest")
+
+
+def step_pyodide() -> tuple[str, dict[str, int]]:
+    node = shutil.which("node") or "node"
+    return pytest_step([node, "tests/pyodide/run_pytest.mjs"], "Pyodide pytest", env={"PYTHON": sys.executable})
+
+
+STEPS: dict[str, tuple[str, Callable[[], object]]] = {
+    "setup": ("set-up (npm ci, Pyodide wheels)", step_setup),
+    "format": ("ruff format --check .", step_format),
+    "lint": ("ruff check .", step_lint),
+    "types": ("mypy", step_types),
+    "build": ("python build.py build", step_build),
+    "pytest": ("pytest under CPython (tests/)", step_pytest),
+    "pyodide": ("pytest inside Pyodide (tests/ minus tests/browser/)", step_pyodide),
+}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    parser.add_argument("steps", nargs="*", metavar="STEP", help=f"run only these steps: {', '.join(STEPS)}")
+    parser.add_argument("--keep-going", action="store_true", help="run every step even after a failure")
+    parser.add_argument("--list", action="store_true", help="list the steps and exit")
+    args = parser.parse_args(argv)
+    if args.list:
+        for name, (title, _) in STEPS.items():
+            print(f"{name:8} {title}")
+        return 0
+    unknown = [s for s in args.steps if s not in STEPS]
+    if unknown:
+        parser.error(f"unknown step(s) {', '.join(unknown)}; the steps are {', '.join(STEPS)}")
+    chosen = [s for s in STEPS if not args.steps or s in args.steps]
+
+    print(f"tests/run.py: {sys.executable} (Python {sys.version.split()[0]}), steps: {' '.join(chosen)}", flush=True)
+    results: list[Result] = []
+    started = time.perf_counter()
+    for name in chosen:
+        title, function = STEPS[name]
+        banner(f"{name}: {title}")
+        t0 = time.perf_counter()
+        try:
+            outcome = function()
+        except StepFailed as e:
+            results.append(Result(name, False, time.perf_counter() - t0, str(e), e.counts))
+            print(f"FAILED: {name}: {e}  [{time.perf_counter() - t0:.1f} s]", flush=True)
+            if not args.keep_going:
+                break
+            continue
+        if isinstance(outcome, tuple):
+            note, counts = outcome
+            results.append(Result(name, True, time.perf_counter() - t0, note, counts))
+        else:
+            results.append(Result(name, True, time.perf_counter() - t0, str(outcome or "")))
+        print(f"ok: {name}  [{time.perf_counter() - t0:.1f} s]", flush=True)
+
+    banner("summary")
+    ran = {r.name for r in results}
+    for r in results:
+        print(f"{'ok  ' if r.ok else 'FAIL'}  {r.name:8} {r.seconds:7.1f} s  {r.note}")
+    for name in chosen:
+        if name not in ran:
+            print(f"--    {name:8}       -    not run (an earlier step failed)")
+    total = time.perf_counter() - started
+    failed = [r.name for r in results if not r.ok]
+    passed = sum(r.counts.get("passed", 0) for r in results)
+    bad = sum(r.counts.get("failed", 0) + r.counts.get("errors", 0) for r in results)
+    skipped = sum(r.counts.get("skipped", 0) for r in results)
+    print(f"total {total:.1f} s; " + (f"FAILED: {', '.join(failed)}" if failed else "all steps passed"))
+    if any(r.counts for r in results):
+        print(f"tests: {passed} passed, {bad} failed" + (f", {skipped} skipped" if skipped else ""))
+    return 1 if failed or len(results) < len(chosen) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
