@@ -10,17 +10,20 @@ Prints, per preset, the median of several runs of:
 * **ops/s**: one ``legal_actions`` + ``apply`` + ``clone`` step, the unit of
   work of a search.
 
-The same module runs inside Pyodide (see the README for the command).
+``--pyodide`` measures the same inside Pyodide under Node and prints the ratio.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import platform
 import random
 import statistics
+import subprocess
 import sys
 import time
+from pathlib import Path
 
 from .actions import CLAIM, PASS, RESIGN
 from .cards import deck_cards
@@ -85,23 +88,61 @@ def ops_per_second(rules: Rules, seconds: float, seed: int) -> float:
     return n / (time.perf_counter() - start)
 
 
+def measure(presets: list[str], runs: int, seconds: float) -> dict[str, tuple[float, float]]:
+    """Median deals/s and ops/s per preset."""
+    figures = {}
+    for pid in presets:
+        rules = PRESETS[pid]
+        deals = statistics.median(deals_per_second(rules, seconds, seed) for seed in range(runs))
+        ops = statistics.median(ops_per_second(rules, seconds, seed) for seed in range(runs))
+        figures[pid] = (deals, ops)
+    return figures
+
+
+def in_pyodide(presets: list[str], runs: int, seconds: float) -> dict[str, tuple[float, float]]:
+    """The same figures measured inside Pyodide under Node (needs ``npm ci``)."""
+    root = Path(__file__).resolve().parent.parent
+    command = ["node", str(root / "tests" / "pyodide" / "run_module.mjs"), "py_engine.bench", "--json"]
+    command += ["--runs", str(runs), "--seconds", str(seconds)]
+    for pid in presets:
+        command += ["--preset", pid]
+    out = subprocess.run(command, cwd=root, check=True, capture_output=True, text=True).stdout
+    data = json.loads(out.strip().splitlines()[-1])
+    return {pid: (float(d), float(o)) for pid, (d, o) in data["figures"].items()}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=5, help="runs per figure; the median is printed (default 5)")
     parser.add_argument("--seconds", type=float, default=1.0, help="length of one run (default 1.0)")
     parser.add_argument("--preset", choices=PRESET_IDS, action="append", help="only these presets")
+    parser.add_argument("--pyodide", action="store_true", help="also measure inside Pyodide (Node) and compare")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args(argv)
+    presets = args.preset or list(PRESET_IDS)
     impl = f"{platform.python_implementation()} {platform.python_version()} ({sys.platform})"
-    print(f"py_engine.bench on {impl}: median of {args.runs} runs of {args.seconds:g} s")
-    print(f"{'preset':8}{'deals/s':>10}{'ops/s':>12}")
-    all_deals = []
-    for pid in args.preset or PRESET_IDS:
-        rules = PRESETS[pid]
-        deals = statistics.median(deals_per_second(rules, args.seconds, seed) for seed in range(args.runs))
-        ops = statistics.median(ops_per_second(rules, args.seconds, seed) for seed in range(args.runs))
-        all_deals.append(deals)
-        print(f"{pid:8}{deals:10.0f}{ops:12.0f}", flush=True)
-    print(f"{'all':8}{statistics.median(all_deals):10.0f}  (median over presets)")
+    if args.json:
+        figures = measure(presets, args.runs, args.seconds)
+        print(json.dumps({"python": impl, "figures": figures}))
+        return 0
+    print(f"py_engine.bench on {impl}: median of {args.runs} runs of {args.seconds:g} s", flush=True)
+    figures = measure(presets, args.runs, args.seconds)
+    other = in_pyodide(presets, args.runs, args.seconds) if args.pyodide else {}
+    header = f"{'preset':8}{'deals/s':>10}{'ops/s':>10}"
+    if other:
+        header += f"{'pyodide deals/s':>17}{'ops/s':>10}{'ratio':>8}"
+    print(header)
+    for pid in presets:
+        deals, ops = figures[pid]
+        line = f"{pid:8}{deals:10.0f}{ops:10.0f}"
+        if other:
+            p_deals, p_ops = other[pid]
+            line += f"{p_deals:17.0f}{p_ops:10.0f}{deals / p_deals:7.2f}x"
+        print(line)
+    print(f"{'median':8}{statistics.median(d for d, _ in figures.values()):10.0f}", end="")
+    if other:
+        print(f"{'':10}{statistics.median(d for d, _ in other.values()):17.0f}", end="")
+    print()
     return 0
 
 
