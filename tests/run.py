@@ -144,8 +144,46 @@ def pytest_step(command: list[str], what: str, *, env: dict[str, str] | None = N
 # ------------------------------------------------------------------------ steps
 
 
+#: Debian packages the browser tests drive, by the command each provides.
+BROWSER_PACKAGES = {
+    "chromium": "chromium",
+    "firefox-esr": "firefox-esr",
+    "WebKitWebDriver": "webkit2gtk-driver",
+    "Xvfb": "xvfb",
+}
+
+
+def ensure_python_tools() -> str:
+    """Install the project with its test extra when a test tool is missing (a fresh machine)."""
+    missing = [
+        m for m in ("pytest", "hypothesis", "ruff", "mypy", "playwright", "selenium") if not importlib.util.find_spec(m)
+    ]
+    if not missing:
+        return ""
+    print(f"missing Python test tools ({', '.join(missing)}): installing the project with its test extra")
+    check([sys.executable, "-m", "pip", "install", "-e", ".[test]"], "pip install -e '.[test]'")
+    return "pip install"
+
+
+def ensure_browsers() -> str:
+    """Install Debian's browsers when missing and allowed (root with apt-get), else say what is needed."""
+    missing = [pkg for cmd, pkg in BROWSER_PACKAGES.items() if shutil.which(cmd) is None]
+    if not missing:
+        return ""
+    if shutil.which("apt-get") is None or os.geteuid() != 0:
+        raise StepFailed(f"browsers missing: install the Debian packages {' '.join(missing)} (and xauth)")
+    print(f"missing browsers: apt-get install {' '.join(missing)}")
+    check(["apt-get", "update", "-q"], "apt-get update")
+    check(
+        ["apt-get", "install", "-y", "-q", "--no-install-recommends", *missing, "xauth"],
+        "apt-get install",
+        env={"DEBIAN_FRONTEND": "noninteractive"},
+    )
+    return "apt-get install"
+
+
 def step_setup() -> str:
-    notes = []
+    notes = [n for n in (ensure_python_tools(), ensure_browsers()) if n]
     if shutil.which("node") is None:
         raise StepFailed("node is not on PATH (Node.js 20+ is needed for the Pyodide tests)")
     locked = json.loads((ROOT / "package-lock.json").read_text(encoding="utf-8"))
