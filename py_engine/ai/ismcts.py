@@ -69,7 +69,7 @@ class SearchResult:
 
 
 #: Solve exactly once both hands together hold at most this many cards in the strict phase.
-SOLVE_CARDS = 8
+SOLVE_CARDS = 6
 
 
 def _solvable(world: Deal) -> bool:

@@ -45,7 +45,7 @@ LEVELS: dict[str, Level] = {
 }
 DEFAULT_LEVEL = "4"
 #: Exhausted talon: solve exactly when both hands together hold at most this many cards.
-EXACT_CARDS = 10
+EXACT_CARDS = 12
 
 
 def level_named(name: str | int) -> Level:
