@@ -31,16 +31,16 @@ ITERATIONS: dict[str, int | None] = {"2": 10, "heuristic": None}
 
 #: (preset, match seed, level of both seats) → SHA-256 of the transcript.
 PINNED: dict[tuple[str, int, str], str] = {
-    # 131 actions, final scores [4, 7]
-    ("AT20", 7, "2"): "d127d799c99381c0123974203d45367ba9e790fb67db1ead4b97ff335e1c996c",
+    # 85 actions, final scores [7, 2]
+    ("AT20", 7, "2"): "1be259784de51002c82926128068f2f8b332d8ecf9a64f383a9634f7e1d2628c",
     # 59 actions, final scores [7, 5]
     ("AT20", 20240, "heuristic"): "a3255603f4df7c93b6d122b4ed61df60551760622cc834a8a36a1f717ceaf7cd",
-    # 73 actions, final scores [0, 7]
-    ("DE24", 66, "2"): "9ab569a08bd9991df15597b69f71fd767da45dbfd6c88986feda1b4b2581a0b7",
+    # 78 actions, final scores [7, 2]
+    ("DE24", 66, "2"): "b61196d88abd04c7b6862f22efc4530812b30d58fe214758350a7b246e6b5e0f",
     # 125 actions, final scores [6, 7]
     ("DE24", 4242, "heuristic"): "41dafe5d34a6a22292bd5ebb559d548f099f2a1fdde4ea6745ee7f8eb7d66168",
-    # 151 actions, final scores [4, 7]
-    ("HU24", 24, "2"): "1a9cc42a16d84a3b6b315cb0afb094acffcee247498b12684d78ff0d1836f91b",
+    # 117 actions, final scores [4, 7]
+    ("HU24", 24, "2"): "330658f239e36e73c82433a527c6cc4292610d26846756ca8c46b57fe66e7992",
     # 122 actions, final scores [4, 7]
     ("HU24", 1966, "heuristic"): "00980aaa8940cf4d57ff9dcb170c140b3be1d3ee86b7318f89feba99570661f9",
 }
