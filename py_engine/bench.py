@@ -9,6 +9,8 @@ Prints, per preset, the median of several runs of:
   to their natural end rather than cut short by random claims.
 * **ops/s**: one ``legal_actions`` + ``apply`` + ``clone`` step, the unit of
   work of a search.
+* **search it/s** (``--ai``): iterations per second of the computer's search
+  (ISMCTS), from openings and early middle-game positions.
 
 ``--pyodide`` measures the same inside Pyodide under Node and prints the ratio.
 """
@@ -26,6 +28,8 @@ import time
 from pathlib import Path
 
 from .actions import CLAIM, PASS, RESIGN
+from .ai.heuristic import claim_choice, heuristic_action
+from .ai.ismcts import Utility, search
 from .cards import deck_cards
 from .deal import Deal
 from .rules import PRESET_IDS, PRESETS, Rules
@@ -88,27 +92,49 @@ def ops_per_second(rules: Rules, seconds: float, seed: int) -> float:
     return n / (time.perf_counter() - start)
 
 
-def measure(presets: list[str], runs: int, seconds: float) -> dict[str, tuple[float, float]]:
-    """Median deals/s and ops/s per preset."""
-    figures = {}
+def search_iterations_per_second(rules: Rules, seconds: float, seed: int) -> float:
+    """ISMCTS iterations per second from one position: the opening, or after 1-4 tricks of rule-of-thumb play."""
+    rng = random.Random(seed)
+    deck = deck_cards(rules.deck)
+    rng.shuffle(deck)
+    deal = Deal(rules, deck, seed % 2)
+    for _ in range(rng.randrange(5) * 2):
+        while (claim := claim_choice(deal)) is not None and deal.result is None:
+            deal.apply(claim[1], claim[0])
+        if deal.result is not None:
+            break
+        deal.apply(heuristic_action(deal, deal.to_act, rng))
+    if deal.result is not None or deal.exhausted:
+        deal = Deal(rules, deck, seed % 2)
+    seat = deal.to_act
+    result = search(deal, seat, rng, Utility(seat), budget_s=seconds)
+    return result.iterations / result.seconds
+
+
+def measure(presets: list[str], runs: int, seconds: float, ai: bool) -> dict[str, tuple[float, ...]]:
+    """Median deals/s and ops/s per preset (and search iterations/s with ``ai``)."""
+    figures: dict[str, tuple[float, ...]] = {}
     for pid in presets:
         rules = PRESETS[pid]
         deals = statistics.median(deals_per_second(rules, seconds, seed) for seed in range(runs))
         ops = statistics.median(ops_per_second(rules, seconds, seed) for seed in range(runs))
         figures[pid] = (deals, ops)
+        if ai:
+            its = statistics.median(search_iterations_per_second(rules, seconds, seed) for seed in range(runs))
+            figures[pid] += (its,)
     return figures
 
 
-def in_pyodide(presets: list[str], runs: int, seconds: float) -> dict[str, tuple[float, float]]:
+def in_pyodide(presets: list[str], runs: int, seconds: float, ai: bool) -> dict[str, tuple[float, ...]]:
     """The same figures measured inside Pyodide under Node (needs ``npm ci``)."""
     root = Path(__file__).resolve().parent.parent
     command = ["node", str(root / "tests" / "pyodide" / "run_module.mjs"), "py_engine.bench", "--json"]
-    command += ["--runs", str(runs), "--seconds", str(seconds)]
+    command += ["--runs", str(runs), "--seconds", str(seconds)] + (["--ai"] if ai else [])
     for pid in presets:
         command += ["--preset", pid]
     out = subprocess.run(command, cwd=root, check=True, capture_output=True, text=True).stdout
     data = json.loads(out.strip().splitlines()[-1])
-    return {pid: (float(d), float(o)) for pid, (d, o) in data["figures"].items()}
+    return {pid: tuple(float(x) for x in values) for pid, values in data["figures"].items()}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -118,31 +144,33 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--preset", choices=PRESET_IDS, action="append", help="only these presets")
     parser.add_argument("--pyodide", action="store_true", help="also measure inside Pyodide (Node) and compare")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--ai", action="store_true", help="also measure ISMCTS iterations per second")
     args = parser.parse_args(argv)
     presets = args.preset or list(PRESET_IDS)
     impl = f"{platform.python_implementation()} {platform.python_version()} ({sys.platform})"
     if args.json:
-        figures = measure(presets, args.runs, args.seconds)
+        figures = measure(presets, args.runs, args.seconds, args.ai)
         print(json.dumps({"python": impl, "figures": figures}))
         return 0
     print(f"py_engine.bench on {impl}: median of {args.runs} runs of {args.seconds:g} s", flush=True)
-    figures = measure(presets, args.runs, args.seconds)
-    other = in_pyodide(presets, args.runs, args.seconds) if args.pyodide else {}
-    header = f"{'preset':8}{'deals/s':>10}{'ops/s':>10}"
+    figures = measure(presets, args.runs, args.seconds, args.ai)
+    other = in_pyodide(presets, args.runs, args.seconds, args.ai) if args.pyodide else {}
+    names = ["deals/s", "ops/s"] + (["search it/s"] if args.ai else [])
+    header = f"{'preset':8}" + "".join(f"{n:>13}" for n in names)
     if other:
-        header += f"{'pyodide deals/s':>17}{'ops/s':>10}{'ratio':>8}"
+        header += "  | Pyodide:" + "".join(f"{n:>13}" for n in names) + "  | CPython/Pyodide"
     print(header)
-    for pid in presets:
-        deals, ops = figures[pid]
-        line = f"{pid:8}{deals:10.0f}{ops:10.0f}"
-        if other:
-            p_deals, p_ops = other[pid]
-            line += f"{p_deals:17.0f}{p_ops:10.0f}{deals / p_deals:7.2f}x"
+    for pid in [*presets, "median"]:
+        if pid == "median":
+            row = tuple(statistics.median(v[i] for v in figures.values()) for i in range(len(names)))
+            prow = tuple(statistics.median(v[i] for v in other.values()) for i in range(len(names))) if other else ()
+        else:
+            row, prow = figures[pid], other.get(pid, ())
+        line = f"{pid:8}" + "".join(f"{x:13.0f}" for x in row)
+        if prow:
+            line += "  |         " + "".join(f"{x:13.0f}" for x in prow)
+            line += "  | " + " ".join(f"{a / b:.2f}x" for a, b in zip(row, prow, strict=True))
         print(line)
-    print(f"{'median':8}{statistics.median(d for d, _ in figures.values()):10.0f}", end="")
-    if other:
-        print(f"{'':10}{statistics.median(d for d, _ in other.values()):17.0f}", end="")
-    print()
     return 0
 
 

@@ -38,10 +38,10 @@ LEVELS: dict[str, Level] = {
     "random": Level("random", "random"),
     "heuristic": Level("heuristic", "heuristic"),
     "1": Level("1", "heuristic", noise=14.0),
-    "2": Level("2", "search", iterations=60),
-    "3": Level("3", "search", iterations=250),
-    "4": Level("4", "search", iterations=900),
-    "5": Level("5", "search", iterations=100_000, budget_ms=1000),
+    "2": Level("2", "search", iterations=100),
+    "3": Level("3", "search", iterations=400),
+    "4": Level("4", "search", iterations=1500),
+    "5": Level("5", "search", iterations=20_000, budget_ms=1000),
 }
 DEFAULT_LEVEL = "4"
 #: Exhausted talon: solve exactly when both hands together hold at most this many cards.
