@@ -1,0 +1,535 @@
+#!/usr/bin/env python3
+"""Build, serve and test the static web game (standard library only).
+
+Subcommands:
+
+* ``build`` (default): assemble ``dist/``: the page from ``web/``, the
+  Pyodide runtime files the page needs (from ``node_modules/pyodide``), the
+  engine as a pure-Python wheel built here from ``py_engine/``, generated
+  icons, ``manifest.webmanifest``, ``build.json``, a precache manifest with a
+  content hash per file and the service worker whose cache name derives from
+  those hashes. Unchanged files are not copied again.
+* ``serve``: build, then serve ``dist/`` on 127.0.0.1 (``--port``, default 8000).
+* ``test``: run ``python tests/run.py`` with the remaining arguments.
+
+Every URL in the site is relative, so it also works under a project sub-path
+(GitHub Pages).
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import functools
+import hashlib
+import http.server
+import io
+import json
+import math
+import os
+import re
+import shutil
+import struct
+import subprocess
+import sys
+import tomllib
+import zipfile
+import zlib
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent
+WEB = ROOT / "web"
+ENGINE = ROOT / "py_engine"
+PYODIDE_SRC = ROOT / "node_modules" / "pyodide"
+DIST = ROOT / "dist"
+CACHE = ROOT / ".cache"
+
+#: The runtime files the page loads; nothing else of the npm package is shipped.
+PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
+#: Files of web/ that are not copied as they are.
+SW_TEMPLATE = "sw.js"
+SW_PLACEHOLDER = '"__PRECACHE_MANIFEST__"'
+ICON_SIZES = (192, 512)
+APP_NAME = "Sixty-Six"
+APP_SHORT_NAME = "66"
+THEME_COLOR = "#14532d"
+BACKGROUND_COLOR = "#0f3d22"
+#: A fixed timestamp for every wheel member (the zip format cannot go below 1980).
+ZIP_EPOCH = (1980, 1, 1, 0, 0, 0)
+
+MIME_TYPES = {
+    ".wasm": "application/wasm",
+    ".mjs": "text/javascript",
+    ".js": "text/javascript",
+    ".json": "application/json",
+    ".webmanifest": "application/manifest+json",
+    ".whl": "application/zip",
+    ".zip": "application/zip",
+    ".svg": "image/svg+xml",
+    ".png": "image/png",
+    ".css": "text/css",
+    ".html": "text/html",
+}
+
+
+class BuildError(Exception):
+    """Something the build needs is missing or wrong; the message says what to do."""
+
+
+def sha256_hex(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def file_sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as f:
+        for chunk in iter(functools.partial(f.read, 1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+@dataclass
+class Stats:
+    """What one build did, for the summary line."""
+
+    written: int = 0
+    skipped: int = 0
+    removed: int = 0
+
+
+def write_if_changed(path: Path, data: bytes, stats: Stats) -> None:
+    """Write ``data`` unless the file already holds exactly that."""
+    if path.is_file() and path.stat().st_size == len(data) and path.read_bytes() == data:
+        stats.skipped += 1
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_bytes(data)
+    tmp.replace(path)
+    stats.written += 1
+
+
+def copy_if_changed(src: Path, dst: Path, stats: Stats) -> None:
+    """Copy ``src`` unless ``dst`` already has its size and modification time."""
+    src_stat = src.stat()
+    if dst.is_file():
+        dst_stat = dst.stat()
+        if dst_stat.st_size == src_stat.st_size and dst_stat.st_mtime_ns == src_stat.st_mtime_ns:
+            stats.skipped += 1
+            return
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(src, dst)
+    stats.written += 1
+
+
+# --------------------------------------------------------------------- wheel
+
+
+@dataclass(frozen=True)
+class Project:
+    name: str
+    version: str
+    summary: str
+    requires_python: str
+
+
+def read_project() -> Project:
+    data = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    project = data["project"]
+    return Project(
+        name=str(project["name"]),
+        version=str(project["version"]),
+        summary=str(project.get("description", "")),
+        requires_python=str(project.get("requires-python", "")),
+    )
+
+
+def _record_hash(data: bytes) -> str:
+    return "sha256=" + base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode("ascii")
+
+
+def build_wheel(project: Project, package_dir: Path) -> tuple[str, bytes]:
+    """A pure-Python wheel of ``package_dir`` as (file name, bytes), byte-for-byte reproducible."""
+    dist_name = re.sub(r"[-_.]+", "_", project.name)
+    dist_info = f"{dist_name}-{project.version}.dist-info"
+    members: list[tuple[str, bytes]] = []
+    for path in sorted(package_dir.rglob("*")):
+        if path.is_file() and path.suffix in (".py", ".typed") and "__pycache__" not in path.parts:
+            members.append((path.relative_to(package_dir.parent).as_posix(), path.read_bytes()))
+    if not members:
+        raise BuildError(f"no Python files found in {package_dir.name}/")
+    metadata = [
+        "Metadata-Version: 2.1",
+        f"Name: {project.name}",
+        f"Version: {project.version}",
+    ]
+    if project.summary:
+        metadata.append(f"Summary: {project.summary}")
+    if project.requires_python:
+        metadata.append(f"Requires-Python: {project.requires_python}")
+    wheel_text = "Wheel-Version: 1.0\nGenerator: build.py\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
+    members.append((f"{dist_info}/METADATA", ("\n".join(metadata) + "\n").encode("utf-8")))
+    members.append((f"{dist_info}/WHEEL", wheel_text.encode("utf-8")))
+    record_lines = [f"{name},{_record_hash(data)},{len(data)}" for name, data in members]
+    record_lines.append(f"{dist_info}/RECORD,,")
+    members.append((f"{dist_info}/RECORD", ("\n".join(record_lines) + "\n").encode("utf-8")))
+
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as wheel:
+        for name, data in members:
+            info = zipfile.ZipInfo(name, date_time=ZIP_EPOCH)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            info.create_system = 3
+            wheel.writestr(info, data, compresslevel=9)
+    return f"{dist_name}-{project.version}-py3-none-any.whl", buffer.getvalue()
+
+
+# --------------------------------------------------------------------- icons
+
+RGB = tuple[float, float, float]
+
+
+def _hex_rgb(color: str) -> RGB:
+    return (int(color[1:3], 16) / 255, int(color[3:5], 16) / 255, int(color[5:7], 16) / 255)
+
+
+def _mix(a: RGB, b: RGB, t: float) -> RGB:
+    """``a`` blended towards ``b`` by ``t`` (0..1)."""
+    return (a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t, a[2] + (b[2] - a[2]) * t)
+
+
+def _sd_round_rect(x: float, y: float, half_w: float, half_h: float, radius: float) -> float:
+    qx = abs(x) - half_w + radius
+    qy = abs(y) - half_h + radius
+    outside = math.hypot(max(qx, 0.0), max(qy, 0.0))
+    return outside + min(max(qx, qy), 0.0) - radius
+
+
+def _sd_circle(x: float, y: float, cx: float, cy: float, r: float) -> float:
+    return math.hypot(x - cx, y - cy) - r
+
+
+def _sd_heart(x: float, y: float) -> float:
+    """A heart about two units tall centred on the origin, point down (y grows downwards)."""
+    # A square turned by 45 degrees, with a circle on each of its two upper edges.
+    side, centre = 0.9, 0.066
+    u = (x + y - centre) / math.sqrt(2)
+    v = (y - centre - x) / math.sqrt(2)
+    square = max(abs(u), abs(v)) - side / 2
+    offset = side / (2 * math.sqrt(2))
+    left = _sd_circle(x, y, -offset, centre - offset, side / 2)
+    right = _sd_circle(x, y, offset, centre - offset, side / 2)
+    return min(square, left, right)
+
+
+def _sd_spade(x: float, y: float) -> float:
+    body = _sd_heart(x, -y - 0.12)
+    stem = max(abs(x) - 0.07 - 0.3 * max(y - 0.35, 0.0), abs(y - 0.62) - 0.3)
+    return min(body, stem)
+
+
+@dataclass(frozen=True)
+class Card:
+    cx: float
+    cy: float
+    angle: float
+    fill: RGB
+    pip: Callable[[float, float], float]
+    pip_color: RGB
+    pip_x: float
+
+
+def draw_icon(size: int) -> list[list[RGB]]:
+    """The app icon as rows of RGB pixels: two fanned cards on green felt.
+
+    The background is full-bleed and the cards stay inside the central circle
+    of radius 0.4 * size, so the same picture works as a maskable icon.
+    """
+    felt_centre = _hex_rgb("#1f7a46")
+    felt_edge = _hex_rgb(BACKGROUND_COLOR)
+    half_w, half_h, radius = 0.17, 0.245, 0.03
+    cards = (
+        Card(0.60, 0.49, math.radians(14), _hex_rgb("#f4efe3"), _sd_spade, _hex_rgb("#1b1b1f"), 0.07),
+        Card(0.40, 0.51, math.radians(-12), _hex_rgb("#ffffff"), _sd_heart, _hex_rgb("#c8102e"), 0.0),
+    )
+    px = 1.0 / size
+    rows: list[list[RGB]] = []
+    for j in range(size):
+        y = (j + 0.5) * px
+        row: list[RGB] = []
+        for i in range(size):
+            x = (i + 0.5) * px
+            t = min(1.0, math.hypot(x - 0.5, y - 0.5) / 0.71)
+            r, g, b = _mix(felt_centre, felt_edge, t)
+            for card in cards:
+                dx, dy = x - card.cx, y - card.cy
+                if abs(dx) > 0.34 or abs(dy) > 0.34:
+                    continue
+                cos, sin = math.cos(card.angle), math.sin(card.angle)
+                lx, ly = cos * dx + sin * dy, -sin * dx + cos * dy
+                # Soft shadow, a little down and to the right.
+                sd = _sd_round_rect(lx - 0.008, ly - 0.012, half_w, half_h, radius)
+                shadow = 0.35 * min(1.0, max(0.0, (0.02 - sd) / 0.04))
+                r, g, b = r * (1 - shadow), g * (1 - shadow), b * (1 - shadow)
+                d = _sd_round_rect(lx, ly, half_w, half_h, radius)
+                cover = min(1.0, max(0.0, 0.5 - d / px))
+                if cover <= 0:
+                    continue
+                scale = 0.1
+                pd = card.pip((lx - card.pip_x) / scale, ly / scale) * scale
+                pip_cover = min(1.0, max(0.0, 0.5 - pd / px))
+                fill = _mix(card.fill, card.pip_color, pip_cover)
+                # A thin border so the cards read on any mask shape.
+                border = min(1.0, max(0.0, 0.5 - abs(d + 0.004) / px)) * 0.35
+                fill = _mix(fill, (0.0, 0.0, 0.0), border)
+                r, g, b = _mix((r, g, b), fill, cover)
+            row.append((r, g, b))
+        rows.append(row)
+    return rows
+
+
+def encode_png(rows: Sequence[Sequence[RGB]]) -> bytes:
+    """An 8-bit RGB PNG of ``rows`` (deterministic: no timestamps, fixed compression)."""
+    height = len(rows)
+    width = len(rows[0])
+    raw = bytearray()
+    for row in rows:
+        raw.append(0)  # filter: none
+        for r, g, b in row:
+            raw.extend((round(r * 255), round(g * 255), round(b * 255)))
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", header)
+        + chunk(b"IDAT", zlib.compress(bytes(raw), 9))
+        + chunk(b"IEND", b"")
+    )
+
+
+def icon_png(size: int) -> bytes:
+    """The icon at ``size``, cached in .cache/ by a hash of this file (drawing is slow in pure Python)."""
+    key = sha256_hex(Path(__file__).read_bytes())[:16]
+    cached = CACHE / "icons" / f"icon-{size}-{key}.png"
+    if cached.is_file():
+        return cached.read_bytes()
+    data = encode_png(draw_icon(size))
+    cached.parent.mkdir(parents=True, exist_ok=True)
+    for old in cached.parent.glob(f"icon-{size}-*.png"):
+        old.unlink()
+    cached.write_bytes(data)
+    return data
+
+
+def web_manifest() -> bytes:
+    icons: list[dict[str, str]] = []
+    for purpose in ("any", "maskable"):
+        for size in ICON_SIZES:
+            icons.append(
+                {"src": f"icons/icon-{size}.png", "sizes": f"{size}x{size}", "type": "image/png", "purpose": purpose}
+            )
+    manifest = {
+        "name": APP_NAME,
+        "short_name": APP_SHORT_NAME,
+        "description": (
+            "Schnapsen, Snapszer, Sechsundsechzig, Sznaps and Romanian 66 against the computer. Plays offline."
+        ),
+        "start_url": "./",
+        "scope": "./",
+        "display": "standalone",
+        "orientation": "any",
+        "background_color": BACKGROUND_COLOR,
+        "theme_color": THEME_COLOR,
+        "icons": icons,
+    }
+    return (json.dumps(manifest, indent=2) + "\n").encode("utf-8")
+
+
+# ---------------------------------------------------------------------- site
+
+
+def pyodide_version() -> str:
+    package = PYODIDE_SRC / "package.json"
+    if not package.is_file():
+        raise BuildError("node_modules/pyodide is missing: run `npm ci` first")
+    return str(json.loads(package.read_text(encoding="utf-8"))["version"])
+
+
+def precache_entries(dist: Path, exclude: Iterable[str]) -> list[dict[str, object]]:
+    """Every file of ``dist`` (but ``exclude``) with its size and SHA-256, sorted by URL."""
+    skip = set(exclude)
+    entries: list[dict[str, object]] = []
+    for path in sorted(dist.rglob("*")):
+        if not path.is_file():
+            continue
+        url = path.relative_to(dist).as_posix()
+        if url in skip:
+            continue
+        entries.append({"url": url, "sha256": file_sha256(path), "size": path.stat().st_size})
+    return entries
+
+
+def write_service_worker(dist: Path, template: Path | None = None, stats: Stats | None = None) -> str:
+    """Write ``precache-manifest.json`` and ``sw.js`` for the files now in ``dist``; return the version.
+
+    The version (and so the service worker's cache name) is a hash over every
+    file's path and content hash: any change to any file makes a new cache.
+    """
+    stats = stats or Stats()
+    template = template or WEB / SW_TEMPLATE
+    files = precache_entries(dist, exclude=("sw.js", "precache-manifest.json"))
+    fingerprint = "\n".join(f"{e['url']} {e['sha256']}" for e in files)
+    version = sha256_hex(fingerprint.encode("utf-8"))[:16]
+    manifest = {"version": version, "files": files}
+    write_if_changed(dist / "precache-manifest.json", (json.dumps(manifest, indent=1) + "\n").encode("utf-8"), stats)
+    source = template.read_text(encoding="utf-8")
+    if SW_PLACEHOLDER not in source:
+        raise BuildError(f"web/{SW_TEMPLATE} lacks the placeholder {SW_PLACEHOLDER}")
+    script = source.replace(SW_PLACEHOLDER, json.dumps(manifest, separators=(",", ":")))
+    write_if_changed(dist / "sw.js", script.encode("utf-8"), stats)
+    return version
+
+
+def build(dist: Path = DIST) -> str:
+    """Assemble the site in ``dist``; return its version."""
+    stats = Stats()
+    runtime_version = pyodide_version()
+    expected: set[Path] = set()
+
+    def track(path: Path) -> Path:
+        expected.add(path)
+        return path
+
+    # The page.
+    for src in sorted(WEB.rglob("*")):
+        if not src.is_file() or src.name.startswith("."):
+            continue
+        rel = src.relative_to(WEB)
+        if rel.as_posix() == SW_TEMPLATE:
+            continue
+        copy_if_changed(src, track(dist / rel), stats)
+
+    # The runtime.
+    for name in PYODIDE_FILES:
+        src = PYODIDE_SRC / name
+        if not src.is_file():
+            raise BuildError(f"node_modules/pyodide/{name} is missing: run `npm ci`")
+        copy_if_changed(src, track(dist / "pyodide" / name), stats)
+
+    # The engine wheel.
+    project = read_project()
+    wheel_name, wheel = build_wheel(project, ENGINE)
+    write_if_changed(track(dist / wheel_name), wheel, stats)
+
+    # Icons and the web app manifest.
+    for size in ICON_SIZES:
+        write_if_changed(track(dist / "icons" / f"icon-{size}.png"), icon_png(size), stats)
+    write_if_changed(track(dist / "manifest.webmanifest"), web_manifest(), stats)
+
+    info = {
+        "app": APP_NAME,
+        "engine_version": project.version,
+        "pyodide": runtime_version,
+        "pyodide_files": list(PYODIDE_FILES),
+        "wheel": wheel_name,
+        "wheel_sha256": sha256_hex(wheel),
+    }
+    write_if_changed(track(dist / "build.json"), (json.dumps(info, indent=1) + "\n").encode("utf-8"), stats)
+
+    # Drop whatever an earlier build left behind that is no longer part of the site.
+    track(dist / "sw.js")
+    track(dist / "precache-manifest.json")
+    for path in sorted(dist.rglob("*"), reverse=True):
+        if path.is_file() and path not in expected:
+            path.unlink()
+            stats.removed += 1
+        elif path.is_dir() and not any(path.iterdir()):
+            path.rmdir()
+
+    version = write_service_worker(dist, stats=stats)
+    total = sum(p.stat().st_size for p in dist.rglob("*") if p.is_file())
+    print(
+        f"built {dist.name}/ version {version}: {stats.written} written, {stats.skipped} unchanged, "
+        f"{stats.removed} removed, {total / 1e6:.1f} MB"
+    )
+    return version
+
+
+# --------------------------------------------------------------------- serve
+
+
+class SiteHandler(http.server.SimpleHTTPRequestHandler):
+    """Static files with the MIME types Pyodide needs, never cached by the browser's HTTP cache."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self.extensions_map = {**self.extensions_map, **MIME_TYPES}
+        super().__init__(*args, **kwargs)
+
+    def end_headers(self) -> None:
+        self.send_header("Cache-Control", "no-cache")
+        super().end_headers()
+
+    def log_message(self, format: str, *args: object) -> None:
+        if os.environ.get("BUILD_SERVE_QUIET") != "1":
+            super().log_message(format, *args)
+
+
+def make_server(directory: Path, host: str = "127.0.0.1", port: int = 8000) -> http.server.ThreadingHTTPServer:
+    """A threading HTTP server for ``directory`` (port 0 picks a free port)."""
+    handler = functools.partial(SiteHandler, directory=str(directory))
+    return http.server.ThreadingHTTPServer((host, port), handler)
+
+
+def serve(port: int, host: str) -> None:
+    build()
+    server = make_server(DIST, host, port)
+    bound_host, bound_port = server.server_address[:2]
+    print(f"serving {DIST.name}/ at http://{bound_host!s}:{bound_port}/ (Ctrl+C stops)", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        print()
+    finally:
+        server.server_close()
+
+
+# ---------------------------------------------------------------------- main
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command")
+    sub.add_parser("build", help="build dist/ (default)")
+    serve_parser = sub.add_parser("serve", help="build, then serve dist/ on 127.0.0.1")
+    serve_parser.add_argument("--port", type=int, default=8000)
+    serve_parser.add_argument("--host", default="127.0.0.1")
+    sub.add_parser("test", help="run python tests/run.py (extra arguments are passed on)")
+    args, rest = parser.parse_known_args(argv)
+    command = args.command or "build"
+    if rest and command != "test":
+        parser.error(f"unrecognized arguments: {' '.join(rest)}")
+    try:
+        if command == "build":
+            build()
+        elif command == "serve":
+            serve(args.port, args.host)
+        else:
+            runner = ROOT / "tests" / "run.py"
+            if not runner.is_file():
+                raise BuildError("tests/run.py is missing")
+            return subprocess.call([sys.executable, str(runner), *rest], cwd=ROOT)
+    except BuildError as e:
+        print(f"build.py: {e}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

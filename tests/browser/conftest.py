@@ -1,0 +1,122 @@
+"""Fixtures for the browser tests: Debian's Chromium, the built site served locally, a page helper.
+
+The site is served from ``dist/`` (built once if missing) by a threading HTTP
+server on a free port in a background thread. Every test gets a fresh browser
+context: no service worker, no saved game, no memory snapshot to start with.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+import build  # noqa: E402  (the project's build script: its server and service-worker writer)
+
+BOOT_TIMEOUT_MS = 90_000
+STEP_TIMEOUT_MS = 30_000
+
+
+def find_chromium() -> str:
+    """Debian's Chromium binary (the /usr/bin wrapper is a shell script that execs it)."""
+    for name in ("CHROMIUM_PATH", "CHROME_PATH"):
+        if os.environ.get(name):
+            return os.environ[name]
+    for command in ("chromium", "chromium-browser"):
+        wrapper = shutil.which(command)
+        if wrapper:
+            real = Path(wrapper).resolve().parent.parent / "lib" / "chromium" / "chromium"
+            return str(real if real.is_file() else wrapper)
+    pytest.fail("Chromium not found: install it (apt-get install chromium) or set CHROMIUM_PATH")
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
+    return {
+        **browser_type_launch_args,
+        "executable_path": find_chromium(),
+        "args": [
+            "--disable-dev-shm-usage",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--no-first-run",
+        ],
+    }
+
+
+@dataclass
+class Site:
+    """A directory served over HTTP on 127.0.0.1."""
+
+    directory: Path
+    url: str
+    stop: Callable[[], None]
+
+
+def serve(directory: Path) -> Site:
+    os.environ.setdefault("BUILD_SERVE_QUIET", "1")
+    server = build.make_server(directory, port=0)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+
+    def stop() -> None:
+        server.shutdown()
+        server.server_close()
+
+    return Site(directory, f"http://127.0.0.1:{server.server_address[1]}/", stop)
+
+
+@pytest.fixture(scope="session")
+def dist() -> Path:
+    """The built site; built here only if the test command has not built it."""
+    if not (build.DIST / "sw.js").is_file() or not (build.DIST / "build.json").is_file():
+        subprocess.run([sys.executable, str(ROOT / "build.py"), "build"], cwd=ROOT, check=True)
+    return build.DIST
+
+
+@pytest.fixture(scope="session")
+def site(dist: Path) -> Iterator[Site]:
+    served = serve(dist)
+    yield served
+    served.stop()
+
+
+@pytest.fixture
+def site_copy(dist: Path, tmp_path: Path) -> Iterator[Site]:
+    """A private copy of the site that a test may change (a new deploy)."""
+    copy = tmp_path / "site"
+    shutil.copytree(dist, copy)
+    served = serve(copy)
+    yield served
+    served.stop()
+
+
+@dataclass
+class Watch:
+    """Console errors and uncaught exceptions of the pages a test opened."""
+
+    errors: list[str] = field(default_factory=list)
+
+    def attach(self, page: Any) -> None:
+        page.on("console", lambda m: self.errors.append(f"console.{m.type}: {m.text}") if m.type == "error" else None)
+        page.on("pageerror", lambda e: self.errors.append(f"page error: {e}"))
+
+
+@pytest.fixture
+def watch() -> Iterator[Watch]:
+    """Fails the test if any page it watched logged an error."""
+    w = Watch()
+    yield w
+    assert w.errors == [], "the page logged errors:\n" + "\n".join(w.errors)

@@ -1,0 +1,390 @@
+"""The game page in Chromium: boot, play, save/restore, offline, updates, privacy."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from typing import Any
+
+import pytest
+from playwright.sync_api import BrowserContext, Page, expect
+
+import build
+
+from .conftest import BOOT_TIMEOUT_MS, STEP_TIMEOUT_MS, Site, Watch
+from .helpers import (
+    TABLE,
+    TEST_QUERY,
+    Oracle,
+    actions,
+    check_no_leak,
+    do,
+    dom_cards,
+    drag,
+    legal_cards,
+    messages,
+    new_game,
+    open_table,
+    phase,
+    table_data,
+    wait_ready,
+)
+
+pytestmark = pytest.mark.browser
+
+OVER = ("deal_over", "match_over")
+
+# AT20, you (seat 0) lead: JH QH AH TH AD against AC TC KC QC JC, trump KH face up.
+SCRIPTED_AT20 = {
+    "preset": "AT20",
+    "seed": 1,
+    "dealer": 1,
+    "deck": [
+        *("JH", "QH", "AH"),
+        *("AC", "TC", "KC"),
+        "KH",
+        *("TH", "AD"),
+        *("QC", "JC"),
+        *("AS", "TS", "KS", "QS", "JS", "TD", "KD", "QD", "JD"),
+    ],
+}
+
+
+def test_boot_shows_table_then_becomes_playable(site: Site, page: Page, watch: Watch) -> None:
+    watch.attach(page)
+    page.goto(site.url + TEST_QUERY)
+    # The table and the progress indicator are there while Python boots.
+    expect(page.locator(TABLE)).to_be_visible()
+    expect(page.locator("#boot")).to_be_visible()
+    wait_ready(page, BOOT_TIMEOUT_MS)
+    expect(page.locator("#boot")).to_be_hidden()
+    data = table_data(page)
+    assert data["boot"] == "ready"
+    assert data["phase"] in ("open", "closed", "exhausted")
+    hand = page.locator("#my-hand .card[data-card]")
+    expect(hand).to_have_count(5)  # AT20, the default preset, deals five cards
+    assert legal_cards(page) or actions(page), "nothing to do on a playable table"
+    view: dict[str, Any] = page.evaluate("window.__test.view()")
+    assert page.locator("#opp-hand .card").count() == view["opponent_hand_count"]
+    # Cards not in view.legal are visibly unplayable.
+    plays = {a[5:] for a in view["legal"] if a.startswith("play:")}
+    assert set(legal_cards(page)) == plays
+    for code in view["hand"]:
+        disabled = page.locator(f"#my-hand [data-card='{code}']").is_disabled()
+        assert disabled == (code not in plays)
+
+
+def play_out_deal(page: Page, oracle: Oracle | None = None, start: int = 0) -> int:
+    """Click legal cards (or claim/pass after the last trick) until the deal ends; return the moves made.
+
+    With an oracle, every worker message and the document are checked for
+    secret cards after each move.
+    """
+    moves = 0
+    while True:
+        if oracle is not None:
+            check_no_leak(messages(page, start), oracle)
+            shown = dom_cards(page) & oracle.secret()
+            assert not shown, f"the page shows secret cards {shown}"
+        if phase(page) in OVER:
+            return moves
+        cards = legal_cards(page)
+        offered = actions(page)
+        if cards:
+            choice = cards[0]
+        elif "pass" in offered:
+            choice = "pass"
+        else:
+            choice = next(a for a in offered if a != "next")
+        do(page, choice)
+        moves += 1
+        assert moves < 40, "the deal does not end"
+
+
+def test_whole_deal_against_the_computer(site: Site, page: Page, watch: Watch) -> None:
+    watch.attach(page)
+    open_table(page, site.url)
+    options = {"preset": "HU24", "seed": 20261129, "dealer": 0}
+    start = new_game(page, **options)
+    oracle = Oracle(options)
+    play_out_deal(page, oracle, start)
+    assert oracle.checked > 5
+    # End of deal: winner, reason and every card revealed.
+    view: dict[str, Any] = page.evaluate("window.__test.view()")
+    result = page.locator("#result")
+    expect(result).to_be_visible()
+    expect(result.locator(".result-reason")).to_have_text(view["deal_result"]["reason"])
+    revealed = set(view["reveal"]["hands"][1]) | set(view["reveal"]["talon"])
+    assert revealed <= dom_cards(page)
+    if "next" in actions(page):
+        do(page, "next")
+        assert phase(page) not in OVER
+        assert page.locator("#my-hand .card").count() == 6
+
+
+def test_scripted_deal_uses_every_action(site: Site, new_context: Any, watch: Watch) -> None:
+    """Exchange, marriage, close and claim in an AT20 deal, then resign in KLUB20 (normal animation speed)."""
+    context: BrowserContext = new_context(reduced_motion="no-preference")
+    page = context.new_page()
+    watch.attach(page)
+    open_table(page, site.url, "?test=1")
+    start = new_game(page, **SCRIPTED_AT20)
+    assert sorted(actions(page)) == ["close", "exchange"]
+    do(page, "exchange")
+    expect(page.locator("#stock [data-card='JH']")).to_be_visible()
+    assert "KH" in legal_cards(page)
+    do(page, "marry:H")
+    expect(page.locator("#my-marriages .marriage")).to_contain_text("40")
+    assert sorted(legal_cards(page)) == ["KH", "QH"]  # after a marriage you must lead its K or Q
+    do(page, "close")
+    expect(page.locator("#stock .trump-card.turned")).to_be_visible()
+    assert phase(page) == "closed"
+    drag(page, "KH")  # with the mouse, a card can also be dragged to the table
+    for card in ("AH", "TH"):
+        do(page, card)
+    assert "claim" in actions(page)
+    do(page, "claim")
+    assert phase(page) in OVER
+    expect(page.locator("#result .result-title")).to_have_text("You win the deal")
+    expect(page.locator("#result .result-reason")).to_contain_text("You closed the talon and made it")
+    assert check_no_leak(messages(page, start), Oracle(SCRIPTED_AT20)) >= 8
+
+    klub = {"preset": "KLUB20", "seed": 3, "dealer": 1, "match": False}
+    start = new_game(page, **klub)
+    assert "resign" in actions(page)
+    do(page, "resign")
+    expect(page.locator("#result .result-reason")).to_contain_text("You resigned")
+    check_no_leak(messages(page, start), Oracle(klub))
+    # A one-deal game is over: a new match is offered, and it starts from your settings.
+    assert table_data(page)["gameOver"] == "1"
+    page.locator("#result [data-action='new-game']").click()
+    wait_ready(page)
+    assert phase(page) == "open" and table_data(page)["gameOver"] == "0"
+
+
+def table_state(page: Page) -> dict[str, Any]:
+    """What the table shows, for comparing two page loads."""
+    state: dict[str, Any] = page.evaluate(
+        """() => ({
+            view: window.__test.view(),
+            hand: [...document.querySelectorAll('#my-hand .card')].map(e => e.dataset.card + ':' + e.dataset.legal),
+            trick: [...document.querySelectorAll('#trick .card')].map(e => e.dataset.card),
+            stock: document.querySelector('#stock').textContent,
+            opponent: document.querySelectorAll('#opp-hand .card').length,
+            score: document.querySelector('#match-score').textContent,
+            actions: [...document.querySelectorAll('#actions [data-action]')].map(e => e.dataset.action),
+        })"""
+    )
+    return state
+
+
+def test_reload_mid_deal_resumes_the_identical_state(site: Site, page: Page, watch: Watch) -> None:
+    watch.attach(page)
+    open_table(page, site.url)
+    new_game(page, preset="DE24", seed=77, dealer=1)
+    for _ in range(3):
+        do(page, legal_cards(page)[0])
+        if phase(page) in OVER:
+            break
+    before = table_state(page)
+    assert before["view"]["tricks_played"] >= 2
+    page.reload()
+    wait_ready(page, BOOT_TIMEOUT_MS)
+    after = table_state(page)
+    assert after == before
+    # ...and the restored game goes on.
+    do(page, (legal_cards(page) or actions(page))[0])
+
+
+def test_the_page_never_receives_a_record(site: Site, page: Page, watch: Watch) -> None:
+    watch.attach(page)
+    open_table(page, site.url)
+    new_game(page, preset="AT20", seed=5)
+    refused = [
+        page.evaluate("payload => window.__test.request(payload)", payload)
+        for payload in (
+            {"cmd": "save", "game": "g1"},
+            {"cmd": "load", "record": {}},
+            {"cmd": "view", "game": "g1", "seat": 1},
+            {"cmd": "legal", "game": "g1", "seat": 1},
+            {"cmd": "hint", "game": "g1", "seat": 1},
+        )
+    ]
+    for answer in refused:
+        assert answer == {"ok": False, "code": "bad_request", "message": answer["message"]}
+    assert not any("py_engine/record" in m or '"deals"' in m for m in messages(page))
+
+
+def test_offline_reload_after_the_first_visit(site: Site, context: BrowserContext, watch: Watch) -> None:
+    page = context.new_page()
+    watch.attach(page)
+    open_table(page, site.url)
+    expect(page.locator(TABLE)).to_have_attribute("data-sw", "ready", timeout=BOOT_TIMEOUT_MS)
+    new_game(page, preset="RO20", seed=11)
+    context.set_offline(True)
+    page.reload()
+    wait_ready(page, BOOT_TIMEOUT_MS)
+    assert table_data(page)["boot"] == "ready"
+    played = legal_cards(page)[0]
+    do(page, played)
+    assert played not in page.locator("#my-hand .card").evaluate_all("els => els.map(e => e.dataset.card)")
+    context.set_offline(False)
+
+
+def test_warm_boot_restores_the_memory_snapshot(site: Site, page: Page, watch: Watch) -> None:
+    watch.attach(page)
+    started = time.perf_counter()
+    open_table(page, site.url)
+    cold = time.perf_counter() - started
+    assert table_data(page)["bootMode"] == "cold"
+    expect(page.locator(TABLE)).to_have_attribute("data-snapshot", "stored", timeout=BOOT_TIMEOUT_MS)
+    started = time.perf_counter()
+    page.reload()
+    wait_ready(page, BOOT_TIMEOUT_MS)
+    warm = time.perf_counter() - started
+    data = table_data(page)
+    assert data["bootMode"] == "snapshot"
+    print(f"\nboot: cold {cold:.2f} s (page ready at {data['bootMs']} ms on reload), warm reload {warm:.2f} s")
+    # The restored engine plays a whole deal (modules imported lazily after the snapshot included).
+    new_game(page, preset="SZLI20", seed=8)
+    play_out_deal(page)
+
+
+def test_corrupted_save_gives_a_clear_message_and_a_fresh_game(site: Site, page: Page, watch: Watch) -> None:
+    watch.attach(page)
+    open_table(page, site.url)
+    page.evaluate(
+        """() => new Promise((resolve, reject) => {
+            const open = indexedDB.open('sixty-six', 1);
+            open.onsuccess = () => {
+                const tx = open.result.transaction('saves', 'readwrite');
+                const broken = {format: 'py_engine/record', version: 1, deals: 'garbage'};
+                tx.objectStore('saves').put({record: broken}, 'current');
+                tx.oncomplete = () => { open.result.close(); resolve(); };
+                tx.onerror = () => reject(tx.error);
+            };
+            open.onerror = () => reject(open.error);
+        })"""
+    )
+    page.reload()
+    wait_ready(page, BOOT_TIMEOUT_MS)
+    expect(page.locator("#notice")).to_be_visible()
+    expect(page.locator("#notice")).to_contain_text("could not be restored")
+    assert phase(page) == "open"
+    assert page.locator("#my-hand .card").count() == 5
+
+
+def test_settings_are_remembered(site: Site, page: Page, watch: Watch) -> None:
+    watch.attach(page)
+    open_table(page, site.url)
+    page.locator("#open-settings").click()
+    options = page.locator("#setting-preset option")
+    expect(options).to_have_count(8)
+    page.select_option("#setting-preset", "DE24")
+    page.select_option("#setting-level", "5")
+    page.select_option("#setting-dealer", "me")
+    page.select_option("#setting-points", "both")
+    before = int(table_data(page)["step"])
+    page.locator("[data-action='settings-new-game']").click()
+    page.wait_for_function(
+        "before => Number(document.querySelector('#table').dataset.step) > before", arg=before, timeout=STEP_TIMEOUT_MS
+    )
+    wait_ready(page)
+    view: dict[str, Any] = page.evaluate("window.__test.view()")
+    assert view["rules"]["id"] == "DE24" and view["dealer"] == 0
+    expect(page.locator("#my-points")).to_have_text(re.compile(r"\d+"))
+    page.reload()
+    wait_ready(page, BOOT_TIMEOUT_MS)
+    settings = page.evaluate("window.__test.settings()")
+    assert settings == {"preset": "DE24", "level": 5, "dealer": "me", "points": "both"}
+
+
+def test_phone_portrait_layout(site: Site, new_context: Any, watch: Watch) -> None:
+    context: BrowserContext = new_context(viewport={"width": 360, "height": 640}, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    watch.attach(page)
+    open_table(page, site.url)
+    new_game(page, preset="HU24", seed=4, dealer=1)  # six cards, you lead: the widest hand
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    boxes = page.locator("#my-hand .card").evaluate_all(
+        "els => els.map(e => { const r = e.getBoundingClientRect(); return [r.left, r.right, r.height]; })"
+    )
+    assert len(boxes) == 6
+    for (left, right, height), following in zip(boxes, [*boxes[1:], None], strict=True):
+        visible = (following[0] if following else right) - left
+        assert visible >= 44 and height >= 44, f"a card offers only {visible:.0f} x {height:.0f} px to touch"
+    for size in page.locator("#table button[data-action], .topbar button").evaluate_all(
+        "els => els.map(e => { const r = e.getBoundingClientRect(); return [r.width, r.height]; })"
+    ):
+        assert size[0] >= 44 and size[1] >= 44
+    page.locator("#my-hand .card[data-legal='1']").first.tap()
+    wait_ready(page)
+
+
+def test_new_version_offers_a_reload_and_switches_cleanly(
+    site_copy: Site, context: BrowserContext, watch: Watch
+) -> None:
+    page = context.new_page()
+    watch.attach(page)
+    open_table(page, site_copy.url)
+    expect(page.locator(TABLE)).to_have_attribute("data-sw", "ready", timeout=BOOT_TIMEOUT_MS)
+    old_caches = page.evaluate("caches.keys()")
+    # Deploy a new version: one changed file, a new precache manifest and service worker.
+    css = site_copy.directory / "styles.css"
+    css.write_text(css.read_text(encoding="utf-8") + "\n/* deploy 2 */\n", encoding="utf-8")
+    version = build.write_service_worker(site_copy.directory)
+    page.reload()
+    wait_ready(page, BOOT_TIMEOUT_MS)
+    banner = page.locator("#update-banner")
+    expect(banner).to_be_visible(timeout=BOOT_TIMEOUT_MS)
+    # Until you choose, the old version keeps serving its own files.
+    assert "deploy 2" not in page.evaluate("fetch('styles.css').then(r => r.text())")
+    with page.expect_event("load", timeout=BOOT_TIMEOUT_MS):
+        page.locator("[data-action='update-reload']").click()
+    wait_ready(page, BOOT_TIMEOUT_MS)
+    expect(banner).to_be_hidden()
+    assert "deploy 2" in page.evaluate("fetch('styles.css').then(r => r.text())")
+    caches = page.evaluate("caches.keys()")
+    precaches = [c for c in caches if c.startswith("sixty-six-precache-")]
+    assert precaches == [f"sixty-six-precache-{version}"], (old_caches, caches)
+
+
+def test_built_site_is_self_contained(dist: Any) -> None:
+    """Static checks on dist/: relative URLs, the precache manifest, no source maps, icons."""
+    manifest = json.loads((dist / "precache-manifest.json").read_text(encoding="utf-8"))
+    listed = {entry["url"] for entry in manifest["files"]}
+    on_disk = {p.relative_to(dist).as_posix() for p in dist.rglob("*") if p.is_file()}
+    assert listed == on_disk - {"sw.js", "precache-manifest.json"}
+    for entry in manifest["files"]:
+        assert build.file_sha256(dist / entry["url"]) == entry["sha256"], entry["url"]
+    assert not [p for p in on_disk if p.endswith((".map", ".d.ts")) or "console" in p]
+    html = (dist / "index.html").read_text(encoding="utf-8")
+    assert "Content-Security-Policy" in html and "'wasm-unsafe-eval'" in html
+    assert not re.search(r'(?:src|href)="(?:/|https?:)', html), "index.html must use relative URLs only"
+    assert "<script>" not in html and " style=" not in html
+    web_manifest = json.loads((dist / "manifest.webmanifest").read_text(encoding="utf-8"))
+    sizes = {icon["sizes"] for icon in web_manifest["icons"]}
+    assert {"192x192", "512x512"} <= sizes
+    assert any(icon["purpose"] == "maskable" for icon in web_manifest["icons"])
+    for icon in web_manifest["icons"]:
+        data = (dist / icon["src"]).read_bytes()
+        assert data[:8] == b"\x89PNG\r\n\x1a\n"
+        width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+        assert f"{width}x{height}" == icon["sizes"]
+
+
+def test_a_runtime_that_cannot_start_is_explained(site: Site, new_context: Any) -> None:
+    # No WebAssembly at all.
+    context: BrowserContext = new_context()
+    page = context.new_page()
+    page.add_init_script("delete window.WebAssembly")
+    page.goto(site.url + TEST_QUERY)
+    expect(page.locator("#boot-error")).to_contain_text("WebAssembly")
+    assert table_data(page)["boot"] == "failed"
+    # The Python runtime cannot be fetched.
+    page = context.new_page()
+    page.route("**/pyodide.asm.wasm", lambda route: route.abort())
+    page.goto(site.url + TEST_QUERY)
+    expect(page.locator("#boot-error")).to_contain_text("could not start", timeout=BOOT_TIMEOUT_MS)
+    expect(page.locator(TABLE)).to_have_attribute("data-ready", "0")

@@ -1,0 +1,605 @@
+// The table controller: boots the engine worker, runs the game loop (your
+// actions, the computer's moves, animations) and keeps the settings.
+//
+// The page never decides what is legal: it offers exactly view.legal and
+// sends what you pick to the engine. It plays seat 0; the computer (seat 1)
+// moves through "ai_move", whose answer is seat 0's view.
+//
+// Test mode (?test=1) adds window.__test (see tests/browser/README.md) and
+// records every message from the worker; ?fast=1 (with test=1) removes all
+// pauses and animations; ?snapshot=0 boots without the memory snapshot.
+
+import { installCardSprites, SUIT_NAMES } from "./cards.js";
+import { EngineClient } from "./engine-client.js";
+import { registerServiceWorker } from "./pwa.js";
+import {
+  budgetFor,
+  DEALERS,
+  dealerArgument,
+  DEFAULTS,
+  LEVELS,
+  loadSettings,
+  POINTS_MODES,
+  pointsMode,
+  saveSettings,
+} from "./settings.js";
+import { backElement, flip, queryDom, render, snapshotRects, sweep } from "./table.js";
+
+const ME = 0;
+const COMPUTER = 1;
+const params = new URLSearchParams(window.location.search);
+const TEST = params.get("test") === "1";
+const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
+
+function timing() {
+  if (TEST && params.get("fast") === "1") return { think: 0, move: 0, trick: 0, draw: 0, notice: 0 };
+  if (reducedMotion.matches) return { think: 350, move: 0, trick: 700, draw: 0, notice: 800 };
+  return { think: 650, move: 320, trick: 900, draw: 160, notice: 1100 };
+}
+
+const pause = (ms) => (ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve());
+const clone = (value) => structuredClone(value);
+
+const dom = queryDom();
+const state = {
+  client: null,
+  booted: false,
+  game: null,
+  view: null, // the engine's latest view
+  model: null, // what is drawn (the view, or a step of an animation towards it)
+  settings: loadSettings(),
+  presets: [],
+  busy: false,
+  thinking: false,
+  aiTimer: null,
+  message: "",
+  steps: 0, // engine answers applied so far (a test hook: data-step)
+  gameStart: 0, // data-step when the current game began
+  focus: null, // the control that had the keyboard focus before a redraw removed it
+};
+const testLog = [];
+
+// ------------------------------------------------------------------ drawing
+
+function ready() {
+  return state.booted && !state.busy && state.aiTimer === null && state.view !== null;
+}
+
+/** The selector of the table control that has the keyboard focus, to give it back after a redraw. */
+function focusedControl() {
+  const active = document.activeElement;
+  if (!active || !dom.root.contains(active)) return null;
+  if (active.dataset.card) return `button[data-card="${active.dataset.card}"]`;
+  if (active.dataset.action) return `button[data-action="${active.dataset.action}"]`;
+  return null;
+}
+
+/** Give the focus back to the same control, or the first one you can use, once there is one. */
+function refocus(selector) {
+  const active = document.activeElement;
+  if (!selector || (active && active !== document.body)) {
+    if (active && active !== document.body && !dom.root.contains(active)) state.focus = null;
+    return;
+  }
+  const target =
+    dom.root.querySelector(`${selector}:not(:disabled)`) ||
+    dom.root.querySelector("#my-hand button.legal, #actions button, #result button");
+  if (target) target.focus({ preventScroll: true });
+  state.focus = target ? null : selector;
+}
+
+function draw() {
+  if (state.model) {
+    const focused = focusedControl() || state.focus;
+    render(dom, state.model, {
+      pointsMode: pointsMode(state.settings, state.model.rules),
+      interactive: state.booted && !state.busy,
+      thinking: state.thinking,
+      message: state.message,
+    });
+    refocus(focused);
+  }
+  dom.root.dataset.ready = ready() ? "1" : "0";
+  dom.root.dataset.step = String(state.steps);
+}
+
+/** Where a card that just appeared comes from, for the flip animation. */
+function originOf(node) {
+  if (dom.trick.contains(node) && node.classList.contains("from-opponent")) return dom.oppHand.getBoundingClientRect();
+  if (dom.myHand.contains(node) || dom.oppHand.contains(node)) return dom.stock.getBoundingClientRect();
+  return null;
+}
+
+async function show(model) {
+  const { move } = timing();
+  const before = move ? snapshotRects(dom.root) : null;
+  state.model = model;
+  draw();
+  if (before) await flip(dom.root, before, move, originOf);
+}
+
+function announce(text) {
+  state.message = text;
+  dom.status.textContent = text;
+}
+
+function notify(text) {
+  document.getElementById("notice-text").textContent = text;
+  document.getElementById("notice").hidden = !text;
+}
+
+// ------------------------------------------------------- event animation
+
+function withoutCard(cards, code) {
+  return cards.filter((c) => c !== code);
+}
+
+/** Animate ``events`` step by step from the current model, then show ``view``. */
+async function playEvents(events, view) {
+  const t = timing();
+  const m = clone(state.model || view);
+  m.legal = [];
+  for (const event of events) {
+    const theirs = event.seat === COMPUTER;
+    switch (event.type) {
+      case "play":
+        if (theirs) {
+          m.opponent_hand_count -= 1;
+          m.opponent_known = withoutCard(m.opponent_known, event.card);
+        } else {
+          m.hand = withoutCard(m.hand, event.card);
+        }
+        m.trick = [...m.trick, { seat: event.seat, card: event.card }];
+        m.declared = null;
+        await show(clone(m));
+        break;
+      case "trick": {
+        await pause(t.trick);
+        await sweep(dom.trick.querySelectorAll(".card"), event.winner === ME ? dom.myPile : dom.oppPile, t.move);
+        const pair = event.cards;
+        if (event.winner === ME) m.my_tricks = [...m.my_tricks, pair];
+        else m.opponent_tricks = [...m.opponent_tricks, pair];
+        m.trick = [];
+        m.last_trick = {
+          leader: event.leader,
+          cards: [
+            { seat: event.leader, card: pair[0] },
+            { seat: 1 - event.leader, card: pair[1] },
+          ],
+          winner: event.winner,
+          points: event.points,
+        };
+        await show(clone(m));
+        break;
+      }
+      case "draw":
+        if (event.seat === ME) m.hand = [...m.hand, event.card];
+        else m.opponent_hand_count += 1;
+        if (event.face_up) m.trump_card = null;
+        else m.talon_count = Math.max(0, m.talon_count - 1);
+        await show(clone(m));
+        await pause(t.draw);
+        break;
+      case "marriage":
+        m.marriages = [...m.marriages, { seat: event.seat, suit: event.suit, points: event.points, credited: event.credited }];
+        if (theirs) {
+          m.opponent_known = [...new Set([...m.opponent_known, ...event.cards])];
+          announce(`The computer declares ${event.points} in ${SUIT_NAMES[event.suit]}`);
+          await show(clone(m));
+          await pause(t.notice);
+        }
+        break;
+      case "exchange":
+        m.trump_card = event.gave;
+        if (theirs) {
+          m.opponent_known = [...m.opponent_known, event.took];
+          announce("The computer exchanges the trump card");
+        } else {
+          m.hand = [...withoutCard(m.hand, event.gave), event.took];
+        }
+        await show(clone(m));
+        if (theirs) await pause(t.notice);
+        break;
+      case "close":
+        m.closed_by = event.seat;
+        m.closed_trump_card = m.trump_card;
+        m.trump_card = null;
+        if (theirs) announce("The computer closes the talon");
+        await show(clone(m));
+        if (theirs) await pause(t.notice);
+        break;
+      case "claim":
+        if (theirs) {
+          announce(event.valid ? "The computer claims 66!" : "The computer claims 66 — wrongly");
+          draw();
+          await pause(t.notice);
+        }
+        break;
+      case "resign":
+      case "pass":
+        if (theirs) {
+          announce(event.type === "resign" ? "The computer resigns" : "The computer does not claim");
+          draw();
+          await pause(t.notice);
+        }
+        break;
+      default:
+        break;
+    }
+  }
+  state.message = "";
+  state.view = view;
+  await show(clone(view));
+}
+
+// ------------------------------------------------------------- game loop
+
+function cancelAi() {
+  if (state.aiTimer !== null) {
+    clearTimeout(state.aiTimer);
+    state.aiTimer = null;
+  }
+  state.thinking = false;
+}
+
+/** What happens next once nothing is running: the computer's move, or wait for you. */
+function proceed() {
+  const view = state.view;
+  if (view && view.to_act === COMPUTER && !view.deal_result) {
+    state.thinking = true;
+    // While you may still claim out of turn, give you time to do it before the computer moves.
+    const { think } = timing();
+    const wait = view.legal.includes("claim") && think > 0 ? Math.max(think, 1500) : 0;
+    state.aiTimer = setTimeout(() => {
+      state.aiTimer = null;
+      run(computerMove);
+    }, wait);
+  }
+  draw();
+}
+
+/** Run one step of the game; nothing else runs meanwhile. */
+async function run(task) {
+  state.busy = true;
+  draw();
+  try {
+    await task();
+  } catch (error) {
+    await recover(error);
+  } finally {
+    state.busy = false;
+    state.steps += 1;
+  }
+  proceed();
+}
+
+async function recover(error) {
+  state.thinking = false;
+  notify(`Something went wrong: ${error.message || error}`);
+  if (!state.game) return;
+  try {
+    const answer = await state.client.request({ cmd: "view", game: state.game, seat: ME });
+    state.view = answer.view;
+    await show(clone(answer.view));
+  } catch {
+    // the notice already says what is wrong
+  }
+}
+
+/** After a trick the computer may hold a claim out of turn (any_time windows); the engine decides. */
+async function offerComputerClaim(answer) {
+  const view = answer.view;
+  if (view.deal_result || view.to_act !== ME || !answer.events.some((e) => e.type === "trick")) return;
+  let reply;
+  try {
+    reply = await state.client.request(aiRequest());
+  } catch (error) {
+    if (error.code === "not_your_turn") return;
+    throw error;
+  }
+  await playEvents(reply.events, reply.view);
+}
+
+function aiRequest() {
+  const level = state.settings.level;
+  // Tests replay the same game every time: the computer's random choices follow the
+  // steps since the game began, and it searches its level's iterations, not against the clock.
+  if (TEST) return { cmd: "ai_move", game: state.game, seat: COMPUTER, level, seed: state.steps - state.gameStart };
+  return { cmd: "ai_move", game: state.game, seat: COMPUTER, level, budget_ms: budgetFor(level) };
+}
+
+async function computerMove() {
+  const request = state.client.request(aiRequest(), { timeoutMs: budgetFor(state.settings.level) + 20000 });
+  // The computer "thinks" for a moment even when it answers at once.
+  const [answer] = await Promise.all([request, pause(timing().think)]);
+  state.thinking = false;
+  await playEvents(answer.events, answer.view);
+  await offerComputerClaim(answer);
+}
+
+function perform(action) {
+  if (!state.booted || state.busy || !state.view || !state.view.legal.includes(action)) return;
+  cancelAi();
+  run(async () => {
+    const answer = await state.client.request({ cmd: "act", game: state.game, seat: ME, action });
+    await playEvents(answer.events, answer.view);
+    await offerComputerClaim(answer);
+  });
+}
+
+async function startGame(options) {
+  const request = { cmd: "new_game", preset: state.settings.preset, ...options };
+  let answer;
+  try {
+    answer = await state.client.request(request);
+  } catch (error) {
+    if (error.code !== "unknown_preset") throw error;
+    state.settings = saveSettings({ ...state.settings, preset: DEFAULTS.preset });
+    answer = await state.client.request({ ...request, preset: DEFAULTS.preset });
+  }
+  state.game = answer.game;
+  state.gameStart = state.steps;
+  state.view = answer.view;
+  state.message = "";
+  await show(clone(answer.view));
+}
+
+function newGame(options = {}) {
+  if (!state.booted) return Promise.resolve();
+  cancelAi();
+  const dealer = dealerArgument(state.settings);
+  return run(() => startGame({ ...(dealer === undefined ? {} : { dealer }), ...options }));
+}
+
+// ------------------------------------------------------------------- input
+
+function onTableClick(event) {
+  const target = event.target.closest("button");
+  if (!target || !dom.root.contains(target) || target.disabled) return;
+  if (suppressClick) {
+    suppressClick = false;
+    return;
+  }
+  if (target.dataset.card && dom.myHand.contains(target)) {
+    perform(`play:${target.dataset.card}`);
+  } else if (target.dataset.action === "new-game") {
+    newGame();
+  } else if (target.dataset.action) {
+    perform(target.dataset.action);
+  }
+}
+
+// Dragging a card to the table (mouse only; touch and keyboard use a tap or Enter).
+let drag = null;
+let suppressClick = false;
+
+function onPointerDown(event) {
+  if (event.pointerType !== "mouse" || event.button !== 0) return;
+  const card = event.target.closest("#my-hand .card.legal");
+  if (!card || card.disabled) return;
+  drag = { card, x: event.clientX, y: event.clientY, moved: false, id: event.pointerId };
+}
+
+function onPointerMove(event) {
+  if (!drag || event.pointerId !== drag.id) return;
+  const dx = event.clientX - drag.x;
+  const dy = event.clientY - drag.y;
+  if (!drag.moved && Math.hypot(dx, dy) < 6) return;
+  if (!drag.moved) {
+    drag.moved = true;
+    drag.card.classList.add("dragging");
+    drag.card.setPointerCapture(event.pointerId);
+  }
+  drag.card.style.setProperty("translate", `${dx}px ${dy}px`);
+  dom.trick.classList.toggle("drop-target", overTrick(event));
+}
+
+function overTrick(event) {
+  const box = dom.trick.getBoundingClientRect();
+  const margin = 30;
+  return (
+    event.clientX > box.left - margin &&
+    event.clientX < box.right + margin &&
+    event.clientY > box.top - margin &&
+    event.clientY < box.bottom + margin
+  );
+}
+
+function onPointerUp(event) {
+  if (!drag || event.pointerId !== drag.id) return;
+  const { card, moved } = drag;
+  drag = null;
+  dom.trick.classList.remove("drop-target");
+  if (!moved) return;
+  suppressClick = true;
+  setTimeout(() => {
+    suppressClick = false;
+  }, 0);
+  card.classList.remove("dragging");
+  if (overTrick(event)) {
+    card.style.removeProperty("translate");
+    perform(`play:${card.dataset.card}`);
+  } else {
+    card.style.removeProperty("translate");
+  }
+}
+
+// ---------------------------------------------------------------- settings
+
+function fillSelect(select, entries, value) {
+  select.replaceChildren(
+    ...entries.map(([key, label]) => {
+      const option = document.createElement("option");
+      option.value = String(key);
+      option.textContent = label;
+      option.selected = String(key) === String(value);
+      return option;
+    }),
+  );
+}
+
+function openSettings(focusNewGame = false) {
+  const s = state.settings;
+  const presets = state.presets.length ? state.presets.map((p) => [p.id, p.name]) : [[s.preset, "Loading rules…"]];
+  fillSelect(document.getElementById("setting-preset"), presets, s.preset);
+  fillSelect(
+    document.getElementById("setting-level"),
+    LEVELS.map((level) => [level, `Level ${level}${level === 1 ? " (easiest)" : level === 5 ? " (strongest)" : ""}`]),
+    s.level,
+  );
+  fillSelect(document.getElementById("setting-dealer"), Object.entries(DEALERS), s.dealer);
+  fillSelect(document.getElementById("setting-points"), Object.entries(POINTS_MODES), s.points);
+  const dialog = document.getElementById("settings-dialog");
+  dialog.returnValue = "";
+  dialog.showModal();
+  if (focusNewGame) dialog.querySelector('[data-action="settings-new-game"]').focus();
+}
+
+function onSettingsClosed() {
+  const dialog = document.getElementById("settings-dialog");
+  if (dialog.returnValue !== "save" && dialog.returnValue !== "new") return;
+  const form = document.getElementById("settings-form");
+  const data = new FormData(form);
+  state.settings = saveSettings({
+    preset: String(data.get("preset")),
+    level: Number(data.get("level")),
+    dealer: String(data.get("dealer")),
+    points: String(data.get("points")),
+  });
+  if (dialog.returnValue === "new") newGame();
+  else draw();
+}
+
+// -------------------------------------------------------------------- boot
+
+function bootProgress(label, fraction) {
+  document.getElementById("boot-label").textContent = label;
+  document.getElementById("boot-bar").style.setProperty("--progress", String(fraction));
+}
+
+function bootFailed(message) {
+  dom.root.dataset.boot = "failed";
+  const box = document.getElementById("boot-error");
+  box.textContent = message;
+  box.hidden = false;
+  document.getElementById("boot-label").textContent = "The game cannot start";
+  dom.root.dataset.ready = "0";
+}
+
+function placeholderTable() {
+  dom.stock.replaceChildren(backElement(null, "talon"));
+  dom.oppHand.replaceChildren(...Array.from({ length: 5 }, () => backElement(null)));
+  dom.oppHand.style.setProperty("--n", "5");
+}
+
+function wasmSupported() {
+  try {
+    const module = new WebAssembly.Module(Uint8Array.of(0, 97, 115, 109, 1, 0, 0, 0));
+    return module instanceof WebAssembly.Module;
+  } catch {
+    return false;
+  }
+}
+
+function workerUrl() {
+  const url = new URL("worker.js", import.meta.url);
+  if (params.get("snapshot") === "0") url.searchParams.set("snapshot", "0");
+  return url;
+}
+
+function installTestHooks() {
+  window.__test = {
+    messages: testLog,
+    view: () => clone(state.view),
+    settings: () => clone(state.settings),
+    ready: () => ready(),
+    /** Start a game with fixed cards: {preset, seed, deck, dealer, match}. Resolves when it is shown. */
+    newGame: (options) => newGame(options),
+    /** Send one raw protocol request through the worker: {ok, result} or {ok: false, code, message}. */
+    request: (payload) =>
+      state.client.request(payload).then(
+        (result) => ({ ok: true, result }),
+        (error) => ({ ok: false, code: error.code, message: error.message }),
+      ),
+  };
+}
+
+async function main() {
+  installCardSprites();
+  placeholderTable();
+  if (TEST) installTestHooks();
+  dom.root.addEventListener("click", onTableClick);
+  dom.root.addEventListener("pointerdown", onPointerDown);
+  dom.root.addEventListener("pointermove", onPointerMove);
+  dom.root.addEventListener("pointerup", onPointerUp);
+  dom.root.addEventListener("pointercancel", onPointerUp);
+  document.getElementById("open-settings").addEventListener("click", () => openSettings());
+  document.getElementById("new-game").addEventListener("click", () => openSettings(true));
+  document.getElementById("settings-dialog").addEventListener("close", onSettingsClosed);
+  document.getElementById("notice-close").addEventListener("click", () => notify(""));
+  reducedMotion.addEventListener("change", draw);
+
+  if (!wasmSupported()) {
+    bootFailed("This browser cannot run WebAssembly, which the game engine needs. Please use a current browser.");
+    return;
+  }
+  state.client = new EngineClient(workerUrl(), {
+    onProgress: (p) => bootProgress(p.label, p.fraction),
+    onFatal: bootFailed,
+    onMessage: TEST ? (message) => testLog.push(JSON.stringify(message)) : undefined,
+    onNotice: (message) => {
+      if (message.type === "snapshot") dom.root.dataset.snapshot = message.status;
+      if (message.type === "warning") notify(message.message);
+    },
+  });
+  let info;
+  try {
+    info = await state.client.ready;
+  } catch {
+    return; // bootFailed has said why
+  }
+  dom.root.dataset.bootMode = info.mode;
+  dom.root.dataset.build = info.build;
+  bootProgress("Dealing…", 1);
+  state.busy = true;
+  try {
+    state.presets = (await state.client.request({ cmd: "presets" })).presets;
+    const saved = await state.client.resume();
+    state.booted = true;
+    if (saved.status === "restored") {
+      state.game = saved.game;
+      state.view = saved.view;
+      await show(clone(saved.view));
+    } else {
+      if (saved.status === "corrupt") {
+        notify(`Your saved game could not be restored (${saved.message}). A new game has started.`);
+      }
+      const dealer = dealerArgument(state.settings);
+      await startGame(dealer === undefined ? {} : { dealer });
+    }
+  } catch (error) {
+    bootFailed(`The game could not start: ${error.message || error}`);
+    return;
+  }
+  state.busy = false;
+  dom.root.dataset.boot = "ready";
+  dom.root.dataset.bootMs = String(Math.round(performance.now()));
+  proceed();
+  if (params.get("sw") !== "0") {
+    registerServiceWorker({
+      onReady: () => {
+        dom.root.dataset.sw = "ready";
+      },
+      onUpdate: (apply) => {
+        const banner = document.getElementById("update-banner");
+        banner.hidden = false;
+        document.getElementById("update-reload").onclick = apply;
+      },
+    }).catch((error) => {
+      dom.root.dataset.sw = "failed";
+      console.warn("Offline mode is not available:", error);
+    });
+  }
+}
+
+main();

@@ -1,0 +1,134 @@
+// A small promise-based client for the engine worker (worker.js).
+//
+// request(payload) sends one protocol request and resolves with the
+// engine's response object (ok: true) or rejects with an EngineError
+// carrying the protocol's error code. Requests wait for the worker to be
+// ready; a request that gets no answer in time rejects with code "timeout".
+
+export class EngineError extends Error {
+  constructor(code, message) {
+    super(message);
+    this.name = "EngineError";
+    this.code = code;
+  }
+}
+
+/** Does this browser start module workers? (Reads the option only if it does.) */
+function moduleWorkerOptions() {
+  const probe = { supported: false };
+  const options = {
+    get type() {
+      probe.supported = true;
+      return "module";
+    },
+  };
+  return { options, probe };
+}
+
+export class EngineClient {
+  /**
+   * @param {URL|string} url the worker script
+   * @param {{onProgress?: Function, onReady?: Function, onFatal?: Function,
+   *          onNotice?: Function, onMessage?: Function}} handlers
+   */
+  constructor(url, handlers = {}) {
+    this.handlers = handlers;
+    this.nextId = 1;
+    this.pending = new Map();
+    this.info = null;
+    this.failed = null;
+    this.ready = new Promise((resolve, reject) => {
+      this._resolveReady = resolve;
+      this._rejectReady = reject;
+    });
+    this.ready.catch(() => {}); // reported through onFatal
+    const { options, probe } = moduleWorkerOptions();
+    let worker;
+    try {
+      worker = new Worker(url, options);
+    } catch (error) {
+      this._fail(`The game engine could not be started: ${error.message || error}`);
+      return;
+    }
+    if (!probe.supported) {
+      worker.terminate();
+      this._fail("This browser cannot run module workers, which the game engine needs. Please use a current browser.");
+      return;
+    }
+    this.worker = worker;
+    worker.onmessage = (event) => this._onMessage(event.data);
+    worker.onerror = (event) => {
+      event.preventDefault();
+      this._fail(`The game engine failed to load${event.message ? `: ${event.message}` : "."}`);
+    };
+  }
+
+  _fail(message) {
+    if (this.failed) return;
+    this.failed = message;
+    this._rejectReady(new EngineError("engine_unavailable", message));
+    for (const { reject, timer } of this.pending.values()) {
+      clearTimeout(timer);
+      reject(new EngineError("engine_unavailable", message));
+    }
+    this.pending.clear();
+    this.handlers.onFatal?.(message);
+  }
+
+  _onMessage(message) {
+    this.handlers.onMessage?.(message);
+    if (!message || typeof message !== "object") return;
+    switch (message.type) {
+      case "progress":
+        this.handlers.onProgress?.(message);
+        return;
+      case "ready":
+        this.info = message;
+        this._resolveReady(message);
+        this.handlers.onReady?.(message);
+        return;
+      case "fatal":
+        this._fail(message.message);
+        return;
+      case "response": {
+        const entry = this.pending.get(message.id);
+        if (!entry) return;
+        this.pending.delete(message.id);
+        clearTimeout(entry.timer);
+        if (message.ok) entry.resolve(message.result);
+        else {
+          const error = message.result?.error || { code: "unknown", message: "no answer" };
+          entry.reject(new EngineError(error.code, error.message));
+        }
+        return;
+      }
+      default:
+        this.handlers.onNotice?.(message);
+    }
+  }
+
+  _send(type, payload, timeoutMs) {
+    return this.ready.then(
+      () =>
+        new Promise((resolve, reject) => {
+          const id = this.nextId++;
+          const timer = setTimeout(() => {
+            this.pending.delete(id);
+            reject(new EngineError("timeout", `the engine did not answer within ${Math.round(timeoutMs / 1000)} s`));
+          }, timeoutMs);
+          this.pending.set(id, { resolve, reject, timer });
+          this.worker.postMessage({ id, type, payload });
+        }),
+    );
+  }
+
+  /** One protocol request, e.g. {cmd: "act", game, seat: 0, action: "play:QH"}. */
+  request(payload, { timeoutMs = 15000 } = {}) {
+    return this._send("request", payload, timeoutMs);
+  }
+
+  /** The saved game, if the worker has one: {status: "none" | "restored" | "corrupt", game?, view?, message?}. */
+  resume({ timeoutMs = 15000 } = {}) {
+    return this._send("resume", undefined, timeoutMs);
+  }
+}
