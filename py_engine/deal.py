@@ -358,6 +358,7 @@ class Deal:
         elif action == PASS:
             self._pass(seat)
         elif action == RESIGN:
+            self._emit({"type": "resign", "seat": seat})
             self._finish(scoring.resignation(self, seat))
         else:
             raise ValueError(f"{action_name(action)} is not an action within a deal")

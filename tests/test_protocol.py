@@ -179,7 +179,9 @@ def test_single_deal_game_over(engine: Engine) -> None:
     r = call(engine, cmd="new_game", preset="KLUB20", seed=4, match=False)
     game = r["game"]
     to_act = r["view"]["to_act"]
-    assert call(engine, cmd="act", game=game, seat=to_act, action="resign")["ok"]
+    resigned = call(engine, cmd="act", game=game, seat=to_act, action="resign")
+    assert [e["type"] for e in resigned["events"]] == ["resign", "deal_end", "score"]
+    assert resigned["events"][0] == {"type": "resign", "seat": to_act}
     v = call(engine, cmd="view", game=game, seat=0)["view"]
     assert v["game_over"] is True and v["phase"] == "deal_over" and v["legal"] == []
     assert v["deal_result"]["code"] == "resigned"
