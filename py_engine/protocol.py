@@ -19,7 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 from . import bots
-from .actions import action_name
+from .actions import action_name, sorted_names
 from .errors import EngineError
 from .match import Match, check_deck
 from .record import load_record
@@ -181,7 +181,7 @@ class Engine:
 
     def _legal(self, req: dict[str, Any]) -> dict[str, Any]:
         match = self._game(req)
-        return {"actions": view(match, self._seat(req))["legal"]}
+        return {"actions": sorted_names(match.legal(self._seat(req)))}
 
     def _act(self, req: dict[str, Any]) -> dict[str, Any]:
         match = self._game(req)
