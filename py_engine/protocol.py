@@ -9,6 +9,11 @@ Extensions beyond PROTOCOL.md (additive, so ``v`` stays 1):
   events are then those of that seat. A page playing seat 0 asks for the
   computer's move with ``observer: 0`` and so never receives seat 1's view.
 * ``rules`` → the parameters with their allowed values, for settings screens.
+* ``undo`` ``{game, seat}`` → takes back the seat's last action and all that
+  followed it (the game is replayed from its record).
+* ``review`` ``{game, deal?, evaluate?, budget_ms?}`` → a finished deal of the
+  current match step by step with every card shown; with ``evaluate: seat``
+  each decision of that seat carries the computer's ranking of its options.
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from . import bots
+from . import bots, review
 from .actions import action_name, sorted_names
 from .errors import EngineError
 from .match import Match, check_deck
@@ -78,6 +83,8 @@ class Engine:
             "save": self._save,
             "load": self._load,
             "close_game": self._close_game,
+            "undo": self._undo,
+            "review": self._review,
         }
 
     def handle(self, request: str) -> str:
@@ -228,6 +235,26 @@ class Engine:
         match = load_record(req["record"])
         match.events.clear()
         return {"game": self._register(match), "view": view(match, 0)}
+
+    def _undo(self, req: dict[str, Any]) -> dict[str, Any]:
+        match = self._game(req)
+        seat = self._seat(req)
+        observer = self._seat(req, "observer", seat)
+        replayed, removed = review.undo(match, seat)
+        replayed.events.clear()
+        self.games[req["game"]] = replayed
+        return {"undone": removed, "view": view(replayed, observer)}
+
+    def _review(self, req: dict[str, Any]) -> dict[str, Any]:
+        match = self._game(req)
+        number = _arg(req, "deal", int, match.deal_number if match.deal.over else match.deal_number - 1)
+        evaluate = self._seat(req, "evaluate", None) if req.get("evaluate") is not None else None
+        budget = _arg(req, "budget_ms", int, 300)
+        if not 0 < budget <= 10_000:
+            raise ProtocolError("bad_request", "argument 'budget_ms' must be between 1 and 10000")
+        # deal numbers restart with each match; the record counts the whole session
+        offset = len(match.records) - match.deal_number
+        return {"review": review.review_deal(match, number + offset, evaluate, budget, _arg(req, "seed", int, 0))}
 
     def _close_game(self, req: dict[str, Any]) -> dict[str, Any]:
         self._game(req)

@@ -33,8 +33,11 @@ _PUBLIC_EVENTS = {
 }
 
 
-def _card_fields(event: dict[str, Any]) -> dict[str, Any]:
+def event_as_text(event: dict[str, Any]) -> dict[str, Any]:
+    """An event with its card and suit numbers written as protocol text."""
     out = dict(event)
+    if "hands" in out:
+        out["hands"] = [names(h) for h in out["hands"]]
     for key in ("card", "took", "gave", "trump_card"):
         if key in out and isinstance(out[key], int):
             out[key] = CARD_NAMES[out[key]]
@@ -52,7 +55,7 @@ def filter_event(event: dict[str, Any], seat: int, match: Match | None = None) -
     """The event as ``seat`` may see it."""
     kind = event["type"]
     if kind in _PUBLIC_EVENTS:
-        return _card_fields(event)
+        return event_as_text(event)
     if kind == "deal":
         return {
             "type": "deal",

@@ -15,6 +15,7 @@ from py_engine.actions import NEXT
 from py_engine.fuzz import fuzz_match, random_action, record_errors
 from py_engine.match import Match
 from py_engine.record import load_record
+from py_engine.review import undo
 from py_engine.rules import BOOLEANS, CHOICES, PARAMETERS, PRESET_IDS, PRESETS, Rules, make_rules
 from py_engine.views import view
 
@@ -127,3 +128,27 @@ def test_matches_terminate_with_a_winner() -> None:
         winner = max((0, 1), key=lambda s: match.matches_won[s])
         assert match.matches_won[winner] == PRESETS[preset_id].session_bummerls
         assert max(match.scores) == PRESETS[preset_id].match_target
+
+
+@settings(max_examples=15 if IN_PYODIDE else 60, deadline=None)
+@given(preset_id=st.sampled_from(PRESET_IDS), seed=st.integers(0, 2**31), steps=st.integers(1, 60))
+def test_undo_restores_the_state_before_the_seats_last_action(preset_id: str, seed: int, steps: int) -> None:
+    rng = random.Random(seed)
+    match = Match(PRESETS[preset_id], seed)
+    before: list[tuple[int, dict[str, object]]] = []  # (seat that acted, both views before it)
+    for _ in range(steps):
+        if match.finished:
+            break
+        seat = match.deal.to_act if not match.deal.over else 0
+        action = random_action(match.legal(seat), rng)
+        if action != NEXT:
+            before.append((seat, {"0": view(match, 0), "1": view(match, 1)}))
+        match.act(seat, action)
+    for seat in (0, 1):
+        mine = [views for who, views in before if who == seat]
+        if not mine:
+            continue
+        replayed, removed = undo(match, seat)
+        assert removed >= 1
+        assert view(replayed, 0) == mine[-1]["0"]
+        assert view(replayed, 1) == mine[-1]["1"]

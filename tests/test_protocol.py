@@ -198,3 +198,48 @@ def test_module_level_handle_never_raises() -> None:
     for text in ("", "null", "[]", '{"v":1}', '{"v":1,"cmd":"new_game","preset":5}', "\u0000"):
         out = json.loads(handle(text))
         assert out["ok"] is False
+
+
+def test_undo_takes_back_the_seats_last_action_and_what_followed(engine: Engine) -> None:
+    game = new_at20(engine)
+    start = call(engine, cmd="view", game=game, seat=1)["view"]
+    assert error_code(call(engine, cmd="undo", game=game, seat=1)) == "illegal_action"
+    call(engine, cmd="act", game=game, seat=1, action="play:AD")
+    call(engine, cmd="act", game=game, seat=0, action="play:JC")
+    after_trick = call(engine, cmd="view", game=game, seat=1)["view"]
+    r = call(engine, cmd="undo", game=game, seat=0)
+    assert r["undone"] == 1
+    v = call(engine, cmd="view", game=game, seat=1)["view"]
+    assert v["trick"] == [{"seat": 1, "card": "AD"}] and v != after_trick
+    r = call(engine, cmd="undo", game=game, seat=1)
+    assert r["undone"] == 1
+    assert call(engine, cmd="view", game=game, seat=1)["view"] == start
+    # play continues as if nothing had happened
+    assert call(engine, cmd="act", game=game, seat=1, action="play:AD")["ok"]
+
+
+def test_review_shows_a_finished_deal_with_every_card(engine: Engine) -> None:
+    r = call(engine, cmd="new_game", preset="AT20", seed=9, dealer=0, deck=AT20_DECK)
+    game = r["game"]
+    assert error_code(call(engine, cmd="review", game=game)) == "illegal_action"
+    while True:
+        v = call(engine, cmd="view", game=game, seat=0)["view"]
+        if v["phase"] in ("deal_over", "match_over"):
+            break
+        seat = v["to_act"]
+        assert call(engine, cmd="ai_move", game=game, seat=seat, level="heuristic", seed=1)["ok"]
+    record = call(engine, cmd="save", game=game)["record"]
+    r = call(engine, cmd="review", game=game, evaluate=1, budget_ms=50)
+    review = r["review"]
+    assert review["start"]["hands"][1] == sorted(["JH", "QH", "AD", "TD", "KD"], key=AT20_ORDER.index)
+    assert review["start"]["trump_card"] == "KH"
+    actions = record["deals"][0]["actions"]
+    assert [[s["seat"], s["action"]] for s in review["steps"]] == actions
+    assert review["steps"][-1]["state"]["to_act"] is None
+    assert review["result"] == {k: v["deal_result"][k] for k in review["result"]}
+    evaluated = [s for s in review["steps"] if "ranking" in s]
+    assert evaluated and all(s["seat"] == 1 for s in evaluated)
+    assert all(isinstance(s["clearly_worse"], bool) for s in evaluated)
+
+
+AT20_ORDER = [f"{r}{s}" for s in "HDCS" for r in "ATKQJ9"]

@@ -1,0 +1,101 @@
+"""Looking back: undoing moves, and reviewing finished deals with every card shown.
+
+Both work by replaying the match's record, so they can never disagree with
+what was played.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .actions import action_name
+from .bots import BotSettings, rank
+from .cards import CARD_NAMES, SUITS, names
+from .deal import Deal
+from .errors import IllegalActionError
+from .match import Match
+from .record import load_record
+from .views import event_as_text
+
+
+def undo(match: Match, seat: int) -> tuple[Match, int]:
+    """The match as it was before ``seat``'s last action (and everything after it).
+
+    Returns the replayed match and how many actions were taken back. The seat's
+    last action may lie in an earlier deal of the match. Raises
+    :class:`IllegalActionError` when ``seat`` has nothing to take back.
+    """
+    record = match.record()
+    deals = record["deals"]
+    removed = 0
+    while deals:
+        actions = deals[-1]["actions"]
+        while actions:
+            who, _ = actions.pop()
+            removed += 1
+            if who == seat:
+                return load_record(record), removed
+        if len(deals) == 1:
+            break
+        deals.pop()  # the deal had no action of this seat: go back into the one before
+        removed += 1  # the 'next' that started it
+    raise IllegalActionError(f"seat {seat} has no action to take back")
+
+
+def _snapshot(deal: Deal) -> dict[str, Any]:
+    """The whole state, every card shown (only ever built for finished deals)."""
+    trick = [{"seat": deal.leader, "card": CARD_NAMES[deal.lead]}] if deal.lead >= 0 else []
+    return {
+        "hands": [names(deal.hands[0]), names(deal.hands[1])],
+        "talon": [CARD_NAMES[c] for c in deal.talon[deal.talon_pos :]],
+        "trump_card": CARD_NAMES[deal.upcard] if deal.upcard >= 0 else None,
+        "closed_by": deal.closed_by if deal.closed_by >= 0 else None,
+        "trick": trick,
+        "points": [deal.total(0), deal.total(1)],
+        "tricks": list(deal.tricks),
+        "marriages": [{"seat": s, "suit": SUITS[suit], "points": v} for s, suit, v in deal.marriages],
+        "to_act": deal.to_act if deal.result is None else None,
+    }
+
+
+def review_deal(
+    match: Match, number: int, evaluate_seat: int | None = None, budget_ms: int = 300, seed: int = 0
+) -> dict[str, Any]:
+    """Deal ``number`` (1-based, in the current record) step by step with every card shown.
+
+    Only a finished deal can be reviewed: during play this would reveal hidden
+    cards. With ``evaluate_seat``, each decision of that seat carries the
+    computer's ranking of the alternatives (from that seat's knowledge only)
+    and ``clearly_worse`` when the chosen action scored well below the best.
+    """
+    record = match.record()
+    deals = record["deals"]
+    if not 1 <= number <= len(deals):
+        raise IllegalActionError(f"no deal {number}: the record has {len(deals)} deal(s)")
+    if number == len(deals) and not match.deal.over:
+        raise IllegalActionError("the deal is still being played: only finished deals can be reviewed")
+    entry = deals[number - 1]
+    partial = {**record, "deals": [*deals[: number - 1], {**entry, "actions": []}]}
+    replay = load_record(partial)
+    opening = _snapshot(replay.deal)
+    steps: list[dict[str, Any]] = []
+    for seat, text in entry["actions"]:
+        step: dict[str, Any] = {"seat": seat, "action": text}
+        if evaluate_seat == seat and len(replay.legal(seat)) > 1:
+            ranking = rank(replay, seat, BotSettings(budget_ms=budget_ms, seed=seed))
+            chosen = next((v for a, v in ranking if action_name(a) == text), None)
+            step["ranking"] = [{"action": action_name(a), "value": v} for a, v in ranking]
+            step["clearly_worse"] = chosen is not None and ranking[0][1] - chosen > 0.15
+        start = len(replay.events)
+        replay.act_text(seat, text)
+        step["events"] = [event_as_text(e) for e in replay.events[start:]]
+        step["state"] = _snapshot(replay.deal)
+        steps.append(step)
+    assert replay.deal.result is not None
+    return {
+        "deal": number,
+        "dealer": entry["dealer"],
+        "start": opening,
+        "steps": steps,
+        "result": replay.deal.result.to_dict(),
+    }
