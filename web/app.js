@@ -8,22 +8,28 @@
 // Test mode (?test=1) adds window.__test (see tests/browser/README.md) and
 // records every message from the worker; ?fast=1 (with test=1) removes all
 // pauses and animations; ?snapshot=0 boots without the memory snapshot.
+//
+// Every word on the page comes from i18n.js (web/i18n/<language>.json); the
+// language and the card pattern are settings (settings.js).
 
-import { installCardSprites, SUIT_NAMES } from "./cards.js";
+import { DECK_STYLES, installCardSprites, setDeckStyle, suitName } from "./cards.js";
 import { EngineClient } from "./engine-client.js";
+import { has, LANGUAGES, localize, missingKeys, setLanguage, t } from "./i18n.js";
 import { registerServiceWorker } from "./pwa.js";
 import {
   budgetFor,
   DEALERS,
   dealerArgument,
+  deckOf,
   DEFAULTS,
+  languageOf,
   LEVELS,
   loadSettings,
   POINTS_MODES,
   pointsMode,
   saveSettings,
 } from "./settings.js";
-import { backElement, flip, queryDom, render, snapshotRects, sweep } from "./table.js";
+import { backElement, flip, presetName, queryDom, render, snapshotRects, sweep } from "./table.js";
 
 const ME = 0;
 const COMPUTER = 1;
@@ -56,6 +62,8 @@ const state = {
   steps: 0, // engine answers applied so far (a test hook: data-step)
   gameStart: 0, // data-step when the current game began
   focus: null, // the control that had the keyboard focus before a redraw removed it
+  progress: null, // the latest boot progress, redrawn when the language changes
+  failure: null, // why the boot failed: {key, detail?}
 };
 const testLog = [];
 
@@ -136,7 +144,7 @@ function withoutCard(cards, code) {
 
 /** Animate ``events`` step by step from the current model, then show ``view``. */
 async function playEvents(events, view) {
-  const t = timing();
+  const pace = timing();
   const m = clone(state.model || view);
   m.legal = [];
   for (const event of events) {
@@ -154,8 +162,8 @@ async function playEvents(events, view) {
         await show(clone(m));
         break;
       case "trick": {
-        await pause(t.trick);
-        await sweep(dom.trick.querySelectorAll(".card"), event.winner === ME ? dom.myPile : dom.oppPile, t.move);
+        await pause(pace.trick);
+        await sweep(dom.trick.querySelectorAll(".card"), event.winner === ME ? dom.myPile : dom.oppPile, pace.move);
         const pair = event.cards;
         if (event.winner === ME) m.my_tricks = [...m.my_tricks, pair];
         else m.opponent_tricks = [...m.opponent_tricks, pair];
@@ -178,49 +186,49 @@ async function playEvents(events, view) {
         if (event.face_up) m.trump_card = null;
         else m.talon_count = Math.max(0, m.talon_count - 1);
         await show(clone(m));
-        await pause(t.draw);
+        await pause(pace.draw);
         break;
       case "marriage":
         m.marriages = [...m.marriages, { seat: event.seat, suit: event.suit, points: event.points, credited: event.credited }];
         if (theirs) {
           m.opponent_known = [...new Set([...m.opponent_known, ...event.cards])];
-          announce(`The computer declares ${event.points} in ${SUIT_NAMES[event.suit]}`);
+          announce(t("event.marriage.opp", { points: event.points, suit: suitName(event.suit) }));
           await show(clone(m));
-          await pause(t.notice);
+          await pause(pace.notice);
         }
         break;
       case "exchange":
         m.trump_card = event.gave;
         if (theirs) {
           m.opponent_known = [...m.opponent_known, event.took];
-          announce("The computer exchanges the trump card");
+          announce(t("event.exchange.opp"));
         } else {
           m.hand = [...withoutCard(m.hand, event.gave), event.took];
         }
         await show(clone(m));
-        if (theirs) await pause(t.notice);
+        if (theirs) await pause(pace.notice);
         break;
       case "close":
         m.closed_by = event.seat;
         m.closed_trump_card = m.trump_card;
         m.trump_card = null;
-        if (theirs) announce("The computer closes the talon");
+        if (theirs) announce(t("event.close.opp"));
         await show(clone(m));
-        if (theirs) await pause(t.notice);
+        if (theirs) await pause(pace.notice);
         break;
       case "claim":
         if (theirs) {
-          announce(event.valid ? "The computer claims 66!" : "The computer claims 66 — wrongly");
+          announce(event.valid ? t("event.claim.opp") : t("event.wrongClaim.opp"));
           draw();
-          await pause(t.notice);
+          await pause(pace.notice);
         }
         break;
       case "resign":
       case "pass":
         if (theirs) {
-          announce(event.type === "resign" ? "The computer resigns" : "The computer does not claim");
+          announce(event.type === "resign" ? t("event.resign.opp") : t("event.pass.opp"));
           draw();
-          await pause(t.notice);
+          await pause(pace.notice);
         }
         break;
       default:
@@ -273,9 +281,14 @@ async function run(task) {
   proceed();
 }
 
+/** An error's details for a notice (the engine's own messages are technical and stay in English). */
+function errorText(error) {
+  return error && error.code === "timeout" ? t("error.timeout") : String((error && error.message) || error);
+}
+
 async function recover(error) {
   state.thinking = false;
-  notify(`Something went wrong: ${error.message || error}`);
+  notify(t("notice.error", { detail: errorText(error) }));
   if (!state.game) return;
   try {
     const answer = await state.client.request({ cmd: "view", game: state.game, seat: ME });
@@ -327,7 +340,7 @@ function perform(action) {
   });
 }
 
-async function startGame(options) {
+async function startGame(options, { animate = true } = {}) {
   const request = { cmd: "new_game", preset: state.settings.preset, ...options };
   let answer;
   try {
@@ -341,7 +354,8 @@ async function startGame(options) {
   state.gameStart = state.steps;
   state.view = answer.view;
   state.message = "";
-  await show(clone(answer.view));
+  if (animate) await show(clone(answer.view));
+  else state.model = clone(answer.view); // drawn by the caller
 }
 
 function newGame(options = {}) {
@@ -440,49 +454,93 @@ function fillSelect(select, entries, value) {
 
 function openSettings(focusNewGame = false) {
   const s = state.settings;
-  const presets = state.presets.length ? state.presets.map((p) => [p.id, p.name]) : [[s.preset, "Loading rules…"]];
-  fillSelect(document.getElementById("setting-preset"), presets, s.preset);
-  fillSelect(
-    document.getElementById("setting-level"),
-    LEVELS.map((level) => [level, `Level ${level}${level === 1 ? " (easiest)" : level === 5 ? " (strongest)" : ""}`]),
-    s.level,
-  );
-  fillSelect(document.getElementById("setting-dealer"), Object.entries(DEALERS), s.dealer);
-  fillSelect(document.getElementById("setting-points"), Object.entries(POINTS_MODES), s.points);
+  const presets = state.presets.length
+    ? state.presets.map((p) => [p.id, presetName(p)])
+    : [[s.preset, t("settings.loadingRules")]];
   const dialog = document.getElementById("settings-dialog");
+  dialog.dataset.shownLanguage = languageOf(s);
+  dialog.dataset.shownDeck = deckOf(s, dialog.dataset.shownLanguage);
+  fillSelect(
+    document.getElementById("setting-language"),
+    LANGUAGES.map((code) => [code, t(`lang.${code}`)]),
+    dialog.dataset.shownLanguage,
+  );
+  fillSelect(
+    document.getElementById("setting-deck"),
+    DECK_STYLES.map((style) => [style, t(`deck.${style}`)]),
+    dialog.dataset.shownDeck,
+  );
+  fillSelect(document.getElementById("setting-preset"), presets, s.preset);
+  fillSelect(document.getElementById("setting-level"), LEVELS.map((level) => [level, t(`level.${level}`)]), s.level);
+  fillSelect(document.getElementById("setting-dealer"), DEALERS.map((key) => [key, t(`dealer.${key}`)]), s.dealer);
+  fillSelect(document.getElementById("setting-points"), POINTS_MODES.map((key) => [key, t(`points.${key}`)]), s.points);
   dialog.returnValue = "";
   dialog.showModal();
   if (focusNewGame) dialog.querySelector('[data-action="settings-new-game"]').focus();
 }
 
-function onSettingsClosed() {
+async function onSettingsClosed() {
   const dialog = document.getElementById("settings-dialog");
   if (dialog.returnValue !== "save" && dialog.returnValue !== "new") return;
   const form = document.getElementById("settings-form");
   const data = new FormData(form);
+  const language = String(data.get("language"));
+  const deck = String(data.get("deck"));
   state.settings = saveSettings({
     preset: String(data.get("preset")),
     level: Number(data.get("level")),
     dealer: String(data.get("dealer")),
     points: String(data.get("points")),
+    // Language and pattern stay "not chosen" (the browser's language, its usual pattern) until changed here.
+    language: language === dialog.dataset.shownLanguage ? state.settings.language : language,
+    deck: deck === dialog.dataset.shownDeck ? state.settings.deck : deck,
   });
+  await applyLanguageAndDeck();
   if (dialog.returnValue === "new") newGame();
   else draw();
 }
 
-// -------------------------------------------------------------------- boot
-
-function bootProgress(label, fraction) {
-  document.getElementById("boot-label").textContent = label;
-  document.getElementById("boot-bar").style.setProperty("--progress", String(fraction));
+/** Show the page in the language and card pattern of the settings. */
+async function applyLanguageAndDeck() {
+  let language = languageOf(state.settings);
+  try {
+    language = await setLanguage(language);
+  } catch (error) {
+    console.warn("The translations could not be loaded:", error);
+  }
+  setDeckStyle(deckOf(state.settings, language));
+  dom.root.dataset.deck = deckOf(state.settings, language);
+  localize();
+  if (state.progress) bootProgress(state.progress);
+  if (state.failure) bootFailed(state.failure);
+  if (state.model) draw();
+  else placeholderTable();
 }
 
-function bootFailed(message) {
+// -------------------------------------------------------------------- boot
+
+/** Show how far the boot is: {stage, fraction} (the worker's stages have keys "boot.stage.<stage>"). */
+function bootProgress(progress) {
+  state.progress = progress;
+  const key = `boot.stage.${progress.stage}`;
+  document.getElementById("boot-label").textContent = has(key) ? t(key) : t("boot.loading");
+  document.getElementById("boot-bar").style.setProperty("--progress", String(progress.fraction));
+}
+
+/** The boot failed: {key, detail?} says why in words, and the technical detail (as it came) beneath. */
+function bootFailed(failure) {
+  state.failure = failure;
   dom.root.dataset.boot = "failed";
   const box = document.getElementById("boot-error");
-  box.textContent = message;
+  box.replaceChildren(t(failure.key));
+  if (failure.detail) {
+    const detail = document.createElement("small");
+    detail.className = "boot-detail";
+    detail.textContent = failure.detail;
+    box.append(detail);
+  }
   box.hidden = false;
-  document.getElementById("boot-label").textContent = "The game cannot start";
+  document.getElementById("boot-label").textContent = t("boot.failed");
   dom.root.dataset.ready = "0";
 }
 
@@ -512,6 +570,8 @@ function installTestHooks() {
     messages: testLog,
     view: () => clone(state.view),
     settings: () => clone(state.settings),
+    /** Translation keys the page asked for that its language lacks (none, if all is well). */
+    missingKeys: () => missingKeys(),
     ready: () => ready(),
     /** Start a game with fixed cards: {preset, seed, deck, dealer, match}. Resolves when it is shown. */
     newGame: (options) => newGame(options),
@@ -526,7 +586,10 @@ function installTestHooks() {
 
 async function main() {
   installCardSprites();
+  setDeckStyle(deckOf(state.settings, languageOf(state.settings)));
   placeholderTable();
+  // The words load while the engine boots.
+  const translated = applyLanguageAndDeck();
   if (TEST) installTestHooks();
   dom.root.addEventListener("click", onTableClick);
   dom.root.addEventListener("pointerdown", onPointerDown);
@@ -540,18 +603,19 @@ async function main() {
   reducedMotion.addEventListener("change", draw);
 
   if (!wasmSupported()) {
-    bootFailed("This browser cannot run WebAssembly, which the game engine needs. Please use a current browser.");
+    bootFailed({ key: "boot.noWasm" });
     return;
   }
   state.client = new EngineClient(workerUrl(), {
-    onProgress: (p) => bootProgress(p.label, p.fraction),
-    onFatal: bootFailed,
+    onProgress: bootProgress,
+    onFatal: (message, key) => bootFailed(key ? { key } : { key: "boot.engineFailed", detail: message }),
     onMessage: TEST ? (message) => testLog.push(JSON.stringify(message)) : undefined,
     onNotice: (message) => {
       if (message.type === "snapshot") dom.root.dataset.snapshot = message.status;
-      if (message.type === "warning") notify(message.message);
+      if (message.type === "warning") notify(t("notice.warning", { detail: message.message }));
     },
   });
+  await translated;
   let info;
   try {
     info = await state.client.ready;
@@ -560,31 +624,33 @@ async function main() {
   }
   dom.root.dataset.bootMode = info.mode;
   dom.root.dataset.build = info.build;
-  bootProgress("Dealing…", 1);
+  bootProgress({ stage: "deal", fraction: 1 });
   state.busy = true;
   try {
-    state.presets = (await state.client.request({ cmd: "presets" })).presets;
-    const saved = await state.client.resume();
+    // Both go out at once (the worker answers them in order); the first table
+    // is drawn once, when it is playable, without the dealing animation.
+    const [presets, saved] = await Promise.all([state.client.request({ cmd: "presets" }), state.client.resume()]);
+    state.presets = presets.presets;
     state.booted = true;
     if (saved.status === "restored") {
       state.game = saved.game;
       state.view = saved.view;
-      await show(clone(saved.view));
+      state.model = clone(saved.view);
     } else {
       if (saved.status === "corrupt") {
-        notify(`Your saved game could not be restored (${saved.message}). A new game has started.`);
+        notify(t("notice.restoreFailed", { detail: saved.message }));
       }
       const dealer = dealerArgument(state.settings);
-      await startGame(dealer === undefined ? {} : { dealer });
+      await startGame(dealer === undefined ? {} : { dealer }, { animate: false });
     }
   } catch (error) {
-    bootFailed(`The game could not start: ${error.message || error}`);
+    bootFailed({ key: "boot.gameFailed", detail: errorText(error) });
     return;
   }
   state.busy = false;
   dom.root.dataset.boot = "ready";
-  dom.root.dataset.bootMs = String(Math.round(performance.now()));
   proceed();
+  dom.root.dataset.bootMs = String(Math.round(performance.now()));
   if (params.get("sw") !== "0") {
     registerServiceWorker({
       onReady: () => {

@@ -28,7 +28,7 @@ function moduleWorkerOptions() {
 export class EngineClient {
   /**
    * @param {URL|string} url the worker script
-   * @param {{onProgress?: Function, onReady?: Function, onFatal?: Function,
+   * @param {{onProgress?: Function, onReady?: Function, onFatal?: (message, key?) => void,
    *          onNotice?: Function, onMessage?: Function}} handlers
    */
   constructor(url, handlers = {}) {
@@ -52,7 +52,7 @@ export class EngineClient {
     }
     if (!probe.supported) {
       worker.terminate();
-      this._fail("This browser cannot run module workers, which the game engine needs. Please use a current browser.");
+      this._fail("this browser cannot run module workers", "boot.noModuleWorkers");
       return;
     }
     this.worker = worker;
@@ -63,7 +63,8 @@ export class EngineClient {
     };
   }
 
-  _fail(message) {
+  /** The engine cannot run: ``message`` says why (technical); ``key`` is a translation key for the player, if any. */
+  _fail(message, key) {
     if (this.failed) return;
     this.failed = message;
     this._rejectReady(new EngineError("engine_unavailable", message));
@@ -72,7 +73,7 @@ export class EngineClient {
       reject(new EngineError("engine_unavailable", message));
     }
     this.pending.clear();
-    this.handlers.onFatal?.(message);
+    this.handlers.onFatal?.(message, key);
   }
 
   _onMessage(message) {

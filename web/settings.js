@@ -1,30 +1,42 @@
 // Player settings, remembered in localStorage. None of them is a rule: the
-// rules come from the engine's presets.
+// rules come from the engine's presets. The words for each choice are in the
+// translations (web/i18n/*.json): "level.<n>", "dealer.<key>", "points.<key>",
+// "deck.<style>", "lang.<code>".
+
+import { DECK_STYLES } from "./cards.js";
+import { detectLanguage, LANGUAGES } from "./i18n.js";
 
 const KEY = "sixty-six.settings.v1";
 
 export const LEVELS = [1, 2, 3, 4, 5];
-export const DEALERS = { random: "Cut for it (random)", me: "I deal first", computer: "The computer deals first" };
-export const POINTS_MODES = {
-  auto: "As the rules suggest",
-  hide: "Hidden (count in your head)",
-  own: "My points only",
-  both: "Both players' points",
-};
+export const DEALERS = ["random", "me", "computer"];
+export const POINTS_MODES = ["auto", "hide", "own", "both"];
+
+/**
+ * The card pattern for a language while the player has not chosen one: the
+ * Hungarian/German (Tell) pattern where the game is usually played with it
+ * (Hungary, Austria and southern Germany, Transylvania, Vojvodina), French
+ * suits for English and Polish.
+ */
+const DECK_BY_LANGUAGE = { en: "french", hu: "tell", de: "tell", ro: "tell", pl: "french", sr: "tell" };
+
 // The longest the computer may think, by level: each level searches a fixed
 // number of iterations (5: for a second), which may take longer in the
 // browser than natively; the cap keeps the table responsive on slow devices.
 const BUDGET_MS = { 1: 2500, 2: 2500, 3: 2500, 4: 2500, 5: 1000 };
 
-export const DEFAULTS = Object.freeze({ preset: "AT20", level: 3, dealer: "random", points: "auto" });
+// language and deck: null until chosen (the browser's language, and that language's usual pattern).
+export const DEFAULTS = Object.freeze({ preset: "AT20", level: 3, dealer: "random", points: "auto", language: null, deck: null });
 
 function valid(settings) {
   const out = { ...DEFAULTS };
   if (settings && typeof settings === "object") {
     if (typeof settings.preset === "string" && /^[A-Z0-9]{2,12}$/.test(settings.preset)) out.preset = settings.preset;
     if (LEVELS.includes(settings.level)) out.level = settings.level;
-    if (settings.dealer in DEALERS) out.dealer = settings.dealer;
-    if (settings.points in POINTS_MODES) out.points = settings.points;
+    if (DEALERS.includes(settings.dealer)) out.dealer = settings.dealer;
+    if (POINTS_MODES.includes(settings.points)) out.points = settings.points;
+    if (LANGUAGES.includes(settings.language)) out.language = settings.language;
+    if (DECK_STYLES.includes(settings.deck)) out.deck = settings.deck;
   }
   return out;
 }
@@ -64,4 +76,14 @@ export function budgetFor(level) {
 export function pointsMode(settings, rules) {
   if (settings.points !== "auto") return settings.points;
   return rules && rules.claim_mode === "auto" ? "both" : "hide";
+}
+
+/** The language to show: the one chosen, else the browser's. */
+export function languageOf(settings) {
+  return settings.language || detectLanguage();
+}
+
+/** The card pattern to draw: the one chosen, else the usual one for ``language``. */
+export function deckOf(settings, language) {
+  return settings.deck || DECK_BY_LANGUAGE[language] || "french";
 }

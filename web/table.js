@@ -1,12 +1,15 @@
 // Drawing the table from a view. Nothing here knows the rules: what may be
-// played or pressed comes from view.legal only.
+// played or pressed comes from view.legal only. Every word comes from the
+// translations (i18n.js); the end of a deal is told from deal_result's code,
+// basis and winner, not from the engine's English "reason".
 //
 // render(dom, model, ui) rebuilds the table from a "model" (a view, or a
 // view part-way through an animated sequence of events). Every card on the
 // table carries a data-key, so flip() can animate each card from where it
 // was to where it is now.
 
-import { cardBack, cardFace, cardLabel, cardShort, SUIT_NAMES, SUIT_SYMBOLS, suitIcon } from "./cards.js";
+import { cardBack, cardFace, cardLabel, deckStyle, suitIcon, suitName } from "./cards.js";
+import { has, t, tp } from "./i18n.js";
 
 const OPPONENT = 1;
 const ME = 0;
@@ -52,12 +55,18 @@ function h(tag, attrs = {}, ...children) {
   return node;
 }
 
+/** "me" or "opp": the suffix of the keys that say something about a seat. */
+function side(seat) {
+  return seat === ME ? "me" : "opp";
+}
+
 /** A face-up card. As a button (in your hand) it plays; elsewhere it is an image. */
 export function cardElement(code, { key = code, button = false, classes = "" } = {}) {
   const node = button
     ? h("button", { type: "button", class: `card ${classes}`, "aria-label": cardLabel(code) })
     : h("div", { class: `card ${classes}`, role: "img", "aria-label": cardLabel(code) });
   node.dataset.card = code;
+  node.dataset.deck = deckStyle();
   if (key) node.dataset.key = key;
   node.append(cardFace(code));
   return node;
@@ -65,9 +74,15 @@ export function cardElement(code, { key = code, button = false, classes = "" } =
 
 export function backElement(key, classes = "") {
   const node = h("div", { class: `card back ${classes}`, "aria-hidden": "true" });
+  node.dataset.deck = deckStyle();
   if (key) node.dataset.key = key;
   node.append(cardBack());
   return node;
+}
+
+/** The rules' name in the player's language (the engine's name for a preset the translations do not know). */
+export function presetName(rules) {
+  return has(`preset.${rules.id}`) ? t(`preset.${rules.id}`) : rules.name;
 }
 
 function marriageValue(suit, trumpSuit) {
@@ -76,23 +91,20 @@ function marriageValue(suit, trumpSuit) {
 
 /** The words on an action button (presentation only; whether it shows comes from view.legal). */
 export function actionLabel(action, view) {
-  if (action.startsWith("marry:")) {
-    const suit = action.slice(6);
-    return `${marriageValue(suit, view.trump_suit)} ${SUIT_SYMBOLS[suit]}`;
-  }
+  if (action.startsWith("marry:")) return String(marriageValue(action.slice(6), view.trump_suit));
   switch (action) {
     case "exchange":
-      return "Exchange trump";
+      return t("action.exchange");
     case "close":
-      return "Close talon";
+      return t("action.close");
     case "claim":
-      return "66!";
+      return t("action.claim");
     case "pass":
-      return "Pass";
+      return t("action.pass");
     case "resign":
-      return "Resign";
+      return t("action.resign");
     case "next":
-      return view.phase === "match_over" ? "Next match" : "Next deal";
+      return view.phase === "match_over" ? t("action.nextMatch") : t("action.nextDeal");
     default:
       return action;
   }
@@ -101,16 +113,35 @@ export function actionLabel(action, view) {
 function actionTitle(action, view) {
   if (action.startsWith("marry:")) {
     const suit = action.slice(6);
-    return `Declare the marriage in ${SUIT_NAMES[suit]} (${marriageValue(suit, view.trump_suit)})`;
+    return t("action.marry.title", { points: marriageValue(suit, view.trump_suit), suit: suitName(suit) });
   }
-  return {
-    exchange: "Swap your lowest trump for the face-up trump card",
-    close: "Turn the trump card down: no more drawing, strict rules from now on",
-    claim: "Claim that you have 66 points",
-    pass: "Do not claim",
-    resign: "Give up this deal",
-    next: "Deal the next hand",
-  }[action];
+  switch (action) {
+    case "exchange":
+      return t("action.exchange.title");
+    case "close":
+      return t("action.close.title");
+    case "claim":
+      return t("action.claim.title");
+    case "pass":
+      return t("action.pass.title");
+    case "resign":
+      return t("action.resign.title");
+    case "next":
+      return t("action.next.title");
+    default:
+      return undefined;
+  }
+}
+
+/** An action button; a marriage shows its value and the suit's symbol. */
+function actionButton(action, model, classes, withTitle = true) {
+  const title = withTitle ? actionTitle(action, model) : undefined;
+  const button = h("button", { type: "button", class: classes, "data-action": action, title, text: actionLabel(action, model) });
+  if (action.startsWith("marry:")) {
+    button.setAttribute("aria-label", actionTitle(action, model));
+    button.append(suitIcon(action.slice(6)));
+  }
+  return button;
 }
 
 const ACTION_ORDER = ["marry", "exchange", "close", "claim", "pass", "resign", "next"];
@@ -131,14 +162,6 @@ function playableCards(view) {
   return new Set(view.legal.filter((a) => a.startsWith("play:")).map((a) => a.slice(5)));
 }
 
-function who(seat) {
-  return seat === ME ? "You" : "Computer";
-}
-
-function pointsText(value, label) {
-  return `${label} ${value}`;
-}
-
 // ------------------------------------------------------------------ parts
 
 function renderOpponent(dom, model, ui) {
@@ -154,11 +177,13 @@ function renderOpponent(dom, model, ui) {
   }
   dom.oppHand.replaceChildren(...cards);
   const count = revealed ? revealed.length : model.opponent_hand_count;
-  dom.oppCount.textContent = `${count} card${count === 1 ? "" : "s"}`;
+  dom.oppCount.textContent = tp("opp.cards", count);
   dom.oppHand.style.setProperty("--n", String(Math.max(cards.length, 1)));
   dom.oppHand.setAttribute(
     "aria-label",
-    revealed ? `Computer's hand: ${revealed.map(cardShort).join(" ")}` : `Computer's hand: ${model.opponent_hand_count} cards`,
+    revealed
+      ? t("opp.handRevealed", { cards: revealed.map(cardLabel).join(", ") })
+      : tp("opp.handHidden", model.opponent_hand_count),
   );
   dom.thinking.hidden = !ui.thinking;
 }
@@ -173,8 +198,8 @@ function renderPile(node, tricks, seat) {
   children.push(h("span", { class: "pile-count", text: String(count) }));
   node.replaceChildren(...children);
   node.classList.toggle("empty", count === 0);
-  node.setAttribute("aria-label", `${who(seat)}: ${count} trick${count === 1 ? "" : "s"}`);
-  node.title = `${count} trick${count === 1 ? "" : "s"}`;
+  node.setAttribute("aria-label", t(`pile.tricks.${side(seat)}`, { n: count }));
+  node.title = tp("pile.count", count);
 }
 
 function renderStock(dom, model) {
@@ -185,12 +210,12 @@ function renderStock(dom, model) {
   if (trump) cards.push(cardElement(trump, { classes: "trump-card" }));
   if (closedTrump) cards.push(backElement(`closed-${closedTrump}`, "trump-card turned"));
   if (model.talon_count > 0) cards.push(backElement("talon", closed ? "talon closed" : "talon"));
-  const badge = h("span", { class: "trump-badge", title: `Trumps: ${SUIT_NAMES[model.trump_suit]}` });
-  badge.append(h("span", { class: "trump-word", text: "Trumps" }), suitIcon(model.trump_suit));
+  const badge = h("span", { class: "trump-badge", title: t("stock.trumpsTitle", { suit: suitName(model.trump_suit) }) });
+  badge.append(h("span", { class: "trump-word", text: t("stock.trumps") }), suitIcon(model.trump_suit));
   let label = "";
-  if (closed) label = `Closed by ${model.closed_by === ME ? "you" : "computer"}`;
-  else if (model.talon_count > 0) label = `${model.talon_count} in talon`;
-  else label = "Talon exhausted";
+  if (closed) label = t(`stock.closedBy.${side(model.closed_by)}`);
+  else if (model.talon_count > 0) label = t("stock.inTalon", { n: model.talon_count });
+  else label = t("stock.exhausted");
   dom.stock.replaceChildren(badge, h("div", { class: "stock-cards" }, ...cards), h("span", { class: "talon-count", text: label }));
 }
 
@@ -220,9 +245,10 @@ function renderMarriages(node, model, seat) {
   const items = model.marriages.filter((m) => m.seat === seat);
   node.replaceChildren(
     ...items.map((m) => {
+      const key = `marriage.${m.credited ? "title" : "pending"}.${side(seat)}`;
       const badge = h("span", {
         class: `marriage ${m.credited ? "" : "pending"}`,
-        title: `${who(seat)} declared ${m.points} in ${SUIT_NAMES[m.suit]}${m.credited ? "" : " (not yet counted)"}`,
+        title: t(key, { points: m.points, suit: suitName(m.suit) }),
       });
       badge.append(h("span", { text: String(m.points) }), suitIcon(m.suit));
       return badge;
@@ -232,22 +258,20 @@ function renderMarriages(node, model, seat) {
 
 function renderPoints(dom, model, ui) {
   const mode = ui.pointsMode;
-  dom.myPoints.textContent = mode === "hide" ? "" : pointsText(model.my_points, "·");
-  dom.oppPoints.textContent = mode === "both" ? pointsText(model.opponent_points, "·") : "";
+  dom.myPoints.textContent = mode === "hide" ? "" : `· ${model.my_points}`;
+  dom.oppPoints.textContent = mode === "both" ? `· ${model.opponent_points}` : "";
 }
 
 function statusText(model, ui) {
   if (ui.message) return ui.message;
   if (model.deal_result) return "";
-  if (model.to_act === OPPONENT) return "Computer's turn";
+  if (model.to_act === OPPONENT) return t("status.computerTurn");
   if (model.to_act !== ME) return "";
-  if (model.awaiting_final_claims) return "Last trick played: claim 66, or pass";
-  if (model.declared) {
-    return `Lead the King or Queen of ${SUIT_NAMES[model.declared]}`;
-  }
+  if (model.awaiting_final_claims) return t("status.finalClaims");
+  if (model.declared) return t("status.leadMarriage", { suit: suitName(model.declared) });
   const strict = model.phase === "closed" || model.phase === "exhausted";
-  const base = model.trick.length === 0 ? "Your lead" : "Your turn: answer the trick";
-  return strict ? `${base} (strict rules)` : base;
+  if (model.trick.length === 0) return strict ? t("status.leadStrict") : t("status.lead");
+  return strict ? t("status.answerStrict") : t("status.answer");
 }
 
 function renderActions(dom, model, ui) {
@@ -255,22 +279,52 @@ function renderActions(dom, model, ui) {
   if (!model.deal_result && ui.interactive) {
     for (const action of buttonActions(model)) {
       const classes = action === "claim" ? "btn btn-primary btn-claim" : action.startsWith("marry:") ? "btn btn-marry" : "btn";
-      buttons.push(
-        h("button", { type: "button", class: classes, "data-action": action, title: actionTitle(action, model), text: actionLabel(action, model) }),
-      );
+      buttons.push(actionButton(action, model, classes));
     }
   }
   dom.actions.replaceChildren(...buttons);
 }
 
+// ------------------------------------------------------------ deal result
+
+// Whose deed the code describes: the claimer or resigner ("by"), the winner, or the loser (a failed close).
+const CODE_PERSON = {
+  claim_66: "by",
+  auto_66: "winner",
+  wrong_claim: "by",
+  close_success: "winner",
+  close_failed: "loser",
+  resigned: "by",
+};
+// Bases that name the loser (the others are said the same way whoever lost).
+const BASIS_PERSON = new Set(["schwarz", "schneider", "simple"]);
+
 function dealHeading(model) {
   const result = model.deal_result;
-  if (model.phase === "match_over") {
-    const winner = model.match.winner;
-    return winner === ME ? "You win the match!" : "The computer wins the match";
+  if (model.phase === "match_over") return t(`result.match.${side(model.match.winner)}`);
+  if (result.winner === null || result.winner === undefined) return t("result.deal.none");
+  return t(`result.deal.${side(result.winner)}`);
+}
+
+/** Why the deal ended and what it scores, from deal_result's code, basis and winner (seat 0's view). */
+export function dealReason(result) {
+  const winner = result.winner ?? null;
+  const loser = winner === null ? null : 1 - winner;
+  const person = CODE_PERSON[result.code];
+  let text;
+  if (person) {
+    const seat = person === "by" ? (result.by ?? winner) : person === "winner" ? winner : loser;
+    text = t(`result.code.${result.code}.${side(seat)}`);
+  } else {
+    text = t(`result.code.${result.code}`);
   }
-  if (result.winner === null || result.winner === undefined) return "Nobody wins this deal";
-  return result.winner === ME ? "You win the deal" : "The computer wins the deal";
+  if (winner === null) return text;
+  const gain = tp(`result.gain.${side(winner)}`, result.game_points);
+  if (!result.basis || result.basis === "none") return `${text} ${gain}.`;
+  const basis = BASIS_PERSON.has(result.basis)
+    ? t(`result.basis.${result.basis}.${side(loser)}`)
+    : t(`result.basis.${result.basis}`);
+  return `${text} ${gain} (${basis}).`;
 }
 
 function renderResult(dom, model, ui) {
@@ -278,42 +332,54 @@ function renderResult(dom, model, ui) {
   dom.result.hidden = !result;
   if (!result) {
     dom.result.replaceChildren();
+    delete dom.result.dataset.code;
+    delete dom.result.dataset.basis;
     return;
   }
+  dom.result.dataset.code = result.code;
+  dom.result.dataset.basis = result.basis;
   const reveal = model.reveal;
   const scores = model.match.scores;
   const parts = [
     h("h2", { class: "result-title", text: dealHeading(model) }),
-    h("p", { class: "result-reason", text: result.reason }),
+    h("p", { class: "result-reason", text: dealReason(result) }),
     h("p", {
       class: "result-score",
-      text: `Match: you ${scores[ME]} – ${scores[OPPONENT]} computer (to ${model.match.target})`,
+      text: t("result.matchScore", { me: scores[ME], opp: scores[OPPONENT], target: model.match.target }),
     }),
   ];
   if (model.match.session_bummerls > 1) {
     const won = model.match.matches_won;
-    parts.push(h("p", { class: "muted", text: `Matches won: you ${won[ME]}, computer ${won[OPPONENT]} (first to ${model.match.session_bummerls})` }));
+    parts.push(
+      h("p", {
+        class: "muted",
+        text: t("result.matchesWon", { me: won[ME], opp: won[OPPONENT], target: model.match.session_bummerls }),
+      }),
+    );
   }
   if (reveal) {
     parts.push(
       h("p", {
         class: "muted",
-        text: `Points: you ${reveal.points[ME]}, computer ${reveal.points[OPPONENT]} · tricks ${reveal.tricks[ME]}–${reveal.tricks[OPPONENT]}`,
+        text: t("result.points", {
+          me: reveal.points[ME],
+          opp: reveal.points[OPPONENT],
+          myTricks: reveal.tricks[ME],
+          oppTricks: reveal.tricks[OPPONENT],
+        }),
       }),
     );
     if (reveal.talon.length) {
-      const talon = h("div", { class: "result-talon" }, h("span", { class: "muted", text: "Talon:" }));
+      const talon = h("div", { class: "result-talon" }, h("span", { class: "muted", text: t("result.talon") }));
       for (const code of reveal.talon) talon.append(cardElement(code, { key: null, classes: "mini" }));
       parts.push(talon);
     }
   }
   const buttons = h("div", { class: "result-buttons" });
   if (ui.interactive) {
-    for (const action of buttonActions(model)) {
-      buttons.append(h("button", { type: "button", class: "btn btn-primary", "data-action": action, text: actionLabel(action, model) }));
-    }
+    for (const action of buttonActions(model)) buttons.append(actionButton(action, model, "btn btn-primary", false));
     if (model.game_over) {
-      buttons.append(h("button", { type: "button", class: "btn btn-primary", "data-action": "new-game", text: "New match" }));
+      buttons.append(h("button", { type: "button", class: "btn btn-primary", "data-action": "new-game", text: t("action.newMatch") }));
     }
   }
   parts.push(buttons);
@@ -324,32 +390,33 @@ function renderMatch(dom, model) {
   const scores = model.match.scores;
   const score = h("span", { class: "score" });
   score.append(
-    h("span", { class: "score-who", text: "You" }),
+    h("span", { class: "score-who", text: t("seat.you") }),
     h("strong", { text: String(scores[ME]) }),
     h("span", { class: "score-sep", text: ":" }),
     h("strong", { text: String(scores[OPPONENT]) }),
-    h("span", { class: "score-who", text: "Computer" }),
+    h("span", { class: "score-who", text: t("seat.computer") }),
   );
   const extra = [];
-  extra.push(h("span", { class: "score-target", text: `to ${model.match.target}` }));
-  if (model.match.carry_over) extra.push(h("span", { class: "score-target", text: `+${model.match.carry_over} carried` }));
+  extra.push(h("span", { class: "score-target", text: t("score.to", { n: model.match.target }) }));
+  if (model.match.carry_over) extra.push(h("span", { class: "score-target", text: t("score.carried", { n: model.match.carry_over }) }));
   if (model.match.session_bummerls > 1) {
     const won = model.match.matches_won;
-    extra.push(h("span", { class: "score-target", text: `matches ${won[ME]}:${won[OPPONENT]}` }));
+    extra.push(h("span", { class: "score-target", text: t("score.matches", { me: won[ME], opp: won[OPPONENT] }) }));
   }
   dom.matchScore.replaceChildren(score, ...extra);
-  dom.rulesName.textContent = model.rules.name;
-  dom.caption.textContent = model.rules.name;
+  const name = presetName(model.rules);
+  dom.rulesName.textContent = name;
+  dom.caption.textContent = name;
 }
 
 function rulesSummary(rules) {
   const parts = [
-    `${rules.deck} cards`,
-    rules.claim_mode === "auto" ? "66 ends the deal automatically" : "claim 66 yourself",
-    `match to ${rules.match_target}`,
+    tp("rules.deck", rules.deck),
+    rules.claim_mode === "auto" ? t("rules.auto") : t("rules.manual"),
+    t("rules.target", { n: rules.match_target }),
   ];
-  if (rules.resign) parts.push("resigning allowed");
-  return `${rules.name}: ${parts.join(", ")}.`;
+  if (rules.resign) parts.push(t("rules.resign"));
+  return t("rules.summary", { name: presetName(rules), parts: parts.join(", ") });
 }
 
 function renderPanel(dom, model) {
@@ -358,19 +425,22 @@ function renderPanel(dom, model) {
     const row = h("div", { class: "review-row" });
     for (const entry of last.cards) {
       const wrap = h("div", { class: "review-card" }, cardElement(entry.card, { key: null, classes: "mini" }));
-      wrap.append(h("span", { class: "muted small", text: entry.seat === ME ? "you" : "computer" }));
+      wrap.append(h("span", { class: "muted small", text: t(`panel.played.${side(entry.seat)}`) }));
       row.append(wrap);
     }
-    dom.lastTrick.replaceChildren(row, h("p", { class: "muted small", text: `${who(last.winner)} won ${last.points} points.` }));
+    dom.lastTrick.replaceChildren(
+      row,
+      h("p", { class: "muted small", text: tp(`panel.trickWon.${side(last.winner)}`, last.points) }),
+    );
   } else {
-    dom.lastTrick.replaceChildren(h("p", { class: "muted", text: "No trick yet." }));
+    dom.lastTrick.replaceChildren(h("p", { class: "muted", text: t("panel.noTrick") }));
   }
   const rows = model.my_tricks.map((pair) => {
     const row = h("div", { class: "review-row" });
     for (const code of pair) row.append(cardElement(code, { key: null, classes: "mini" }));
     return row;
   });
-  dom.myTricks.replaceChildren(...(rows.length ? rows : [h("p", { class: "muted", text: "None yet." })]));
+  dom.myTricks.replaceChildren(...(rows.length ? rows : [h("p", { class: "muted", text: t("panel.noneYet") })]));
   dom.myTricksCount.textContent = `(${model.my_tricks.length})`;
   dom.rulesSummary.textContent = rulesSummary(model.rules);
 }
@@ -381,6 +451,7 @@ export function render(dom, model, ui) {
   root.dataset.phase = model.phase;
   root.dataset.toAct = model.to_act === null ? "" : String(model.to_act);
   root.dataset.gameOver = model.game_over ? "1" : "0";
+  root.dataset.deck = deckStyle();
   renderMatch(dom, model);
   renderOpponent(dom, model, ui);
   renderPile(dom.oppPile, model.opponent_tricks, OPPONENT);

@@ -14,15 +14,20 @@
 import { loadPyodide, version as runtimeVersion } from "./pyodide/pyodide.mjs";
 
 const BASE = new URL("./", import.meta.url);
+const INDEX_URL = new URL("pyodide/", BASE).href;
 const OPTIONS = new URL(self.location.href).searchParams;
 const SNAPSHOT_CACHE = "sixty-six-snapshot";
 const DB_NAME = "sixty-six";
 const DB_STORE = "saves";
 const SAVE_KEY = "current";
-const WHEEL_PATH = "/tmp/engine.whl";
+// The engine is imported straight from its wheel (zipimport): nothing is
+// extracted, and after a snapshot restore only this one file is put back.
+const WHEEL_PATH = "/opt/sixty-six/engine.whl";
+// Work that can wait (storing the snapshot) runs once no message has come for this long.
+const IDLE_MS = 500;
 
 const t0 = performance.now();
-const timings = {};
+const timings = {}; // milliseconds since the worker started, by boot stage (sent with "ready")
 let handleFn = null; // the Python function py_engine.protocol.handle
 let currentGame = null; // the handle of the game that is saved after each change
 let bootMode = "cold";
@@ -31,8 +36,12 @@ function post(message) {
   self.postMessage(message);
 }
 
-function progress(stage, label, fraction) {
+function mark(stage) {
   timings[stage] = Math.round(performance.now() - t0);
+}
+
+function progress(stage, label, fraction) {
+  mark(stage);
   post({ type: "progress", stage, label, fraction });
 }
 
@@ -53,12 +62,11 @@ function snapshotsUsable() {
   return OPTIONS.get("snapshot") !== "0" && typeof caches !== "undefined";
 }
 
-async function readSnapshot(info) {
-  if (!snapshotsUsable()) return null;
+/** This build's stored snapshot as a response whose body is not read yet, or null. */
+async function findSnapshot(cachePromise, info) {
   try {
-    const cache = await caches.open(SNAPSHOT_CACHE);
-    const response = await cache.match(snapshotUrl(info));
-    return response ? new Uint8Array(await response.arrayBuffer()) : null;
+    const cache = await cachePromise;
+    return (cache && (await cache.match(snapshotUrl(info)))) || null;
   } catch {
     return null;
   }
@@ -90,34 +98,46 @@ async function dropSnapshot(info) {
 // ------------------------------------------------------------------ boot
 
 const INSTALL_ENGINE = `
-import importlib, sysconfig, zipfile
-with zipfile.ZipFile("${WHEEL_PATH}") as wheel:
-    wheel.extractall(sysconfig.get_paths()["purelib"])
-importlib.invalidate_caches()
+import sys
+sys.path.insert(0, "${WHEEL_PATH}")
 import py_engine.protocol
 `;
 
-function installWheel(pyodide, wheel) {
-  pyodide.FS.mkdirTree("/tmp");
+function writeWheel(pyodide, wheel) {
+  pyodide.FS.mkdirTree(WHEEL_PATH.slice(0, WHEEL_PATH.lastIndexOf("/")));
   pyodide.FS.writeFile(WHEEL_PATH, wheel);
-  pyodide.runPython(INSTALL_ENGINE);
-  pyodide.FS.unlink(WHEEL_PATH);
 }
 
-async function coldBoot(info, wheelPromise, makeSnapshot) {
+async function coldBoot(wheelPromise, makeSnapshot) {
   progress("runtime", "Loading the Python runtime (about 13 MB on the first visit)", 0.15);
-  const pyodide = await watched(loadPyodide({ indexURL: new URL("pyodide/", BASE).href, _makeSnapshot: makeSnapshot }));
+  const pyodide = await watched(loadPyodide({ indexURL: INDEX_URL, _makeSnapshot: makeSnapshot }));
   progress("engine", "Installing the rules engine", 0.8);
-  installWheel(pyodide, await wheelPromise);
+  writeWheel(pyodide, await wheelPromise);
+  pyodide.runPython(INSTALL_ENGINE);
+  mark("installed");
   let snapshot = null;
   if (makeSnapshot) {
+    // A copy of the interpreter's memory (about 30 MB, some 40 ms): it is
+    // stored later, when the page is idle.
     try {
       snapshot = pyodide.makeMemorySnapshot();
+      mark("snapshot");
     } catch (error) {
       post({ type: "snapshot", status: "failed", message: String(error) });
     }
   }
   return { pyodide, snapshot };
+}
+
+async function restore(found, wheelPromise) {
+  progress("restore", "Restoring the engine", 0.5);
+  // The snapshot is read from the cache while Pyodide fetches and compiles its runtime.
+  const pyodide = await watched(loadPyodide({ indexURL: INDEX_URL, _loadSnapshot: found.arrayBuffer() }));
+  mark("restored");
+  // Modules imported before the snapshot live in it; the wheel file does not.
+  // Put it back where sys.path expects it, for modules imported later.
+  writeWheel(pyodide, await wheelPromise);
+  return pyodide;
 }
 
 // Pyodide only logs a warning and waits forever when its WebAssembly file
@@ -158,19 +178,17 @@ async function boot() {
 
 async function bootEngine() {
   progress("start", "Starting the engine", 0.05);
+  // The snapshot cache opens while build.json (which names this build's snapshot) loads.
+  const cachePromise = snapshotsUsable() ? caches.open(SNAPSHOT_CACHE).catch(() => null) : Promise.resolve(null);
   const info = await (await fetch(new URL("build.json", BASE))).json();
   const wheelPromise = fetchBytes(info.wheel);
+  wheelPromise.catch(() => {}); // awaited below; a failure then fails the boot
   let pyodide = null;
   let snapshot = null;
-  const stored = await readSnapshot(info);
-  if (stored) {
-    progress("restore", "Restoring the engine", 0.5);
+  const found = await findSnapshot(cachePromise, info);
+  if (found) {
     try {
-      pyodide = await watched(loadPyodide({ indexURL: new URL("pyodide/", BASE).href, _loadSnapshot: stored }));
-      timings.restored = Math.round(performance.now() - t0);
-      // Modules imported before the snapshot live in it; the files do not.
-      // Put them back so that anything imported later still finds them.
-      installWheel(pyodide, await wheelPromise);
+      pyodide = await restore(found, wheelPromise);
       bootMode = "snapshot";
     } catch (error) {
       post({ type: "snapshot", status: "rejected", message: String(error) });
@@ -179,12 +197,12 @@ async function bootEngine() {
     }
   }
   if (!pyodide) {
-    ({ pyodide, snapshot } = await coldBoot(info, wheelPromise, snapshotsUsable()));
+    ({ pyodide, snapshot } = await coldBoot(wheelPromise, snapshotsUsable()));
   }
   const protocol = pyodide.pyimport("py_engine.protocol");
   handleFn = protocol.handle.copy();
   protocol.destroy();
-  timings.ready = Math.round(performance.now() - t0);
+  mark("ready");
   post({
     type: "ready",
     mode: bootMode,
@@ -192,14 +210,38 @@ async function bootEngine() {
     engine: info.engine_version,
     build: info.wheel_sha256.slice(0, 12),
     timings,
+    timeOrigin: performance.timeOrigin,
   });
-  if (snapshot) storeSnapshot(info, snapshot);
+  // Storing 30 MB must not delay the page's first requests: it waits until the page is idle.
+  if (snapshot) whenIdle(() => storeSnapshot(info, snapshot));
 }
 
 const booted = boot();
 booted.catch((error) => {
   post({ type: "fatal", message: `The game engine could not start: ${error && error.message ? error.message : error}` });
 });
+
+// ------------------------------------------------------------------ idle
+
+let pendingMessages = 0; // received and not answered yet
+let idleTasks = [];
+let idleTimer = null;
+
+function whenIdle(task) {
+  idleTasks.push(task);
+  armIdle();
+}
+
+function armIdle() {
+  clearTimeout(idleTimer);
+  if (!idleTasks.length || pendingMessages) return;
+  idleTimer = setTimeout(() => {
+    if (pendingMessages) return;
+    const tasks = idleTasks;
+    idleTasks = [];
+    for (const task of tasks) task();
+  }, IDLE_MS);
+}
 
 // -------------------------------------------------------------- engine calls
 
@@ -311,6 +353,8 @@ let queue = Promise.resolve();
 
 self.onmessage = (event) => {
   const { id, type, payload } = event.data || {};
+  pendingMessages += 1;
+  clearTimeout(idleTimer);
   // One message at a time, in arrival order: saves finish before the next request runs.
   queue = queue.then(async () => {
     let result;
@@ -323,5 +367,7 @@ self.onmessage = (event) => {
       result = refusal(id, "engine_unavailable", String(error && error.message ? error.message : error));
     }
     post({ id, type: "response", ok: Boolean(result.ok), result });
+    pendingMessages -= 1;
+    armIdle();
   });
 };

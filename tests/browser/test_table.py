@@ -1,4 +1,4 @@
-"""The game page in Chromium: boot, play, save/restore, offline, updates, privacy."""
+"""The game page in Chromium or Firefox (``--browser firefox``): boot, play, save/restore, offline, updates, privacy."""
 
 from __future__ import annotations
 
@@ -114,7 +114,11 @@ def test_whole_deal_against_the_computer(site: Site, page: Page, watch: Watch) -
     view: dict[str, Any] = page.evaluate("window.__test.view()")
     result = page.locator("#result")
     expect(result).to_be_visible()
-    expect(result.locator(".result-reason")).to_have_text(view["deal_result"]["reason"])
+    # The reason is told in the player's language from the result's code and basis, not the engine's words.
+    expect(result).to_have_attribute("data-code", view["deal_result"]["code"])
+    expect(result).to_have_attribute("data-basis", view["deal_result"]["basis"])
+    expect(result.locator(".result-reason")).not_to_be_empty()
+    assert "⟦" not in result.inner_text()
     revealed = set(view["reveal"]["hands"][1]) | set(view["reveal"]["talon"])
     assert revealed <= dom_cards(page)
     if "next" in actions(page):
@@ -160,7 +164,8 @@ def test_scripted_deal_uses_every_action(site: Site, new_context: Any, watch: Wa
     assert table_data(page)["gameOver"] == "1"
     page.locator("#result [data-action='new-game']").click()
     wait_ready(page)
-    assert phase(page) == "open" and table_data(page)["gameOver"] == "0"
+    # A random deal: if the computer leads, it may close the talon before you act.
+    assert phase(page) in ("open", "closed") and table_data(page)["gameOver"] == "0"
 
 
 def table_state(page: Page) -> dict[str, Any]:
@@ -216,12 +221,16 @@ def test_the_page_never_receives_a_record(site: Site, page: Page, watch: Watch) 
     assert not any("py_engine/record" in m or '"deals"' in m for m in messages(page))
 
 
-def test_offline_reload_after_the_first_visit(site: Site, context: BrowserContext, watch: Watch) -> None:
+def test_offline_reload_after_the_first_visit(site_copy: Site, context: BrowserContext, watch: Watch) -> None:
     page = context.new_page()
     watch.attach(page)
-    open_table(page, site.url)
+    open_table(page, site_copy.url)
     expect(page.locator(TABLE)).to_have_attribute("data-sw", "ready", timeout=BOOT_TIMEOUT_MS)
     new_game(page, preset="RO20", seed=11)
+    # Offline by behaviour, in every browser: the server is gone and the context is offline, so
+    # only the service worker can serve the reload. (Playwright's response.from_service_worker
+    # says so in Chromium only; over WebDriver BiDi, Firefox, it is always False.)
+    site_copy.stop()
     context.set_offline(True)
     page.reload()
     wait_ready(page, BOOT_TIMEOUT_MS)
@@ -297,7 +306,8 @@ def test_settings_are_remembered(site: Site, page: Page, watch: Watch) -> None:
     page.reload()
     wait_ready(page, BOOT_TIMEOUT_MS)
     settings = page.evaluate("window.__test.settings()")
-    assert settings == {"preset": "DE24", "level": 5, "dealer": "me", "points": "both"}
+    # Language and cards were left as they were: not chosen, they follow the browser's language.
+    assert settings == {"preset": "DE24", "level": 5, "dealer": "me", "points": "both", "language": None, "deck": None}
 
 
 def test_phone_portrait_layout(site: Site, new_context: Any, watch: Watch) -> None:

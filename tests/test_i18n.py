@@ -1,0 +1,245 @@
+"""The translations in web/i18n/: every language has every key, and every key the page uses exists.
+
+The page looks words up with ``t("key")``, ``tp("key", n)`` (plural forms)
+and ``has("key")`` in web/*.js, and with ``data-i18n``, ``data-i18n-label``
+and ``data-i18n-title`` in web/index.html. Keys built at run time (template
+literals such as ``t(`suit.${deck}.${suit}`)``) are checked as families, from
+the engine's own lists (presets, deal-result codes and bases) and the page's
+(languages, deck styles, settings choices, boot stages).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any, ClassVar
+
+import pytest
+
+from py_engine.rules import PRESETS
+from py_engine.scoring import BASIS_POINTS
+from py_engine.views import _CODE_WORDS
+
+ROOT = Path(__file__).resolve().parent.parent
+WEB = ROOT / "web"
+I18N = WEB / "i18n"
+
+LANGUAGES = ("en", "hu", "de", "ro", "pl", "sr")
+#: The CLDR plural categories of whole numbers (Intl.PluralRules), plus "other", which every rule has.
+PLURALS = {
+    "en": {"one", "other"},
+    "hu": {"one", "other"},
+    "de": {"one", "other"},
+    "ro": {"one", "few", "other"},
+    "pl": {"one", "few", "many", "other"},
+    "sr": {"one", "few", "other"},
+}
+PLACEHOLDER = re.compile(r"\{(\w+)\}")
+#: t("key"), tp("key", n), has("key"); {key: "..."} (a boot failure); _fail(message, "key") (engine-client.js).
+STATIC_CALL = re.compile(r'\b(?:t|tp|has)\(\s*"([^"]+)"|\bkey:\s*"([^"]+)"|\b_fail\([^,()]+,\s*"([^"]+)"')
+TEMPLATE_CALL = re.compile(r"\b(?:t|tp|has)\(\s*`([^`]+)`")
+ATTRIBUTES = ("data-i18n", "data-i18n-label", "data-i18n-title")
+SIDES = ("me", "opp")
+SUITS = "HDCS"
+RANKS = "ATKQJ9"
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    keys = [k for k, _ in pairs]
+    duplicates = {k for k in keys if keys.count(k) > 1}
+    assert not duplicates, f"duplicate keys {sorted(duplicates)}"
+    return dict(pairs)
+
+
+def load(language: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(
+        (I18N / f"{language}.json").read_text(encoding="utf-8"), object_pairs_hook=_no_duplicates
+    )
+    return data
+
+
+@pytest.fixture(scope="module")
+def strings() -> dict[str, dict[str, Any]]:
+    return {language: load(language) for language in LANGUAGES}
+
+
+def _code(source: str) -> str:
+    """The source without its comment lines (their examples are not uses)."""
+    return "\n".join(line for line in source.splitlines() if not line.lstrip().startswith(("//", "*", "/*")))
+
+
+def js_sources() -> dict[str, str]:
+    return {p.name: _code(p.read_text(encoding="utf-8")) for p in sorted(WEB.glob("*.js"))}
+
+
+def js_list(source: str, name: str) -> list[str]:
+    """The items of ``export const NAME = [...]`` in a JS source (strings or numbers)."""
+    match = re.search(rf"\b{name}\s*=\s*\[([^\]]*)\]", source)
+    assert match, f"{name} not found"
+    return [text or number for text, number in re.findall(r'"([^"]*)"|(\d+)', match.group(1))]
+
+
+def html_keys() -> set[str]:
+    html = (WEB / "index.html").read_text(encoding="utf-8")
+    return {key for attr in ATTRIBUTES for key in re.findall(rf'\s{attr}="([^"]+)"', html)}
+
+
+def static_keys() -> set[str]:
+    keys = set(html_keys())
+    for source in js_sources().values():
+        keys |= {"".join(groups) for groups in STATIC_CALL.findall(source)}
+    return keys
+
+
+def templates() -> list[str]:
+    found = []
+    for source in js_sources().values():
+        found += TEMPLATE_CALL.findall(source)
+    return found
+
+
+def template_regex(template: str) -> re.Pattern[str]:
+    parts = re.split(r"\$\{[^}]*\}", template)
+    return re.compile("[A-Za-z0-9_]+".join(re.escape(p) for p in parts) + r"\Z")
+
+
+def families() -> set[str]:
+    """Every key built at run time, from the lists it is built from."""
+    sources = js_sources()
+    keys: set[str] = set()
+    for deck in js_list(sources["cards.js"], "DECK_STYLES"):
+        keys |= {f"suit.{deck}.{s}" for s in SUITS}
+        keys |= {f"rank.{deck}.{r}" for r in RANKS}
+        keys |= {f"rankShort.{deck}.{r}" for r in RANKS}
+        keys.add(f"deck.{deck}")
+    keys |= {f"lang.{code}" for code in js_list(sources["i18n.js"], "LANGUAGES")}
+    keys |= {f"level.{n}" for n in js_list(sources["settings.js"], "LEVELS")}
+    keys |= {f"dealer.{k}" for k in js_list(sources["settings.js"], "DEALERS")}
+    keys |= {f"points.{k}" for k in js_list(sources["settings.js"], "POINTS_MODES")}
+    keys |= {f"preset.{p}" for p in PRESETS}
+    stages = set(re.findall(r'\bprogress\(\s*"(\w+)"', sources["worker.js"]))
+    stages |= set(re.findall(r'bootProgress\(\{\s*stage:\s*"(\w+)"', sources["app.js"]))
+    assert stages, "no boot stages found"
+    keys |= {f"boot.stage.{s}" for s in stages}
+    for side in SIDES:
+        keys |= {
+            f"stock.closedBy.{side}",
+            f"pile.tricks.{side}",
+            f"panel.played.{side}",
+            f"panel.trickWon.{side}",
+            f"marriage.title.{side}",
+            f"marriage.pending.{side}",
+            f"result.match.{side}",
+            f"result.deal.{side}",
+            f"result.gain.{side}",
+        }
+    keys.add("result.deal.none")
+    return keys
+
+
+def result_keys(en: dict[str, Any]) -> set[str]:
+    """The deal-result keys: each code and basis either on its own or once per side (me/opp)."""
+    keys = set()
+    for prefix, names in (("result.code", set(_CODE_WORDS)), ("result.basis", set(BASIS_POINTS) - {"none"})):
+        for name in names:
+            plain = f"{prefix}.{name}"
+            sided = {f"{plain}.{side}" for side in SIDES}
+            assert plain in en or sided <= set(en), f"{plain} (or .me and .opp) is missing"
+            keys |= {plain} if plain in en else sided
+    return keys
+
+
+def placeholders(value: Any) -> set[str]:
+    texts = value.values() if isinstance(value, dict) else [value]
+    return {name for text in texts for name in PLACEHOLDER.findall(text)}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_language_has_every_key(strings: dict[str, dict[str, Any]], language: str) -> None:
+    en, other = strings["en"], strings[language]
+    assert sorted(set(en) - set(other)) == [], f"{language}.json lacks these keys"
+    assert sorted(set(other) - set(en)) == [], f"{language}.json has keys that en.json lacks"
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_values_are_complete(strings: dict[str, dict[str, Any]], language: str) -> None:
+    en = strings["en"]
+    for key, value in strings[language].items():
+        if isinstance(en.get(key), dict):
+            assert isinstance(value, dict), f"{language}: {key} needs plural forms"
+            assert set(value) == PLURALS[language], f"{language}: {key} has forms {sorted(value)}"
+            assert all(isinstance(v, str) and "{n}" in v for v in value.values()), f"{language}: {key}"
+        else:
+            assert isinstance(value, str) and value.strip(), f"{language}: {key} is empty or not text"
+        assert placeholders(value) == placeholders(en[key]), f"{language}: {key} placeholders differ from en"
+
+
+def test_the_files_list_exactly_the_languages() -> None:
+    assert sorted(p.stem for p in I18N.glob("*.json")) == sorted(LANGUAGES)
+    assert js_list(js_sources()["i18n.js"], "LANGUAGES") == list(LANGUAGES)
+
+
+def test_every_key_the_page_uses_is_defined(strings: dict[str, dict[str, Any]]) -> None:
+    en = strings["en"]
+    used = static_keys() | families() | result_keys(en)
+    assert sorted(used - set(en)) == [], "keys used by the page but not defined"
+
+
+def test_every_run_time_key_belongs_to_a_family(strings: dict[str, dict[str, Any]]) -> None:
+    """Each template literal can produce only defined keys of a checked family."""
+    known = families() | result_keys(strings["en"])
+    for template in templates():
+        pattern = template_regex(template)
+        matches = {key for key in strings["en"] if pattern.match(key)}
+        assert matches, f"`{template}` matches no key"
+        assert matches <= known, f"`{template}` matches keys outside the checked families: {sorted(matches - known)}"
+
+
+def test_every_defined_key_is_used(strings: dict[str, dict[str, Any]]) -> None:
+    en = strings["en"]
+    used = static_keys() | families() | result_keys(en)
+    patterns = [template_regex(t) for t in templates()]
+    unused = [k for k in en if k not in used and not any(p.match(k) for p in patterns)]
+    assert unused == [], "keys no page code uses"
+
+
+class _VisibleText(HTMLParser):
+    """Collects the text and the labelling attributes of index.html's body that are not translated."""
+
+    SKIP: ClassVar[set[str]] = {"noscript", "script", "style", "svg"}
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stack: list[str] = []
+        self.in_body = False
+        self.text: list[str] = []
+        self.attributes: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "body":
+            self.in_body = True
+        names = {name for name, _ in attrs}
+        for attr in ("aria-label", "title", "alt", "placeholder"):
+            if attr in names:
+                self.attributes.append(f"<{tag} {attr}>")
+        if tag not in ("meta", "link", "input", "br", "img", "path"):
+            self.stack.append(tag)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in self.stack:
+            while self.stack and self.stack.pop() != tag:
+                pass
+
+    def handle_data(self, data: str) -> None:
+        if self.in_body and not (set(self.stack) & self.SKIP) and re.search(r"[^\W\d_]", data):
+            self.text.append(data.strip())
+
+
+def test_index_html_has_no_untranslated_words() -> None:
+    """The words of the page come from the translations; only <noscript> (no script to translate it) may hold any."""
+    parser = _VisibleText()
+    parser.feed((WEB / "index.html").read_text(encoding="utf-8"))
+    assert parser.text == [], "text in index.html outside the translations"
+    assert parser.attributes == [], "use data-i18n-label / data-i18n-title instead"
