@@ -9,10 +9,14 @@ Runs, in this order, and stops at the first failure:
 4. ``mypy`` (configured in pyproject.toml);
 5. ``python build.py build`` (the web build in ``dist/``; skipped with a note
    while build.py does not exist);
-6. pytest under CPython on all of ``tests/`` (browser tests included);
-7. the same engine tests inside Pyodide: ``node tests/pyodide/run_pytest.mjs``.
+6. pytest under CPython on all of ``tests/`` (browser tests included: the
+   Playwright suite in Chromium, and the WebKitGTK smoke test through Selenium
+   under Xvfb);
+7. the Playwright browser suite again in Firefox:
+   ``pytest tests/browser --browser firefox -m "not webkit"``;
+8. the same engine tests inside Pyodide: ``node tests/pyodide/run_pytest.mjs``.
 
-Either pytest run collecting no test (exit code 5) is a failure. Each step's
+Any pytest run collecting no test (exit code 5) is a failure. Each step's
 time is printed, and a summary at the end; the exit status is non-zero if any
 step failed.
 
@@ -153,11 +157,22 @@ BROWSER_PACKAGES = {
 }
 
 
+#: Modules of the test extra (pyproject.toml) that the steps import or run.
+PYTHON_TEST_MODULES = (
+    "pytest",
+    "hypothesis",
+    "ruff",
+    "mypy",
+    "playwright",
+    "pytest_playwright",
+    "pytest_timeout",
+    "selenium",
+)
+
+
 def ensure_python_tools() -> str:
     """Install the project with its test extra when a test tool is missing (a fresh machine)."""
-    missing = [
-        m for m in ("pytest", "hypothesis", "ruff", "mypy", "playwright", "selenium") if not importlib.util.find_spec(m)
-    ]
+    missing = [m for m in PYTHON_TEST_MODULES if not importlib.util.find_spec(m)]
     if not missing:
         return ""
     print(f"missing Python test tools ({', '.join(missing)}): installing the project with its test extra")
@@ -236,6 +251,15 @@ def step_pytest() -> tuple[str, dict[str, int]]:
     return pytest_step([sys.executable, "-m", "pytest", "tests"], "CPython pytest")
 
 
+def step_firefox() -> tuple[str, dict[str, int]]:
+    # The Playwright suite (tests/browser) in Firefox over WebDriver BiDi; conftest.py
+    # launches the system's Firefox ESR. The WebKit test already ran in the pytest step.
+    return pytest_step(
+        [sys.executable, "-m", "pytest", "tests/browser", "--browser", "firefox", "-m", "not webkit"],
+        "Firefox pytest",
+    )
+
+
 def step_pyodide() -> tuple[str, dict[str, int]]:
     node = shutil.which("node") or "node"
     return pytest_step([node, "tests/pyodide/run_pytest.mjs"], "Pyodide pytest", env={"PYTHON": sys.executable})
@@ -247,7 +271,8 @@ STEPS: dict[str, tuple[str, Callable[[], object]]] = {
     "lint": ("ruff check .", step_lint),
     "types": ("mypy", step_types),
     "build": ("python build.py build", step_build),
-    "pytest": ("pytest under CPython (tests/)", step_pytest),
+    "pytest": ("pytest under CPython (tests/; browser tests in Chromium and WebKitGTK)", step_pytest),
+    "firefox": ("the browser suite in Firefox (tests/browser --browser firefox)", step_firefox),
     "pyodide": ("pytest inside Pyodide (tests/ minus tests/browser/)", step_pyodide),
 }
 

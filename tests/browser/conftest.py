@@ -1,4 +1,4 @@
-"""Fixtures for the browser tests: Debian's Chromium, the built site served locally, a page helper.
+"""Fixtures for the browser tests: Debian's Chromium or Firefox, the built site served locally, a page helper.
 
 The site is served from ``dist/`` (built once if missing) by a threading HTTP
 server on a free port in a background thread. Every test gets a fresh browser
@@ -41,19 +41,40 @@ def find_chromium() -> str:
     pytest.fail("Chromium not found: install it (apt-get install chromium) or set CHROMIUM_PATH")
 
 
+def find_firefox() -> str:
+    """Debian's Firefox ESR (or any Firefox on PATH); FIREFOX_PATH overrides."""
+    if os.environ.get("FIREFOX_PATH"):
+        return os.environ["FIREFOX_PATH"]
+    for command in ("firefox-esr", "firefox"):
+        found = shutil.which(command)
+        if found:
+            return found
+    pytest.fail("Firefox not found: install it (apt-get install firefox-esr) or set FIREFOX_PATH")
+
+
 @pytest.fixture(scope="session")
-def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
-    return {
-        **browser_type_launch_args,
-        "executable_path": find_chromium(),
-        "args": [
-            "--disable-dev-shm-usage",
-            "--disable-gpu",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--no-first-run",
-        ],
-    }
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any], browser_name: str) -> dict[str, Any]:
+    """Launch the system's browser: ``--browser chromium`` (the default) or ``--browser firefox``.
+
+    Playwright's own browser builds cannot be downloaded here. Debian's Firefox
+    is driven over WebDriver BiDi, which Playwright selects with the
+    ``moz-firefox`` channel.
+    """
+    if browser_name == "chromium":
+        return {
+            **browser_type_launch_args,
+            "executable_path": find_chromium(),
+            "args": [
+                "--disable-dev-shm-usage",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--no-first-run",
+            ],
+        }
+    if browser_name == "firefox":
+        return {"channel": "moz-firefox", **browser_type_launch_args, "executable_path": find_firefox()}
+    pytest.fail(f"no system build of {browser_name} can be driven by Playwright here: use chromium or firefox")
 
 
 @dataclass
@@ -71,9 +92,13 @@ def serve(directory: Path) -> Site:
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
 
+    stopped = threading.Event()
+
     def stop() -> None:
-        server.shutdown()
-        server.server_close()
+        if not stopped.is_set():
+            stopped.set()
+            server.shutdown()
+            server.server_close()
 
     return Site(directory, f"http://127.0.0.1:{server.server_address[1]}/", stop)
 
