@@ -6,6 +6,11 @@ each side, A's share of the game points and of the deals with 95%
 confidence intervals (bootstrap over pairs), and the mean time and
 iterations per searched move. ``--matches`` plays paired whole matches
 instead (the same shuffles, seats swapped).
+
+Searching levels run their fixed iteration count and never look at the
+clock, so a run depends on its seed alone, not on the machine's load
+(``--iterations`` overrides the count for every searching level;
+``--budget-ms`` searches against the clock instead, as the browser does).
 """
 
 from __future__ import annotations
@@ -35,7 +40,9 @@ class Tally:
     iterations: list[int] = field(default_factory=list)
 
 
-def _play(match: Match, levels: tuple[Level, Level], rng: random.Random, budget_ms: int | None) -> list[Tally]:
+def _play(
+    match: Match, levels: tuple[Level, Level], rng: random.Random, budget_ms: int | None, iterations: int | None
+) -> list[Tally]:
     """Play ``match`` to its end (one deal, or the match); seat s plays ``levels[s]``."""
     tallies = [Tally(), Tally()]
     while not match.finished:
@@ -51,7 +58,16 @@ def _play(match: Match, levels: tuple[Level, Level], rng: random.Random, budget_
                 seat = s
                 break
         utility = match_utility(seat, match.scores, match.rules.match_target, match.carry)
-        decision = decide(deal, seat, levels[seat], rng, utility, budget_ms=budget_ms)
+        decision = decide(
+            deal,
+            seat,
+            levels[seat],
+            rng,
+            utility,
+            iterations=iterations,
+            budget_ms=budget_ms,
+            clock=budget_ms is not None,
+        )
         if decision.stats.get("iterations") or decision.stats.get("exact"):
             tallies[seat].move_ms.append(decision.stats["ms"])
             tallies[seat].iterations.append(decision.stats.get("iterations", 0))
@@ -73,6 +89,7 @@ class Job:
     seed: int
     matches: bool
     budget_ms: int | None
+    iterations: int | None = None
 
 
 def play_pair(job: Job) -> tuple[Tally, Tally]:
@@ -84,7 +101,7 @@ def play_pair(job: Job) -> tuple[Tally, Tally]:
     for a_seat in (0, 1):
         levels = (level_named(job.a), level_named(job.b)) if a_seat == 0 else (level_named(job.b), level_named(job.a))
         match = Match(job.rules, job.seed, dealer=dealer, deck=deck, single_deal=not job.matches)
-        tallies = _play(match, levels, random.Random(job.seed * 2 + a_seat), job.budget_ms)
+        tallies = _play(match, levels, random.Random(job.seed * 2 + a_seat), job.budget_ms, job.iterations)
         for total, tally in ((a_total, tallies[a_seat]), (b_total, tallies[1 - a_seat])):
             total.game_points += tally.game_points
             total.deals_won += tally.deals_won
@@ -122,13 +139,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--matches", action="store_true", help="play whole matches instead of single deals")
     parser.add_argument("--procs", type=int, default=max(1, multiprocessing.cpu_count()), help="worker processes")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--budget-ms", type=int, default=None, help="override the searching levels' time budget")
+    parser.add_argument(
+        "--budget-ms",
+        type=int,
+        default=None,
+        help="search against the clock with this budget (default: no clock, each level searches its iteration count)",
+    )
+    parser.add_argument("--iterations", type=int, default=None, help="override the searching levels' iteration count")
     args = parser.parse_args(argv)
     level_named(args.a)
     level_named(args.b)
     rules = PRESETS[args.preset]
     jobs = [
-        Job(rules, args.a, args.b, args.seed * 1_000_003 + i, args.matches, args.budget_ms) for i in range(args.pairs)
+        Job(rules, args.a, args.b, args.seed * 1_000_003 + i, args.matches, args.budget_ms, args.iterations)
+        for i in range(args.pairs)
     ]
     start = time.perf_counter()
     if args.procs > 1:

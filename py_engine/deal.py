@@ -260,7 +260,7 @@ class Deal:
         hand = self.hands[to_act]
         lead = self.lead
         if lead >= 0:
-            acts = list(cards_of(self._response_mask(hand, lead)))
+            acts = list(cards_of(self.response_mask(hand, lead)))
             if rules.resign:
                 acts.append(RESIGN)
             return acts
@@ -295,7 +295,8 @@ class Deal:
             acts.append(RESIGN)
         return acts
 
-    def _response_mask(self, hand: int, lead: int) -> int:
+    def response_mask(self, hand: int, lead: int) -> int:
+        """The cards of ``hand`` that may answer ``lead`` now (RULES.md §1.5)."""
         suited = hand & SUIT_MASK[lead // 6]
         if self.closed_by >= 0 or self.exhausted:
             if suited:
@@ -568,7 +569,7 @@ class Deal:
         if not hand >> card & 1:
             return f"{name} is not in your hand"
         if self.lead >= 0:
-            allowed = [CARD_NAMES[c] for c in cards_of(self._response_mask(hand, self.lead))]
+            allowed = [CARD_NAMES[c] for c in cards_of(self.response_mask(hand, self.lead))]
             lead = CARD_NAMES[self.lead]
             if self.strict:
                 state = "closed" if self.closed_by >= 0 else "exhausted"

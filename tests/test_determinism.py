@@ -31,16 +31,16 @@ ITERATIONS: dict[str, int | None] = {"2": 10, "heuristic": None}
 
 #: (preset, match seed, level of both seats) → SHA-256 of the transcript.
 PINNED: dict[tuple[str, int, str], str] = {
-    # 85 actions, final scores [7, 2]
-    ("AT20", 7, "2"): "1be259784de51002c82926128068f2f8b332d8ecf9a64f383a9634f7e1d2628c",
+    # 131 actions, final scores [7, 5]
+    ("AT20", 7, "2"): "0f520418857e2634e36682ba4005b6781f647e8dc8d8612c50dcabf7a413f66b",
     # 59 actions, final scores [7, 5]
     ("AT20", 20240, "heuristic"): "a3255603f4df7c93b6d122b4ed61df60551760622cc834a8a36a1f717ceaf7cd",
-    # 78 actions, final scores [7, 2]
-    ("DE24", 66, "2"): "b61196d88abd04c7b6862f22efc4530812b30d58fe214758350a7b246e6b5e0f",
+    # 148 actions, final scores [7, 3]
+    ("DE24", 66, "2"): "47d3040c7bbcaa87601d3dda8aac1d60e9a2ed7e58c0d45a39532c5b45cb29ca",
     # 125 actions, final scores [6, 7]
     ("DE24", 4242, "heuristic"): "41dafe5d34a6a22292bd5ebb559d548f099f2a1fdde4ea6745ee7f8eb7d66168",
-    # 117 actions, final scores [4, 7]
-    ("HU24", 24, "2"): "330658f239e36e73c82433a527c6cc4292610d26846756ca8c46b57fe66e7992",
+    # 144 actions, final scores [6, 7]
+    ("HU24", 24, "2"): "283a77956fc7106971fa8863e991b45b0541e247c5b1b648ff27e22a7f930da8",
     # 122 actions, final scores [4, 7]
     ("HU24", 1966, "heuristic"): "00980aaa8940cf4d57ff9dcb170c140b3be1d3ee86b7318f89feba99570661f9",
 }

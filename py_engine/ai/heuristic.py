@@ -13,9 +13,10 @@ sight; always claim a valid 66 and never a wrong one.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from ..actions import CLAIM, CLOSE, EXCHANGE, MARRY, PASS, RESIGN
-from ..cards import ACE, HIGHER, JACK, KING, NINE, POINTS, SUIT_MASK, TEN
+from ..cards import ACE, HIGHER, JACK, KING, NINE, POINTS, SUIT_MASK, TEN, cards_of
 from ..deal import Deal
 
 _ALL_KINGS = sum(1 << (s * 6 + KING) for s in range(4))
@@ -65,13 +66,15 @@ def should_close(deal: Deal, seat: int) -> bool:
     return trumps >= 2 and deal.total(seat) + sure_points(deal, seat) + pending_marriage >= 66
 
 
-def _lead_value(deal: Deal, seat: int, card: int) -> float:
+def _lead_value(deal: Deal, seat: int, card: int, gone: int = -1) -> float:
     hand = deal.hands[seat]
     rank = card % 6
     is_trump = card // 6 == deal.trump
     if deal.strict:
         # Closed phase: cash winners (top cards), draw trumps when strong in them.
-        unbeatable = not (HIGHER[card] & ~deal.hands[seat] & ~_gone(deal))
+        if gone < 0:
+            gone = _gone(deal)
+        unbeatable = not (HIGHER[card] & ~deal.hands[seat] & ~gone)
         strict_value = POINTS[card] + (20.0 if unbeatable else 0.0)
         if is_trump and unbeatable:
             strict_value += 5
@@ -150,24 +153,99 @@ def heuristic_action(deal: Deal, seat: int, rng: random.Random, noise: float = 0
     return ties[0] if len(ties) == 1 else rng.choice(ties)
 
 
+#: Share of playout moves that are a random legal card instead of the rule of thumb.
+ROLLOUT_RANDOM = 0.15
+#: Do playouts close the talon when the rule of thumb would?
+ROLLOUT_CLOSE = False
+
+
+def _response_table(strict: bool, trump: int) -> tuple[float, ...]:
+    """``_response_value`` without the marriage-partner penalty, for every (lead, response) pair."""
+    values = []
+    for lead in range(24):
+        for card in range(24):
+            is_trump = card // 6 == trump
+            same = card // 6 == lead // 6
+            if (same and card < lead) or (not same and is_trump):
+                cost = POINTS[card] * (0.3 if same else 0.6) + (6 if is_trump else 0)
+                gain = POINTS[lead] + POINTS[card]
+                if POINTS[lead] < 10 and not strict:
+                    gain -= 8
+                values.append(gain - cost)
+            else:
+                values.append(-POINTS[card] - (10.0 if is_trump else 0.0))
+    return tuple(values)
+
+
+# _RESPONSE[strict][trump][lead * 24 + card]
+_RESPONSE = tuple(tuple(_response_table(strict, trump) for trump in range(4)) for strict in (False, True))
+# _OPEN_LEAD[trump][card]: ``_lead_value`` in the open phase, without the marriage-partner penalty.
+_OPEN_LEAD = tuple(
+    tuple(10.0 - POINTS[c] - (12 if c // 6 == trump else 0) + (3 if c % 6 in (JACK, NINE) else 0) for c in range(24))
+    for trump in range(4)
+)
+
+
 def rollout_action(deal: Deal, rng: random.Random) -> int:
-    """A fast policy for playouts: mostly the rule of thumb, sometimes a random card."""
+    """A fast policy for playouts: mostly the rule of thumb, sometimes a random card.
+
+    The rule of thumb is that of :func:`scored_actions` (exchange, declare,
+    lead low, take valuable leads cheaply; close only with ``ROLLOUT_CLOSE``),
+    computed from tables.
+    """
     seat = deal.to_act
+    hand = deal.hands[seat]
+    lead = deal.lead
+    if lead >= 0:
+        options = deal.response_mask(hand, lead)
+        if not options & (options - 1):
+            return options.bit_length() - 1
+        cards: Sequence[int] = cards_of(options)
+        if rng.random() < ROLLOUT_RANDOM:
+            return cards[int(rng.random() * len(cards))]
+        table = _RESPONSE[deal.strict][deal.trump]
+        base = lead * 24
+        partners = marriage_partners(hand)
+        best = cards[0]
+        best_value = -1000.0
+        for card in cards:
+            value = table[base + card]
+            if partners >> card & 1:
+                value -= 8.0
+            if value > best_value:
+                best_value = value
+                best = card
+        return best
     actions = deal.legal_actions(seat)
     if len(actions) == 1:
         return actions[0]
-    if rng.random() < 0.15:
+    if rng.random() < ROLLOUT_RANDOM:
         cards = [a for a in actions if a < MARRY]
         if cards:
-            return rng.choice(cards)
-    if deal.lead < 0:
-        for a in actions:
-            if a == EXCHANGE:
-                return a
-        marriages = [a for a in actions if MARRY <= a < EXCHANGE]
-        if marriages:
-            return max(marriages, key=lambda a: a - MARRY == deal.trump)
-        cards = [a for a in actions if a < MARRY]
-        return max(cards, key=lambda c: _lead_value(deal, seat, c))
+            return cards[int(rng.random() * len(cards))]
+    marriage = -1
+    for a in actions:
+        if a == EXCHANGE:
+            return a
+        if MARRY <= a < EXCHANGE and (marriage < 0 or a - MARRY == deal.trump):
+            marriage = a
+        if a == CLOSE and ROLLOUT_CLOSE and should_close(deal, seat):
+            return a
+    if marriage >= 0:
+        return marriage
     cards = [a for a in actions if a < MARRY]
-    return max(cards, key=lambda c: _response_value(deal, seat, c))
+    if deal.strict:
+        gone = _gone(deal)
+        return max(cards, key=lambda c: _lead_value(deal, seat, c, gone))
+    table = _OPEN_LEAD[deal.trump]
+    partners = marriage_partners(hand)
+    best = cards[0]
+    best_value = -1000.0
+    for card in cards:
+        value = table[card]
+        if partners >> card & 1:
+            value -= 15.0
+        if value > best_value:
+            best_value = value
+            best = card
+    return best

@@ -70,6 +70,8 @@ class SearchResult:
 
 #: Solve exactly once both hands together hold at most this many cards in the strict phase.
 SOLVE_CARDS = 6
+#: The exploration constant of UCB (rewards are game points / 3, in [-1, 1]).
+EXPLORATION = 0.7
 
 
 def _solvable(world: Deal) -> bool:
@@ -84,12 +86,14 @@ def search(
     *,
     iterations: int | None = None,
     budget_s: float | None = None,
-    exploration: float = 0.7,
+    exploration: float | None = None,
 ) -> SearchResult:
     """Search the decision of ``seat`` (on turn) and rank its actions."""
     start = time.perf_counter()
     deadline = start + budget_s if budget_s is not None else math.inf
     limit = iterations if iterations is not None else (10**9 if budget_s is not None else 1000)
+    if exploration is None:
+        exploration = EXPLORATION
     knowledge = knowledge_of(deal, seat)
     table: Table = {}
     root = _Node()

@@ -87,12 +87,14 @@ def determinize(deal: Deal, knowledge: Knowledge, rng: random.Random) -> Deal:
     seat = knowledge.seat
     opponent = 1 - seat
     allowed = list(cards_of(knowledge.unseen & ~knowledge.opponent_cannot_hold))
-    forced_talon = list(cards_of(knowledge.opponent_cannot_hold))
     k = knowledge.opponent_unknown_count
     rng.shuffle(allowed)
     opp_cards = allowed[:k]
-    talon = allowed[k:] + forced_talon
-    rng.shuffle(talon)
+    talon = allowed[k:]
+    if knowledge.opponent_cannot_hold:
+        talon += cards_of(knowledge.opponent_cannot_hold)
+        if not deal.strict:  # once nothing is drawn, the order of the talon does not matter
+            rng.shuffle(talon)
     world = deal.clone()
     hand = knowledge.opponent_known
     for c in opp_cards:

@@ -83,8 +83,14 @@ def decide(
     *,
     iterations: int | None = None,
     budget_ms: int | None = None,
+    clock: bool = True,
 ) -> Decision:
-    """Choose an action for ``seat`` (on turn, or with a valid claim out of turn)."""
+    """Choose an action for ``seat`` (on turn, or with a valid claim out of turn).
+
+    ``iterations`` and ``budget_ms`` override the level's; with ``clock=False``
+    the search ignores every time budget and runs its iteration count, so the
+    decision depends on the seed alone (the arena plays this way).
+    """
     start = time.perf_counter()
     forced = forced_decision(deal, seat)
     if forced is not None:
@@ -105,7 +111,7 @@ def decide(
         stats["exact"] = True
     else:
         its = iterations if iterations is not None else level.iterations
-        budget = budget_ms if budget_ms is not None else level.budget_ms
+        budget = (budget_ms if budget_ms is not None else level.budget_ms) if clock else None
         result = search(deal, seat, rng, utility, iterations=its, budget_s=None if budget is None else budget / 1000)
         ranking = [(a, v) for a, v, _ in result.ranking]
         stats["iterations"] = result.iterations
