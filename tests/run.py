@@ -13,7 +13,7 @@ Runs, in this order, and stops at the first failure:
    Playwright suite in Chromium, and the WebKitGTK smoke test through Selenium
    under Xvfb);
 7. the Playwright browser suite again in Firefox:
-   ``pytest tests/browser --browser firefox -m "not webkit"``;
+   ``pytest tests/browser --browser firefox -m "not webkit and not chromium_only"``;
 8. the same engine tests inside Pyodide: ``node tests/pyodide/run_pytest.mjs``.
 
 Any pytest run collecting no test (exit code 5) is a failure. Each step's
@@ -247,6 +247,10 @@ def step_build() -> str:
     return check([sys.executable, "build.py", "build"], "python build.py build")
 
 
+FIREFOX_PYTEST = [sys.executable, "-m", "pytest", "tests/browser", "--browser", "firefox"]
+FIREFOX_PYTEST += ["-m", "not webkit and not chromium_only"]
+
+
 def step_pytest() -> tuple[str, dict[str, int]]:
     return pytest_step([sys.executable, "-m", "pytest", "tests"], "CPython pytest")
 
@@ -255,7 +259,7 @@ def step_firefox() -> tuple[str, dict[str, int]]:
     # The Playwright suite (tests/browser) in Firefox over WebDriver BiDi; conftest.py
     # launches the system's Firefox ESR. The WebKit test already ran in the pytest step.
     return pytest_step(
-        [sys.executable, "-m", "pytest", "tests/browser", "--browser", "firefox", "-m", "not webkit"],
+        [*FIREFOX_PYTEST],
         "Firefox pytest",
     )
 

@@ -12,6 +12,7 @@
 // Every word on the page comes from i18n.js (web/i18n/<language>.json); the
 // language and the card pattern are settings (settings.js).
 
+import { engineWorkerUrl } from "./boot.js";
 import { DECK_STYLES, installCardSprites, setDeckStyle, suitName } from "./cards.js";
 import { EngineClient } from "./engine-client.js";
 import { has, LANGUAGES, localize, missingKeys, setLanguage, t } from "./i18n.js";
@@ -559,12 +560,6 @@ function wasmSupported() {
   }
 }
 
-function workerUrl() {
-  const url = new URL("worker.js", import.meta.url);
-  if (params.get("snapshot") === "0") url.searchParams.set("snapshot", "0");
-  return url;
-}
-
 function installTestHooks() {
   window.__test = {
     messages: testLog,
@@ -606,7 +601,8 @@ async function main() {
     bootFailed({ key: "boot.noWasm" });
     return;
   }
-  state.client = new EngineClient(workerUrl(), {
+  // boot.js has usually started this worker already; the client adopts it.
+  state.client = new EngineClient(engineWorkerUrl(), {
     onProgress: bootProgress,
     onFatal: (message, key) => bootFailed(key ? { key } : { key: "boot.engineFailed", detail: message }),
     onMessage: TEST ? (message) => testLog.push(JSON.stringify(message)) : undefined,

@@ -4,6 +4,9 @@
 // engine's response object (ok: true) or rejects with an EngineError
 // carrying the protocol's error code. Requests wait for the worker to be
 // ready; a request that gets no answer in time rejects with code "timeout".
+// The worker is usually already running: boot.js starts it early.
+
+import { adoptEngineWorker, moduleWorkerOptions } from "./boot.js";
 
 export class EngineError extends Error {
   constructor(code, message) {
@@ -11,18 +14,6 @@ export class EngineError extends Error {
     this.name = "EngineError";
     this.code = code;
   }
-}
-
-/** Does this browser start module workers? (Reads the option only if it does.) */
-function moduleWorkerOptions() {
-  const probe = { supported: false };
-  const options = {
-    get type() {
-      probe.supported = true;
-      return "module";
-    },
-  };
-  return { options, probe };
 }
 
 export class EngineClient {
@@ -42,6 +33,13 @@ export class EngineClient {
       this._rejectReady = reject;
     });
     this.ready.catch(() => {}); // reported through onFatal
+    const early = adoptEngineWorker(url);
+    if (early) {
+      this._listen(early.worker);
+      for (const message of early.messages) this._onMessage(message);
+      if (early.error !== null) this._failedToLoad(early.error);
+      return;
+    }
     const { options, probe } = moduleWorkerOptions();
     let worker;
     try {
@@ -55,12 +53,20 @@ export class EngineClient {
       this._fail("this browser cannot run module workers", "boot.noModuleWorkers");
       return;
     }
+    this._listen(worker);
+  }
+
+  _listen(worker) {
     this.worker = worker;
     worker.onmessage = (event) => this._onMessage(event.data);
     worker.onerror = (event) => {
       event.preventDefault();
-      this._fail(`The game engine failed to load${event.message ? `: ${event.message}` : "."}`);
+      this._failedToLoad(event.message);
     };
+  }
+
+  _failedToLoad(message) {
+    this._fail(`The game engine failed to load${message ? `: ${message}` : "."}`);
   }
 
   /** The engine cannot run: ``message`` says why (technical); ``key`` is a translation key for the player, if any. */

@@ -15,6 +15,7 @@ const INDEX = new URL("index.html", SCOPE).href;
 const FILES = new Map(MANIFEST.files.map((file) => [new URL(file.url, SCOPE).href, file]));
 const HASH_HEADER = "X-Content-Sha256";
 const PARALLEL = 4;
+let opened = null; // this version's cache, opened once per start of the worker
 
 async function sha256(buffer) {
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", buffer));
@@ -88,7 +89,8 @@ self.addEventListener("fetch", (event) => {
   if (!FILES.has(key)) return;
   event.respondWith(
     (async () => {
-      const hit = await (await caches.open(CACHE)).match(key);
+      opened ??= caches.open(CACHE);
+      const hit = await (await opened).match(key);
       return hit || fetch(request);
     })(),
   );

@@ -52,44 +52,133 @@ async function fetchBytes(name) {
 }
 
 // ------------------------------------------------------------ snapshots
+//
+// The memory snapshot (about 30 MB) is kept where this worker reads it
+// fastest: in the origin-private file system, read synchronously (a few
+// tens of ms), or else in Cache Storage (100-300 ms). Its name carries the
+// runtime version and the engine wheel's hash; only the latest is kept. In
+// the file system a trailer (a magic number and the length) tells a
+// complete file from one cut short.
+
+const SNAPSHOT_MAGIC = 0x36365350;
+
+/** A snapshot that cannot be read now (another tab holds it, or it is cut short): boot without it. */
+class SnapshotUnreadable extends Error {}
+
+function snapshotName(info) {
+  return `${runtimeVersion}-${info.wheel_sha256.slice(0, 16)}.bin`;
+}
 
 function snapshotUrl(info) {
-  const key = `${runtimeVersion}-${info.wheel_sha256.slice(0, 16)}`;
-  return new URL(`__snapshot__/${key}.bin`, BASE).href;
+  return new URL(`__snapshot__/${snapshotName(info)}`, BASE).href;
 }
 
-function snapshotsUsable() {
-  return OPTIONS.get("snapshot") !== "0" && typeof caches !== "undefined";
+/** Where snapshots live here: {folder} (the file system), {cache} (Cache Storage) or {} (nowhere). */
+async function openSnapshotStore() {
+  if (OPTIONS.get("snapshot") === "0") return {};
+  const syncFiles =
+    typeof FileSystemFileHandle !== "undefined" && "createSyncAccessHandle" in FileSystemFileHandle.prototype;
+  if (syncFiles && self.navigator?.storage?.getDirectory) {
+    try {
+      const root = await navigator.storage.getDirectory();
+      return { folder: await root.getDirectoryHandle(SNAPSHOT_CACHE, { create: true }) };
+    } catch {
+      // no file system here (a private window of some browsers): try Cache Storage
+    }
+  }
+  if (typeof caches !== "undefined") {
+    try {
+      return { cache: await caches.open(SNAPSHOT_CACHE) };
+    } catch {
+      // no storage at all
+    }
+  }
+  return {};
 }
 
-/** This build's stored snapshot as a response whose body is not read yet, or null. */
-async function findSnapshot(cachePromise, info) {
+async function readSnapshotFile(file) {
+  let handle;
   try {
-    const cache = await cachePromise;
-    return (cache && (await cache.match(snapshotUrl(info)))) || null;
-  } catch {
-    return null;
+    handle = await file.createSyncAccessHandle();
+  } catch (error) {
+    throw new SnapshotUnreadable(`the snapshot is in use: ${error}`);
+  }
+  try {
+    const size = handle.getSize();
+    const trailer = new Uint32Array(2);
+    const complete =
+      size > trailer.byteLength &&
+      handle.read(trailer, { at: size - trailer.byteLength }) === trailer.byteLength &&
+      trailer[0] === SNAPSHOT_MAGIC &&
+      trailer[1] === size - trailer.byteLength;
+    if (!complete) throw new SnapshotUnreadable("the snapshot file is incomplete");
+    const bytes = new Uint8Array(trailer[1]);
+    if (handle.read(bytes, { at: 0 }) !== bytes.byteLength) throw new SnapshotUnreadable("the snapshot file is short");
+    return bytes;
+  } finally {
+    handle.close();
   }
 }
 
-async function storeSnapshot(info, bytes) {
+/** This build's stored snapshot, found now and read later: {read(): Promise<Uint8Array>}, or null. */
+async function findSnapshot(store, info) {
   try {
-    const cache = await caches.open(SNAPSHOT_CACHE);
-    const url = snapshotUrl(info);
-    for (const request of await cache.keys()) {
-      if (request.url !== url) await cache.delete(request);
+    if (store.folder) {
+      const file = await store.folder.getFileHandle(snapshotName(info)); // throws if there is none
+      return { read: () => readSnapshotFile(file) };
     }
-    await cache.put(url, new Response(bytes, { headers: { "Content-Type": "application/octet-stream" } }));
+    if (store.cache) {
+      const response = await store.cache.match(snapshotUrl(info));
+      if (response) return { read: async () => new Uint8Array(await response.arrayBuffer()) };
+    }
+  } catch {
+    // none
+  }
+  return null;
+}
+
+async function writeSnapshotFile(folder, name, bytes) {
+  const handle = await (await folder.getFileHandle(name, { create: true })).createSyncAccessHandle();
+  try {
+    handle.truncate(0);
+    const trailer = Uint32Array.of(SNAPSHOT_MAGIC, bytes.byteLength);
+    const written = handle.write(bytes, { at: 0 }) + handle.write(trailer, { at: bytes.byteLength });
+    if (written !== bytes.byteLength + trailer.byteLength) throw new Error("the disk is full");
+    handle.flush();
+  } catch (error) {
+    handle.close();
+    await folder.removeEntry(name).catch(() => {});
+    throw error;
+  }
+  handle.close();
+  for await (const old of folder.keys()) {
+    if (old !== name) await folder.removeEntry(old).catch(() => {});
+  }
+  // Earlier versions of the game kept their snapshot in Cache Storage.
+  if (typeof caches !== "undefined") await caches.delete(SNAPSHOT_CACHE).catch(() => {});
+}
+
+async function storeSnapshot(store, info, bytes) {
+  try {
+    if (store.folder) {
+      await writeSnapshotFile(store.folder, snapshotName(info), bytes);
+    } else {
+      const url = snapshotUrl(info);
+      for (const request of await store.cache.keys()) {
+        if (request.url !== url) await store.cache.delete(request);
+      }
+      await store.cache.put(url, new Response(bytes, { headers: { "Content-Type": "application/octet-stream" } }));
+    }
     post({ type: "snapshot", status: "stored", bytes: bytes.byteLength });
   } catch (error) {
     post({ type: "snapshot", status: "failed", message: String(error) });
   }
 }
 
-async function dropSnapshot(info) {
+async function dropSnapshot(store, info) {
   try {
-    const cache = await caches.open(SNAPSHOT_CACHE);
-    await cache.delete(snapshotUrl(info));
+    if (store.folder) await store.folder.removeEntry(snapshotName(info));
+    else if (store.cache) await store.cache.delete(snapshotUrl(info));
   } catch {
     // nothing to drop
   }
@@ -131,8 +220,10 @@ async function coldBoot(wheelPromise, makeSnapshot) {
 
 async function restore(found, wheelPromise) {
   progress("restore", "Restoring the engine", 0.5);
-  // The snapshot is read from the cache while Pyodide fetches and compiles its runtime.
-  const pyodide = await watched(loadPyodide({ indexURL: INDEX_URL, _loadSnapshot: found.arrayBuffer() }));
+  // The snapshot is read once Pyodide has begun to fetch its runtime (a task later).
+  const bytes = new Promise((resolve) => setTimeout(resolve, 0)).then(() => found.read());
+  bytes.then(() => mark("snapshotRead"), () => {});
+  const pyodide = await watched(loadPyodide({ indexURL: INDEX_URL, _loadSnapshot: bytes }));
   mark("restored");
   // Modules imported before the snapshot live in it; the wheel file does not.
   // Put it back where sys.path expects it, for modules imported later.
@@ -178,26 +269,33 @@ async function boot() {
 
 async function bootEngine() {
   progress("start", "Starting the engine", 0.05);
-  // The snapshot cache opens while build.json (which names this build's snapshot) loads.
-  const cachePromise = snapshotsUsable() ? caches.open(SNAPSHOT_CACHE).catch(() => null) : Promise.resolve(null);
+  // The snapshot store opens while build.json (which names this build's snapshot) loads.
+  const storePromise = openSnapshotStore();
+  storePromise.then(() => mark("store"));
   const info = await (await fetch(new URL("build.json", BASE))).json();
+  mark("info");
   const wheelPromise = fetchBytes(info.wheel);
   wheelPromise.catch(() => {}); // awaited below; a failure then fails the boot
+  const store = await storePromise;
   let pyodide = null;
   let snapshot = null;
-  const found = await findSnapshot(cachePromise, info);
+  const found = await findSnapshot(store, info);
   if (found) {
     try {
       pyodide = await restore(found, wheelPromise);
       bootMode = "snapshot";
     } catch (error) {
-      post({ type: "snapshot", status: "rejected", message: String(error) });
-      await dropSnapshot(info);
+      if (error instanceof SnapshotUnreadable) {
+        post({ type: "snapshot", status: "unreadable", message: error.message });
+      } else {
+        post({ type: "snapshot", status: "rejected", message: String(error) });
+        await dropSnapshot(store, info);
+      }
       pyodide = null;
     }
   }
   if (!pyodide) {
-    ({ pyodide, snapshot } = await coldBoot(wheelPromise, snapshotsUsable()));
+    ({ pyodide, snapshot } = await coldBoot(wheelPromise, Boolean(store.folder || store.cache)));
   }
   const protocol = pyodide.pyimport("py_engine.protocol");
   handleFn = protocol.handle.copy();
@@ -213,7 +311,7 @@ async function bootEngine() {
     timeOrigin: performance.timeOrigin,
   });
   // Storing 30 MB must not delay the page's first requests: it waits until the page is idle.
-  if (snapshot) whenIdle(() => storeSnapshot(info, snapshot));
+  if (snapshot) whenIdle(() => storeSnapshot(store, info, snapshot));
 }
 
 const booted = boot();
