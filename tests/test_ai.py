@@ -7,7 +7,7 @@ import random
 import pytest
 
 from py_engine.actions import CLAIM, NEXT, PASS
-from py_engine.ai.heuristic import claim_choice
+from py_engine.ai.heuristic import claim_choice, rollout_action
 from py_engine.ai.ismcts import Utility, search
 from py_engine.ai.knowledge import determinize, knowledge_of
 from py_engine.ai.player import decide, level_named
@@ -129,17 +129,40 @@ def _minimax(deal: Deal, seat: int, utility: Utility) -> float:
     return max(values) if deal.to_act == seat else min(values)
 
 
-@pytest.mark.parametrize("preset_id", ["AT20", "SZLI20", "DE24", "KLUB20"])
+@pytest.mark.parametrize("preset_id", PRESET_IDS)
 def test_solver_matches_plain_minimax(preset_id: str) -> None:
+    """The solver plays whole tricks on integers: it must agree with minimax over ``Deal`` on every preset.
+
+    Positions include a card on the table and a marriage just declared; one
+    table is shared by all positions of a seat and utility, as a search shares it.
+    """
     checked = 0
-    for deal in positions(preset_id, 6, 200):
-        if not deal.strict or (deal.hands[0] | deal.hands[1]).bit_count() > 7:
+    tables: dict[tuple[int, int], dict[object, object]] = {}
+    for deal in positions(preset_id, 6, 300):
+        if not deal.strict or (deal.hands[0] | deal.hands[1]).bit_count() > 8:
             continue
-        seat = deal.to_act
-        utility = Utility(seat, (5, 3), 1)
-        assert solve(deal, seat, utility, {}) == pytest.approx(_minimax(deal, seat, utility))
-        checked += 1
-    assert checked >= 10
+        for utility in (Utility(deal.to_act, (5, 3), 1), Utility(1 - deal.to_act, (1, 7), 0)):
+            table = tables.setdefault((utility.seat, utility.needs[0]), {})
+            assert solve(deal, utility.seat, utility, table) == pytest.approx(_minimax(deal, utility.seat, utility))
+            checked += 1
+    assert checked >= 20
+
+
+@pytest.mark.parametrize("preset_id", PRESET_IDS)
+def test_rollout_policy_plays_legal_actions(preset_id: str) -> None:
+    rng = random.Random(11)
+    for deal in positions(preset_id, 12, 60):
+        for _ in range(3):
+            world = determinize(deal, knowledge_of(deal, deal.to_act), rng)
+            while world.result is None:
+                claim = claim_choice(world)
+                if claim is not None:
+                    world.apply(claim[1], claim[0])
+                    continue
+                action = rollout_action(world, rng)
+                assert action in world.legal_actions()
+                assert action not in (CLAIM, PASS)
+                world.apply(action)
 
 
 def test_knowledge_uses_revealed_voids() -> None:

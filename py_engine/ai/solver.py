@@ -188,22 +188,26 @@ def _core(deal: Deal, seat: int, utility: Utility, table: Table) -> _Core:
                             m0 += marriage_value[s]
                     p &= 0xF0
             t = tricks | (1 << winner)
-            last = not (n0 | n1)
-            b0 = b1 = 0
-            if last and bonus_points:
+            if n0 | n1:
+                if (c1 + m1 if winner else c0 + m0) >= 66:
+                    value = claimed(winner, t, (c0, c1), (c0 + m0, c1 + m1))
+                elif any_time and (c0 + m0 if winner else c1 + m1) >= 66:
+                    value = claimed(1 - winner, t, (c0, c1), (c0 + m0, c1 + m1))
+                else:
+                    value = lead_node(n0, n1, winner, c0, c1, m0, m1, t, p, False, alpha, beta)
+            else:  # the last trick
+                b0 = b1 = 0
                 if winner:
                     b1 = bonus_points
                 else:
                     b0 = bonus_points
-            totals = (c0 + m0 + b0, c1 + m1 + b1)
-            if totals[winner] >= 66:
-                value = claimed(winner, t, (c0, c1), totals)
-            elif any_time and totals[1 - winner] >= 66:
-                value = claimed(1 - winner, t, (c0, c1), totals)
-            elif last:
-                value = cards_out(winner, t, (c0, c1), totals)
-            else:
-                value = lead_node(n0, n1, winner, c0, c1, m0, m1, t, p, False, alpha, beta)
+                totals = (c0 + m0 + b0, c1 + m1 + b1)
+                if totals[winner] >= 66:
+                    value = claimed(winner, t, (c0, c1), totals)
+                elif any_time and totals[1 - winner] >= 66:
+                    value = claimed(1 - winner, t, (c0, c1), totals)
+                else:
+                    value = cards_out(winner, t, (c0, c1), totals)
             if maximizing:
                 if value > best:
                     best = value
@@ -211,6 +215,72 @@ def _core(deal: Deal, seat: int, utility: Utility, table: Table) -> _Core:
                         alpha = best
             elif value < best:
                 best = value
+                if best < beta:
+                    beta = best
+            if alpha >= beta:
+                break
+        return best
+
+    def marriage_leads(
+        h0: int,
+        h1: int,
+        leader: int,
+        cp0: int,
+        cp1: int,
+        mp0: int,
+        mp1: int,
+        tricks: int,
+        pending: int,
+        pairs: int,
+        alpha: float,
+        beta: float,
+    ) -> float:
+        """The leader's options when it may declare: marriages (and claims on them) first, then plain leads."""
+        hand = h1 if leader else h0
+        maximizing = leader == seat
+        best = -9.0 if maximizing else 9.0
+        # (card led, marriage points, pending) or, for a claim on a marriage, its value.
+        moves: list[tuple[int, int, int, int] | float] = []
+        for king in _ordered(pairs):
+            suit = king // 6
+            value = marriage_value[suit]
+            m0, m1, p = mp0, mp1, pending
+            credited = credit == "immediate" or (credit == "after_any_trick" and tricks >> leader & 1 == 1)
+            if credited:
+                if leader:
+                    m1 += value
+                else:
+                    m0 += value
+            else:
+                p |= 1 << (leader * 4 + suit)
+            own = (cp1 + m1) if leader else (cp0 + m0)
+            if claim_on_marriage:
+                ends = own + (value if not credited and tricks >> leader & 1 else 0) >= 66
+            else:
+                ends = not manual and credited and tricks >> leader & 1 == 1 and own >= 66
+            if ends:
+                moves.append(claimed(leader, tricks, (cp0, cp1), (cp0 + m0, cp1 + m1)))
+            else:
+                moves.append((king, m0, m1, p))
+                if not king_only:
+                    moves.append((king + 1, m0, m1, p))
+        playable = hand & ~(pairs | pairs << 1) if marriage_auto else hand
+        for card in _ordered(playable):
+            moves.append((card, mp0, mp1, pending))
+        for move in moves:
+            if isinstance(move, float):
+                v = move
+            else:
+                card, m0, m1, p = move
+                n0, n1 = (h0, h1 & ~(1 << card)) if leader else (h0 & ~(1 << card), h1)
+                v = respond(n0, n1, leader, card, cp0, cp1, m0, m1, tricks, p, alpha, beta)
+            if maximizing:
+                if v > best:
+                    best = v
+                    if best > alpha:
+                        alpha = best
+            elif v < best:
+                best = v
                 if best < beta:
                     beta = best
             if alpha >= beta:
@@ -249,52 +319,23 @@ def _core(deal: Deal, seat: int, utility: Utility, table: Table) -> _Core:
         maximizing = leader == seat
         best = -9.0 if maximizing else 9.0
         pairs = hand & (hand >> 1) & _ALL_KINGS if (marriage_first if first else marriage_later) else 0
-        # The leader's options: (card led, marriage points, pending) or, for a claim on a marriage, its value.
-        moves: list[tuple[int, int, int, int] | float] = []
-        for king in _ordered(pairs):
-            suit = king // 6
-            value = marriage_value[suit]
-            m0, m1, p = mp0, mp1, pending
-            credited = credit == "immediate" or (credit == "after_any_trick" and tricks >> leader & 1 == 1)
-            if credited:
-                if leader:
-                    m1 += value
-                else:
-                    m0 += value
-            else:
-                p |= 1 << (leader * 4 + suit)
-            own = (cp1 + m1) if leader else (cp0 + m0)
-            if claim_on_marriage:
-                ends = own + (value if not credited and tricks >> leader & 1 else 0) >= 66
-            else:
-                ends = not manual and credited and tricks >> leader & 1 == 1 and own >= 66
-            if ends:
-                moves.append(claimed(leader, tricks, (cp0, cp1), (cp0 + m0, cp1 + m1)))
-            else:
-                moves.append((king, m0, m1, p))
-                if not king_only:
-                    moves.append((king + 1, m0, m1, p))
-        playable = hand & ~(pairs | pairs << 1) if marriage_auto and pairs else hand
-        for card in _ordered(playable):
-            moves.append((card, mp0, mp1, pending))
-        for move in moves:
-            if isinstance(move, float):
-                v = move
-            else:
-                card, m0, m1, p = move
+        if not pairs:
+            for card in _ordered(hand):
                 n0, n1 = (h0, h1 & ~(1 << card)) if leader else (h0 & ~(1 << card), h1)
-                v = respond(n0, n1, leader, card, cp0, cp1, m0, m1, tricks, p, alpha, beta)
-            if maximizing:
-                if v > best:
+                v = respond(n0, n1, leader, card, cp0, cp1, mp0, mp1, tricks, pending, alpha, beta)
+                if maximizing:
+                    if v > best:
+                        best = v
+                        if best > alpha:
+                            alpha = best
+                elif v < best:
                     best = v
-                    if best > alpha:
-                        alpha = best
-            elif v < best:
-                best = v
-                if best < beta:
-                    beta = best
-            if alpha >= beta:
-                break
+                    if best < beta:
+                        beta = best
+                if alpha >= beta:
+                    break
+        else:
+            best = marriage_leads(h0, h1, leader, cp0, cp1, mp0, mp1, tricks, pending, pairs, alpha, beta)
         if best <= alpha0:
             tt[key] = (-9.0, best)
         elif best >= beta0:
