@@ -94,7 +94,8 @@ PROBE = """
 (() => {
   const t0 = performance.now();
   performance.mark(`bench:t0:${t0.toFixed(3)}`, { startTime: t0 });
-  const bench = { t0, longTasks: [], requests: {}, click: null, seen: {}, readyAt: null, worker: null };
+  const doc = `${Date.now()}-${Math.random()}`; // tells this document's reports from the one before a reload
+  const bench = { doc, t0, longTasks: [], requests: {}, click: null, seen: {}, readyAt: null, worker: null };
   window.__bench = bench;
   try {
     new PerformanceObserver((list) => {
@@ -136,7 +137,7 @@ PROBE = """
       const now = performance.now();
       for (const [key, value] of Object.entries(node.dataset)) bench.seen[`${key}=${value}`] ??= now;
       if (node.dataset.ready === "1") bench.readyAt = now;
-      console.debug("__bench__" + JSON.stringify({ ...node.dataset }));
+      console.debug("__bench__" + JSON.stringify({ doc, data: { ...node.dataset } }));
     };
     new MutationObserver(report).observe(node, { attributes: true });
     report();
@@ -307,6 +308,8 @@ class Probe:
     def __init__(self, page: Page) -> None:
         self.page = page
         self.data: dict[str, str] = {}
+        self.doc = ""  # the document the data comes from
+        self.retired: set[str] = set()
         self.errors: list[str] = []
         page.on("console", self._console)
         page.on("pageerror", lambda error: self.errors.append(str(error)))
@@ -314,7 +317,14 @@ class Probe:
     def _console(self, message: Any) -> None:
         text = message.text
         if text.startswith("__bench__"):
-            self.data = json.loads(text[len("__bench__") :])
+            report = json.loads(text[len("__bench__") :])
+            if report["doc"] not in self.retired:  # a late report of the document before a reload
+                self.doc, self.data = report["doc"], report["data"]
+
+    def new_document(self) -> None:
+        """Forget the current document's hooks (call it before a reload or navigation)."""
+        self.retired.add(self.doc)
+        self.data = {}
 
     def wait(self, what: str, condition: Callable[[dict[str, str]], bool], timeout: float = TIMEOUT_S) -> None:
         """Wait (without running anything in the page) until ``condition(data)`` holds."""
@@ -331,6 +341,8 @@ class Probe:
     def bench(self) -> dict[str, Any]:
         """The probe's record of the current document (long tasks, worker requests, clicks)."""
         record: dict[str, Any] = self.page.evaluate("window.__bench")
+        if record.get("doc") != self.doc:
+            raise RuntimeError("the page is not the document whose hooks were read")
         if record.get("longTasks") is None:
             raise RuntimeError("this browser does not report long tasks")
         return record
@@ -510,7 +522,7 @@ def site_run(playwright: Playwright, server: Server, trace: bool) -> Run:
         background_end = max(cold_record["seen"]["snapshot=stored"], cold_record["seen"]["sw=ready"])
         sent = transfer(server.meter.take(), server.directory)
         # Warm: a reload, served by the service worker and restored from the snapshot.
-        probe.data = {}
+        probe.new_document()
         page.reload(wait_until="commit")
         probe.wait("the reload", lambda d: d.get("ready") == "1")
         warm = float(probe.data["bootMs"])
@@ -552,7 +564,7 @@ def bare_run(playwright: Playwright, server: Server, trace: bool) -> Run:
         probe.wait("the bare page", lambda d: d.get("ready") == "1")
         cold = float(probe.data["bootMs"])
         sent = transfer(server.meter.take(), server.directory)
-        probe.data = {}
+        probe.new_document()
         page.reload(wait_until="commit")
         probe.wait("the bare page's reload", lambda d: d.get("ready") == "1")
         warm = float(probe.data["bootMs"])

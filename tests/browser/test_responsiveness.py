@@ -55,7 +55,7 @@ def test_no_long_main_thread_task_during_boot_and_thinking(
     cold_record = probe.bench()
 
     # A reload, restored from the memory snapshot.
-    probe.data = {}
+    probe.new_document()
     page.reload(wait_until="commit")
     probe.wait("the reload", lambda d: d.get("ready") == "1", TIMEOUT_S)
     assert probe.data.get("bootMode") == "snapshot"
