@@ -145,6 +145,32 @@ def _core(deal: Deal, seat: int, utility: Utility, table: Table) -> _Core:
         basis = cards if schneider_cards else totals
         return win[winner][award(1 - winner, tricks, basis[1 - winner])]
 
+    def last_trick(
+        leader: int, lead: int, card: int, cp0: int, cp1: int, mp0: int, mp1: int, tricks: int, pending: int
+    ) -> float:
+        """The value once the last trick (``card`` answering ``lead``) is played."""
+        winner = 1 - leader if beats[lead * 24 + card] else leader
+        points = POINTS[lead] + POINTS[card] + bonus_points
+        if winner:
+            cp1 += points - bonus_points
+            mp1 += bonus_points  # the bonus counts like marriage points: in the total, not in the card points
+            for s in range(4):
+                if pending >> (4 + s) & 1:
+                    mp1 += marriage_value[s]
+        else:
+            cp0 += points - bonus_points
+            mp0 += bonus_points
+            for s in range(4):
+                if pending >> s & 1:
+                    mp0 += marriage_value[s]
+        t = tricks | (1 << winner)
+        totals = (cp0 + mp0, cp1 + mp1)
+        if totals[winner] >= 66:
+            return claimed(winner, t, (cp0, cp1), totals)
+        if any_time and totals[1 - winner] >= 66:
+            return claimed(1 - winner, t, (cp0, cp1), totals)
+        return cards_out(winner, t, (cp0, cp1), totals)
+
     def respond(
         h0: int,
         h1: int,
@@ -193,21 +219,14 @@ def _core(deal: Deal, seat: int, utility: Utility, table: Table) -> _Core:
                     value = claimed(winner, t, (c0, c1), (c0 + m0, c1 + m1))
                 elif any_time and (c0 + m0 if winner else c1 + m1) >= 66:
                     value = claimed(1 - winner, t, (c0, c1), (c0 + m0, c1 + m1))
-                else:
+                elif n0 & (n0 - 1):
                     value = lead_node(n0, n1, winner, c0, c1, m0, m1, t, p, False, alpha, beta)
-            else:  # the last trick
-                b0 = b1 = 0
-                if winner:
-                    b1 = bonus_points
-                else:
-                    b0 = bonus_points
-                totals = (c0 + m0 + b0, c1 + m1 + b1)
-                if totals[winner] >= 66:
-                    value = claimed(winner, t, (c0, c1), totals)
-                elif any_time and totals[1 - winner] >= 66:
-                    value = claimed(1 - winner, t, (c0, c1), totals)
-                else:
-                    value = cards_out(winner, t, (c0, c1), totals)
+                else:  # one card each: the last trick plays itself
+                    last_lead = (n1 if winner else n0).bit_length() - 1
+                    last_card = (n0 if winner else n1).bit_length() - 1
+                    value = last_trick(winner, last_lead, last_card, c0, c1, m0, m1, t, p)
+            else:
+                value = last_trick(leader, lead, card, cp0, cp1, mp0, mp1, tricks, pending)
             if maximizing:
                 if value > best:
                     best = value
