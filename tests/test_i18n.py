@@ -37,8 +37,11 @@ PLURALS = {
     "sr": {"one", "few", "other"},
 }
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
-#: t("key"), tp("key", n), has("key"); {key: "..."} (a boot failure); _fail(message, "key") (engine-client.js).
-STATIC_CALL = re.compile(r'\b(?:t|tp|has)\(\s*"([^"]+)"|\bkey:\s*"([^"]+)"|\b_fail\([^,()]+,\s*"([^"]+)"')
+#: t("key"), tp("key", n), has("key"); {key: "..."} (a boot failure); _fail(message, "key") (engine-client.js);
+#: new DataError("key") (local-data.js: why an import was refused).
+STATIC_CALL = re.compile(
+    r'\b(?:t|tp|has)\(\s*"([^"]+)"|\bkey:\s*"([^"]+)"|\b_fail\([^,()]+,\s*"([^"]+)"|\bnew DataError\(\s*"([^"]+)"'
+)
 TEMPLATE_CALL = re.compile(r"\b(?:t|tp|has)\(\s*`([^`]+)`")
 ATTRIBUTES = ("data-i18n", "data-i18n-label", "data-i18n-title")
 SIDES = ("me", "opp")

@@ -30,6 +30,7 @@ import {
   pointsMode,
   saveSettings,
 } from "./settings.js";
+import { beginGame, loadStats, noteFinishedDeal } from "./stats.js";
 import { backElement, flip, presetName, queryDom, render, snapshotRects, sweep } from "./table.js";
 
 const ME = 0;
@@ -279,7 +280,13 @@ async function run(task) {
     state.busy = false;
     state.steps += 1;
   }
+  recordStats();
   proceed();
+}
+
+/** Count a finished deal (and match) in the statistics, once. */
+function recordStats() {
+  noteFinishedDeal(state.view, { level: state.settings.level, presets: state.presets });
 }
 
 /** An error's details for a notice (the engine's own messages are technical and stay in English). */
@@ -353,6 +360,7 @@ async function startGame(options, { animate = true } = {}) {
   }
   state.game = answer.game;
   state.gameStart = state.steps;
+  beginGame();
   state.view = answer.view;
   state.message = "";
   if (animate) await show(clone(answer.view));
@@ -518,6 +526,23 @@ async function applyLanguageAndDeck() {
   else placeholderTable();
 }
 
+// -------------------------------------------------------------------- help
+
+/** The help dialog (loaded on first use: it is not needed to start playing). */
+async function showHelp() {
+  const { openHelp } = await import("./help.js");
+  openHelp({
+    presets: state.presets,
+    // Importing or resetting the local data starts the page afresh from it; a reset also drops the saved game.
+    onImported: () => window.location.reload(),
+    onReset: async () => {
+      cancelAi();
+      if (state.game) await state.client.request({ cmd: "close_game", game: state.game }).catch(() => {});
+      window.location.reload();
+    },
+  });
+}
+
 // -------------------------------------------------------------------- boot
 
 /** Show how far the boot is: {stage, fraction} (the worker's stages have keys "boot.stage.<stage>"). */
@@ -565,6 +590,8 @@ function installTestHooks() {
     messages: testLog,
     view: () => clone(state.view),
     settings: () => clone(state.settings),
+    /** The statistics as stored (stats.js, schema 2). */
+    stats: () => loadStats(),
     /** Translation keys the page asked for that its language lacks (none, if all is well). */
     missingKeys: () => missingKeys(),
     ready: () => ready(),
@@ -595,6 +622,7 @@ async function main() {
   document.getElementById("new-game").addEventListener("click", () => openSettings(true));
   document.getElementById("settings-dialog").addEventListener("close", onSettingsClosed);
   document.getElementById("notice-close").addEventListener("click", () => notify(""));
+  document.getElementById("open-help").addEventListener("click", showHelp);
   reducedMotion.addEventListener("change", draw);
 
   if (!wasmSupported()) {
@@ -632,6 +660,7 @@ async function main() {
       state.game = saved.game;
       state.view = saved.view;
       state.model = clone(saved.view);
+      recordStats();
     } else {
       if (saved.status === "corrupt") {
         notify(t("notice.restoreFailed", { detail: saved.message }));

@@ -1,0 +1,65 @@
+// The help dialog (the "?" button of the top bar): the rules of the game on
+// the table, a short how-to-play, the tutorial and the statistics.
+
+import { t } from "./i18n.js";
+import { openStats } from "./stats-view.js";
+import { h } from "./table.js";
+
+let dialog = null;
+let options = {};
+
+function howTo() {
+  const part = (title, text) => h("section", { class: "help-part" }, h("h3", { text: title }), h("p", { text }));
+  return [
+    part(t("help.howto.goalTitle"), t("help.howto.goal")),
+    part(t("help.howto.cardsTitle"), t("help.howto.cards")),
+    part(t("help.howto.tricksTitle"), t("help.howto.tricks")),
+    part(t("help.howto.strictTitle"), t("help.howto.strict")),
+    part(t("help.howto.marriageTitle"), t("help.howto.marriage")),
+    part(t("help.howto.exchangeTitle"), t("help.howto.exchange")),
+    part(t("help.howto.closeTitle"), t("help.howto.close")),
+    part(t("help.howto.scoreTitle"), t("help.howto.score")),
+  ];
+}
+
+function show(section) {
+  for (const button of dialog.querySelectorAll("[data-help]")) {
+    button.setAttribute("aria-pressed", String(button.dataset.help === section));
+  }
+  const content = dialog.querySelector("#help-content");
+  content.dataset.section = section;
+  content.replaceChildren(...howTo());
+}
+
+function build() {
+  const tab = (section, text) => {
+    const button = h("button", { type: "button", class: "btn", "data-help": section, "aria-pressed": "false", text });
+    button.addEventListener("click", () => show(section));
+    return button;
+  };
+  const stats = h("button", { type: "button", class: "btn", "data-action": "open-stats", text: t("help.stats") });
+  stats.addEventListener("click", () => {
+    dialog.close();
+    openStats(options);
+  });
+  const close = h("button", { type: "button", class: "btn btn-primary", "data-action": "help-close", text: t("help.close") });
+  close.addEventListener("click", () => dialog.close());
+  dialog = h(
+    "dialog",
+    { class: "dialog dialog-wide", id: "help-dialog", "aria-labelledby": "help-title" },
+    h("h2", { id: "help-title", text: t("help.title") }),
+    h("div", { class: "help-nav" }, tab("howto", t("help.howto")), stats),
+    h("div", { id: "help-content", class: "help-content", tabindex: "-1" }),
+    h("div", { class: "dialog-buttons" }, close),
+  );
+  document.body.append(dialog);
+}
+
+/** Open the help. ``opts``: {presets, onImported, onReset} (passed on to the statistics screen). */
+export function openHelp(opts, section = "howto") {
+  options = opts;
+  if (dialog) dialog.remove(); // rebuilt in the current language
+  build();
+  show(section);
+  dialog.showModal();
+}
