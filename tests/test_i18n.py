@@ -139,6 +139,9 @@ def families() -> set[str]:
             f"result.gain.{side}",
         }
     keys.add("result.deal.none")
+    keys |= {f"modes.mode.{k}" for k in js_list(sources["modes.js"], "MODES")}
+    keys |= {f"modes.speed.{k}" for k in js_list(sources["modes.js"], "SPEEDS")}
+    keys |= {f"modes.named.{k}" for k in js_list(sources["names.js"], "NAMED")}
     return keys
 
 

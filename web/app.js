@@ -2,8 +2,11 @@
 // actions, the computer's moves, animations) and keeps the settings.
 //
 // The page never decides what is legal: it offers exactly view.legal and
-// sends what you pick to the engine. It plays seat 0; the computer (seat 1)
-// moves through "ai_move", whose answer is seat 0's view.
+// sends what you pick to the engine. Against the computer it plays seat 0;
+// the computer (seat 1) moves through "ai_move", whose answer is seat 0's
+// view. Two players on one device take turns at the bottom of the table
+// (state.seat), with a hand-over screen between turns; watching, both seats
+// are the computer (modes.js, worker-games.js).
 //
 // Test mode (?test=1) adds window.__test (see tests/browser/README.md) and
 // records every message from the worker; ?fast=1 (with test=1) removes all
@@ -32,6 +35,15 @@ import {
 } from "./settings.js";
 import { beginGame, loadStats, noteFinishedDeal } from "./stats.js";
 import { backElement, flip, presetName, queryDom, render, snapshotRects, sweep } from "./table.js";
+import { renderAssist, showHint } from "./assist.js";
+import { curtain, hideHandover, showHandover } from "./handover.js";
+import { fillModeSettings, readModeSettings } from "./mode-settings.js";
+import { assisted, loadPreferences, newMeta, PLAIN_META, savePreferences, seatNames, SPEED_MS } from "./modes.js";
+import { nameSeats } from "./names.js";
+import { exportRecord, importRecord, resultButtons } from "./records.js";
+import { openReview } from "./review.js";
+import { relativeEvents, relativeView } from "./seats.js";
+import { renderWatchBar } from "./watch-bar.js";
 
 const ME = 0;
 const COMPUTER = 1;
@@ -66,13 +78,19 @@ const state = {
   focus: null, // the control that had the keyboard focus before a redraw removed it
   progress: null, // the latest boot progress, redrawn when the language changes
   failure: null, // why the boot failed: {key, detail?}
+  prefs: loadPreferences(), // the mode of the next new game (modes.js)
+  meta: PLAIN_META, // the mode of the game in play
+  seat: ME, // the seat drawn at the bottom (the protocol's number)
+  handover: null, // two players: {seat, claimBy} while the hand-over screen shows
+  hint: null, // the hinted action {action, value}
+  paused: false, // watching: no move until "play" or "one move"
 };
 const testLog = [];
 
 // ------------------------------------------------------------------ drawing
 
 function ready() {
-  return state.booted && !state.busy && state.aiTimer === null && state.view !== null;
+  return state.booted && !state.busy && state.aiTimer === null && (state.view !== null || state.handover !== null);
 }
 
 /** The selector of the table control that has the keyboard focus, to give it back after a redraw. */
@@ -99,15 +117,21 @@ function refocus(selector) {
 }
 
 function draw() {
+  applyNames();
   if (state.model) {
     const focused = focusedControl() || state.focus;
-    render(dom, state.model, {
-      pointsMode: pointsMode(state.settings, state.model.rules),
-      interactive: state.booted && !state.busy,
+    const covered = state.handover !== null;
+    render(dom, covered ? curtain(state.model) : state.model, {
+      pointsMode: covered ? "hide" : pointsMode(state.settings, state.model.rules),
+      interactive: state.booted && !state.busy && !covered,
       thinking: state.thinking,
-      message: state.message,
+      message: state.message || modeStatus(),
     });
+    decorateModes();
     refocus(focused);
+  } else if (state.handover) {
+    blankTable();
+    decorateModes();
   }
   dom.root.dataset.ready = ready() ? "1" : "0";
   dom.root.dataset.step = String(state.steps);
@@ -255,7 +279,9 @@ function cancelAi() {
 /** What happens next once nothing is running: the computer's move, or wait for you. */
 function proceed() {
   const view = state.view;
-  if (view && view.to_act === COMPUTER && !view.deal_result) {
+  if (state.meta.mode === "watch") {
+    scheduleWatch();
+  } else if (state.meta.mode === "computer" && view && view.to_act === COMPUTER && !view.deal_result) {
     state.thinking = true;
     // While you may still claim out of turn, give you time to do it before the computer moves.
     const { think } = timing();
@@ -284,8 +310,9 @@ async function run(task) {
   proceed();
 }
 
-/** Count a finished deal (and match) in the statistics, once. */
+/** Count a finished deal (and match) against the computer in the statistics, once. */
 function recordStats() {
+  if (state.meta.mode !== "computer") return; // two people, or the computer against itself
   noteFinishedDeal(state.view, { level: state.settings.level, presets: state.presets });
 }
 
@@ -298,8 +325,9 @@ async function recover(error) {
   state.thinking = false;
   notify(t("notice.error", { detail: errorText(error) }));
   if (!state.game) return;
+  if (state.handover) return; // the hand-over screen asks for the next view itself
   try {
-    const answer = await state.client.request({ cmd: "view", game: state.game, seat: ME });
+    const answer = await ask({ cmd: "view", game: state.game, seat: state.seat });
     state.view = answer.view;
     await show(clone(answer.view));
   } catch {
@@ -310,10 +338,12 @@ async function recover(error) {
 /** After a trick the computer may hold a claim out of turn (any_time windows); the engine decides. */
 async function offerComputerClaim(answer) {
   const view = answer.view;
-  if (view.deal_result || view.to_act !== ME || !answer.events.some((e) => e.type === "trick")) return;
+  const mode = state.meta.mode;
+  if (mode === "hotseat" || view.deal_result || !answer.events.some((e) => e.type === "trick")) return;
+  if (view.to_act === null || (mode === "computer" && view.to_act !== ME)) return;
   let reply;
   try {
-    reply = await state.client.request(aiRequest());
+    reply = await ask(aiRequest(1 - view.to_act));
   } catch (error) {
     if (error.code === "not_your_turn") return;
     throw error;
@@ -321,16 +351,17 @@ async function offerComputerClaim(answer) {
   await playEvents(reply.events, reply.view);
 }
 
-function aiRequest() {
-  const level = state.settings.level;
+/** The computer's move for ``seat`` (watching, at that seat's level). */
+function aiRequest(seat = COMPUTER) {
+  const level = state.meta.levels ? state.meta.levels[seat] : state.settings.level;
   // Tests replay the same game every time: the computer's random choices follow the
   // steps since the game began, and it searches its level's iterations, not against the clock.
-  if (TEST) return { cmd: "ai_move", game: state.game, seat: COMPUTER, level, seed: state.steps - state.gameStart };
-  return { cmd: "ai_move", game: state.game, seat: COMPUTER, level, budget_ms: budgetFor(level) };
+  if (TEST) return { cmd: "ai_move", game: state.game, seat, level, seed: state.steps - state.gameStart };
+  return { cmd: "ai_move", game: state.game, seat, level, budget_ms: budgetFor(level) };
 }
 
 async function computerMove() {
-  const request = state.client.request(aiRequest(), { timeoutMs: budgetFor(state.settings.level) + 20000 });
+  const request = ask(aiRequest(), { timeoutMs: budgetFor(state.settings.level) + 20000 });
   // The computer "thinks" for a moment even when it answers at once.
   const [answer] = await Promise.all([request, pause(timing().think)]);
   state.thinking = false;
@@ -338,31 +369,42 @@ async function computerMove() {
   await offerComputerClaim(answer);
 }
 
-function perform(action) {
-  if (!state.booted || state.busy || !state.view || !state.view.legal.includes(action)) return;
+/** Act for the seat at the bottom, or (``seat``: two players) claim for the other one. */
+function perform(action, seat = state.seat) {
+  if (!state.booted || state.busy || !state.view || state.meta.mode === "watch") return;
+  if (seat === state.seat && !state.view.legal.includes(action)) return;
   cancelAi();
+  state.hint = null;
   run(async () => {
-    const answer = await state.client.request({ cmd: "act", game: state.game, seat: ME, action });
+    const answer = await ask({ cmd: "act", game: state.game, seat, action });
+    if (state.meta.mode === "hotseat") {
+      await afterTurn(answer);
+      return;
+    }
     await playEvents(answer.events, answer.view);
     await offerComputerClaim(answer);
   });
 }
 
 async function startGame(options, { animate = true } = {}) {
-  const request = { cmd: "new_game", preset: state.settings.preset, ...options };
+  const meta = newMeta(state.prefs, state.settings.level);
+  const request = { cmd: "new_game", preset: state.settings.preset, meta, ...options };
   let answer;
   try {
-    answer = await state.client.request(request);
+    answer = await ask(request);
   } catch (error) {
     if (error.code !== "unknown_preset") throw error;
     state.settings = saveSettings({ ...state.settings, preset: DEFAULTS.preset });
-    answer = await state.client.request({ ...request, preset: DEFAULTS.preset });
+    answer = await ask({ ...request, preset: DEFAULTS.preset });
   }
   state.game = answer.game;
   state.gameStart = state.steps;
   beginGame();
-  state.view = answer.view;
   state.message = "";
+  state.hint = null;
+  state.paused = false;
+  adoptGame(answer);
+  if (!answer.view) return; // two players: the hand-over screen comes first
   if (animate) await show(clone(answer.view));
   else state.model = clone(answer.view); // drawn by the caller
 }
@@ -374,6 +416,254 @@ function newGame(options = {}) {
   return run(() => startGame({ ...(dealer === undefined ? {} : { dealer }), ...options }));
 }
 
+// ------------------------------------------------------------------ modes
+
+/** The seat a view is for, in the protocol's numbers. */
+function absoluteSeat(view) {
+  return view.absolute_seat ?? view.seat;
+}
+
+/** The page's copy of a worker view: counted from its seat (seats.js); watching, with both hands face up and nothing to press. */
+function adoptView(view, meta = state.meta) {
+  const v = relativeView(view);
+  if (meta.mode === "watch") {
+    v.opponent_known = v.both_hands ? [...v.both_hands[1]] : v.opponent_known;
+    v.legal = [];
+  }
+  return v;
+}
+
+/** One protocol request; its view and events come back counted from the seat they are for. */
+async function ask(payload, options) {
+  const answer = await state.client.request(payload, options);
+  if (answer.view) {
+    const seat = absoluteSeat(answer.view);
+    answer.view = adoptView(answer.view, answer.meta || state.meta);
+    if (answer.events) answer.events = relativeEvents(answer.events, seat);
+    state.seat = seat;
+  }
+  return answer;
+}
+
+/** Take on a game from new_game or resume: its mode, and its view or (two players) the hand-over screen. */
+function adoptGame(answer) {
+  state.meta = answer.meta || PLAIN_META;
+  if (answer.view) {
+    state.seat = absoluteSeat(answer.view);
+    state.view = adoptView(answer.view);
+    state.handover = null;
+  } else {
+    state.view = null;
+    state.model = null;
+    state.handover = { seat: answer.handover ?? 0, claimBy: null };
+  }
+  hideHandover();
+}
+
+function namesOfSeats() {
+  return seatNames(state.meta);
+}
+
+/** Speak of the seats by name (two players, watching): the bottom one is state.seat. */
+function applyNames() {
+  const names = namesOfSeats();
+  nameSeats(names ? { me: names[state.seat], opp: names[1 - state.seat] } : null);
+}
+
+/** Two players: after a turn, the hand-over screen when the other player (or a new deal) is next. */
+async function afterTurn(answer) {
+  if (!answer.view) {
+    // a new deal: its first view waits for the player who plays first
+    state.view = null;
+    state.model = null;
+    state.handover = { seat: answer.handover ?? 0, claimBy: null };
+    return;
+  }
+  await playEvents(answer.events, answer.view);
+  const view = answer.view;
+  if (view.deal_result || view.to_act === ME) return;
+  state.handover = {
+    seat: 1 - state.seat,
+    claimBy: view.legal.includes("claim") ? namesOfSeats()[state.seat] : null,
+  };
+}
+
+/** "I am <name>, show my hand": that player's view, asked for only now. */
+function takeOver() {
+  if (!state.handover || state.busy) return;
+  const seat = state.handover.seat;
+  state.hint = null;
+  run(async () => {
+    const answer = await ask({ cmd: "view", game: state.game, seat });
+    state.handover = null;
+    hideHandover();
+    state.view = answer.view;
+    state.message = "";
+    await show(clone(answer.view));
+  });
+}
+
+/** Watching: the next computer move after the speed's pause, unless paused or over. */
+function scheduleWatch() {
+  const view = state.view;
+  if (state.paused || !view || view.game_over || state.aiTimer !== null || state.busy) return;
+  state.aiTimer = setTimeout(() => {
+    state.aiTimer = null;
+    run(watchMove);
+  }, SPEED_MS[state.prefs.speed]);
+}
+
+async function watchMove() {
+  const view = state.view;
+  if (!view || view.game_over) return;
+  const seat = view.deal_result ? ME : view.to_act;
+  const answer = await ask(aiRequest(seat), { timeoutMs: budgetFor(state.meta.levels[seat]) + 20000 });
+  await playEvents(answer.events, answer.view);
+  await offerComputerClaim(answer);
+}
+
+function undo() {
+  if (!state.booted || state.busy || !state.view || !state.view.can_undo) return;
+  cancelAi();
+  state.hint = null;
+  run(async () => {
+    const answer = await ask({ cmd: "undo", game: state.game, seat: state.seat });
+    state.view = answer.view;
+    state.message = "";
+    await show(clone(answer.view));
+  });
+}
+
+const HINT_MS = 700;
+
+function hint() {
+  const view = state.view;
+  if (!state.booted || state.busy || !view || view.to_act !== ME || view.deal_result || !assisted(state.meta)) return;
+  cancelAi();
+  run(async () => {
+    const answer = await state.client.request({ cmd: "hint", game: state.game, seat: state.seat, budget_ms: HINT_MS });
+    const best = answer.ranking.find((entry) => state.view.legal.includes(entry.action));
+    state.hint = best ? { action: best.action, value: best.value } : null;
+  });
+}
+
+const lastExport = { text: null };
+
+async function onExport() {
+  try {
+    lastExport.text = await exportRecord(state.client, state.game);
+  } catch (error) {
+    notify(error.code === "nothing_finished" ? t("modes.export.none") : t("notice.error", { detail: errorText(error) }));
+  }
+}
+
+function onReview() {
+  if (state.meta.mode === "watch" && !state.paused) {
+    state.paused = true; // the computer waits while you look back
+    cancelAi();
+    draw();
+  }
+  openReview({ client: state.client, game: state.game, meta: state.meta, onError: notify });
+}
+
+/** A record file chosen in the settings: its review, or why not (the game in play is never touched). */
+async function onImportFile(event) {
+  const input = event.target;
+  const file = input.files && input.files[0];
+  input.value = "";
+  const error = document.getElementById("import-error");
+  error.hidden = true;
+  if (!file || !state.booted) return;
+  const opened = await importRecord(state.client, file);
+  if (opened.error) {
+    error.textContent = opened.error;
+    error.hidden = false;
+    return;
+  }
+  document.getElementById("settings-dialog").close();
+  await openReview({ client: state.client, ...opened, imported: true, onError: notify });
+}
+
+function onControl(control) {
+  if (control === "show-hand") takeOver();
+  else if (control === "handover-claim") {
+    state.handover = null;
+    hideHandover();
+    perform("claim");
+  } else if (control === "other-claim") perform("claim", 1 - state.seat);
+  else if (control === "undo") undo();
+  else if (control === "hint") hint();
+  else if (control === "pause") {
+    state.paused = !state.paused;
+    cancelAi();
+    proceed();
+  } else if (control === "step") {
+    if (state.paused && !state.busy) {
+      cancelAi();
+      run(watchMove);
+    }
+  } else if (control === "review") onReview();
+  else if (control === "export") onExport();
+}
+
+function onSpeed(event) {
+  state.prefs = savePreferences({ ...state.prefs, speed: event.target.value });
+  cancelAi();
+  proceed();
+}
+
+/** The status line while watching: whose move it is, by name. */
+function modeStatus() {
+  const view = state.model;
+  if (state.meta.mode !== "watch" || !view || view.deal_result || view.to_act === null) return "";
+  return t("modes.named.turn", { name: namesOfSeats()[view.to_act] });
+}
+
+/** Two players: while the device changes hands the table shows nothing of either hand. */
+function blankTable() {
+  for (const node of [dom.myHand, dom.oppHand, dom.trick, dom.actions, dom.result, dom.lastTrick, dom.myTricks]) {
+    node.replaceChildren();
+  }
+  dom.result.hidden = true;
+  dom.matchScore.replaceChildren();
+  placeholderTable();
+}
+
+/** What the modes add to the drawn table: the hand-over screen, undo and hint, the watching controls, the result's buttons. */
+function decorateModes() {
+  const meta = state.meta;
+  const view = state.view;
+  const names = namesOfSeats();
+  dom.root.dataset.mode = meta.mode;
+  dom.root.dataset.seat = String(state.seat);
+  dom.root.dataset.ranked = meta.ranked ? "1" : "0";
+  if (state.handover) {
+    const { seat, claimBy } = state.handover;
+    dom.root.dataset.handoverSeat = String(seat);
+    showHandover({ next: names ? names[seat] : "", claimBy });
+  } else {
+    delete dom.root.dataset.handoverSeat;
+    hideHandover();
+  }
+  const idle = state.booted && !state.busy && !state.handover && view !== null;
+  const playing = view && !view.deal_result;
+  renderAssist({
+    undo: { shown: meta.mode === "computer" && assisted(meta), enabled: idle && Boolean(view.can_undo) },
+    hint: { shown: assisted(meta), enabled: idle && playing && view.to_act === ME },
+    claimFor: meta.mode === "hotseat" && idle && playing && view.other_can_claim ? names[1 - state.seat] : null,
+    busy: !idle,
+    ranked: meta.ranked,
+  });
+  showHint(state.hint, view);
+  renderWatchBar({
+    shown: meta.mode === "watch",
+    speed: state.prefs.speed,
+    paused: state.paused,
+    canStep: !state.busy && Boolean(view) && !view.game_over,
+  });
+  resultButtons(dom.result, { shown: Boolean(view && view.deal_result) && state.booted && !state.busy });
+}
+
 // ------------------------------------------------------------------- input
 
 function onTableClick(event) {
@@ -383,7 +673,9 @@ function onTableClick(event) {
     suppressClick = false;
     return;
   }
-  if (target.dataset.card && dom.myHand.contains(target)) {
+  if (target.dataset.control) {
+    onControl(target.dataset.control);
+  } else if (target.dataset.card && dom.myHand.contains(target)) {
     perform(`play:${target.dataset.card}`);
   } else if (target.dataset.action === "new-game") {
     newGame();
@@ -483,6 +775,8 @@ function openSettings(focusNewGame = false) {
   fillSelect(document.getElementById("setting-level"), LEVELS.map((level) => [level, t(`level.${level}`)]), s.level);
   fillSelect(document.getElementById("setting-dealer"), DEALERS.map((key) => [key, t(`dealer.${key}`)]), s.dealer);
   fillSelect(document.getElementById("setting-points"), POINTS_MODES.map((key) => [key, t(`points.${key}`)]), s.points);
+  fillModeSettings(state.prefs);
+  document.getElementById("import-error").hidden = true;
   dialog.returnValue = "";
   dialog.showModal();
   if (focusNewGame) dialog.querySelector('[data-action="settings-new-game"]').focus();
@@ -504,6 +798,7 @@ async function onSettingsClosed() {
     language: language === dialog.dataset.shownLanguage ? state.settings.language : language,
     deck: deck === dialog.dataset.shownDeck ? state.settings.deck : deck,
   });
+  state.prefs = savePreferences(readModeSettings(data, state.prefs));
   await applyLanguageAndDeck();
   if (dialog.returnValue === "new") newGame();
   else draw();
@@ -595,6 +890,17 @@ function installTestHooks() {
     /** Translation keys the page asked for that its language lacks (none, if all is well). */
     missingKeys: () => missingKeys(),
     ready: () => ready(),
+    /** The worker's handle of the game in play. */
+    game: () => state.game,
+    /** The mode of the game in play ({mode, ranked, names, levels}) and the seat at the bottom. */
+    meta: () => ({ ...clone(state.meta), seat: state.seat }),
+    /** The next new game's mode: {mode, ranked, names, watchLevel, speed} (merged into the preferences). */
+    setPreferences: (prefs) => {
+      state.prefs = savePreferences({ ...state.prefs, ...prefs });
+      draw();
+    },
+    /** The text of the last record file the page made (export), or null. */
+    exported: () => lastExport.text,
     /** Start a game with fixed cards: {preset, seed, deck, dealer, match}. Resolves when it is shown. */
     newGame: (options) => newGame(options),
     /** Send one raw protocol request through the worker: {ok, result} or {ok: false, code, message}. */
@@ -623,6 +929,9 @@ async function main() {
   document.getElementById("settings-dialog").addEventListener("close", onSettingsClosed);
   document.getElementById("notice-close").addEventListener("click", () => notify(""));
   document.getElementById("open-help").addEventListener("click", showHelp);
+  document.getElementById("watch-speed").addEventListener("change", onSpeed);
+  document.getElementById("import-record").addEventListener("click", () => document.getElementById("import-file").click());
+  document.getElementById("import-file").addEventListener("change", onImportFile);
   reducedMotion.addEventListener("change", draw);
 
   if (!wasmSupported()) {
@@ -658,8 +967,8 @@ async function main() {
     state.booted = true;
     if (saved.status === "restored") {
       state.game = saved.game;
-      state.view = saved.view;
-      state.model = clone(saved.view);
+      adoptGame(saved);
+      if (saved.view) state.model = clone(state.view);
       recordStats();
     } else {
       if (saved.status === "corrupt") {

@@ -24,6 +24,14 @@ const missing = new Set();
 let current = "en";
 let strings = null;
 let plurals = new Intl.PluralRules("en");
+// While two people or two computers play, words about "you" and "the computer"
+// name the seats instead (names.js): voice(key) gives {text} or {key, params}, or null.
+let voice = null;
+
+/** Speak of the seats through ``fn`` (see names.js), or as "you" and "the computer" with null. */
+export function setVoice(fn) {
+  voice = fn;
+}
 
 /** The first of the browser's languages that the game speaks ("en" if none). */
 export function detectLanguage(list = navigator.languages?.length ? navigator.languages : [navigator.language]) {
@@ -87,6 +95,9 @@ function fill(text, params) {
 /** The text of ``key`` with its placeholders filled in ("" until a language is loaded). */
 export function t(key, params) {
   if (!strings) return "";
+  const spoken = voice?.(key);
+  if (spoken?.text !== undefined) return spoken.text;
+  if (spoken && typeof strings[spoken.key] === "string") return fill(strings[spoken.key], { ...params, ...spoken.params });
   const text = strings[key];
   if (typeof text !== "string") return miss(key);
   return fill(text, params);
@@ -95,6 +106,8 @@ export function t(key, params) {
 /** The plural form of ``key`` for the number ``n`` (also available as {n}). */
 export function tp(key, n, params = {}) {
   if (!strings) return "";
+  const spoken = voice?.(key);
+  if (spoken?.key && strings[spoken.key]) return tp(spoken.key, n, { ...params, ...spoken.params });
   const forms = strings[key];
   if (!forms || typeof forms !== "object") return miss(key);
   const category = plurals.select(n);

@@ -8,10 +8,28 @@
 //
 // The worker is also the privacy boundary of the page: it keeps the saved
 // game (the record holds the whole deck) to itself in IndexedDB, refuses
-// "save"/"load" from the page, answers views for seat 0 only and always
-// observes act/ai_move as seat 0.
+// "save"/"load" from the page, and answers each game by its mode
+// (worker-games.js): against the computer, views for seat 0 only and act/
+// ai_move observed as seat 0; two players on one device, the seat that has
+// something to do; watching, seat 0 with both hands.
+//
+// Beyond the protocol, the page may send (worker-games.js says what they give):
+// new_game with "meta" {mode, ranked, names, levels}; "export_record" {game};
+// "import_record" {record} (a game to review, never the saved one);
+// "deals" {game} (the deals of a game, no cards); "review_deal" {game, index,
+// evaluate?: [seats], budget_ms?}; "close_review" {}.
 
 import { loadPyodide, version as runtimeVersion } from "./pyodide/pyodide.mjs";
+import {
+  cleanMeta,
+  dealList,
+  decorate,
+  exportable,
+  gate,
+  mergeReviews,
+  recordUpTo,
+  undoAllowed,
+} from "./worker-games.js";
 
 const BASE = new URL("./", import.meta.url);
 const INDEX_URL = new URL("pyodide/", BASE).href;
@@ -351,7 +369,75 @@ function refusal(id, code, message) {
   return { v: 1, id, ok: false, error: { code, message } };
 }
 
-const PAGE_SEAT = 0;
+const metas = new Map(); // game handle -> its meta (worker-games.js)
+let reviewGame = null; // the handle of an imported record, if any (never saved)
+
+function metaOf(game) {
+  return metas.get(game) || cleanMeta(null);
+}
+
+function gameFor(payload) {
+  const game = payload.game;
+  if (typeof game !== "string" || (game !== currentGame && game !== reviewGame)) return null;
+  return game;
+}
+
+/** The worker's own commands (records and review): answered here, never passed to the engine as they are. */
+function records(id, payload) {
+  const cmd = payload.cmd;
+  if (cmd === "import_record") {
+    const loaded = call({ cmd: "load", record: payload.record, id });
+    if (!loaded.ok) return loaded;
+    if (reviewGame !== null) call({ cmd: "close_game", game: reviewGame });
+    reviewGame = loaded.game;
+    const players = payload.record && typeof payload.record === "object" ? payload.record.players : null;
+    metas.set(reviewGame, cleanMeta(players));
+    return { v: 1, id, ok: true, game: reviewGame, meta: metaOf(reviewGame), deals: dealsOf(reviewGame) };
+  }
+  if (cmd === "close_review") {
+    if (reviewGame !== null) call({ cmd: "close_game", game: reviewGame });
+    reviewGame = null;
+    return { v: 1, id, ok: true };
+  }
+  const game = gameFor(payload);
+  if (game === null) return refusal(id, "unknown_game", "no such game here");
+  if (cmd === "deals") return { v: 1, id, ok: true, meta: metaOf(game), deals: dealsOf(game) };
+  if (cmd === "export_record") {
+    const view = call({ cmd: "view", game, seat: 0 }).view;
+    const record = exportable(
+      call({ cmd: "save", game }).record,
+      { dealOver: Boolean(view.deal_result), finished: Boolean(view.game_over) },
+      metaOf(game),
+    );
+    if (!record) return refusal(id, "nothing_finished", "no deal of this game is finished yet");
+    return { v: 1, id, ok: true, record };
+  }
+  // review_deal
+  const index = payload.index;
+  const record = call({ cmd: "save", game }).record;
+  if (!Number.isInteger(index) || index < 0 || index >= record.deals.length) {
+    return refusal(id, "bad_request", `no deal ${index} in this game`);
+  }
+  const scratch = call({ cmd: "load", record: recordUpTo(record, index) });
+  if (!scratch.ok) return { ...scratch, id };
+  try {
+    const seats = Array.isArray(payload.evaluate) ? payload.evaluate.filter((s) => s === 0 || s === 1) : [];
+    const base = { cmd: "review", game: scratch.game, budget_ms: payload.budget_ms, seed: 0 };
+    const answers = seats.length ? seats.map((seat) => call({ ...base, evaluate: seat })) : [call(base)];
+    const failed = answers.find((answer) => !answer.ok);
+    if (failed) return { ...failed, id };
+    return { v: 1, id, ok: true, review: mergeReviews(answers.map((answer) => answer.review)), meta: metaOf(game) };
+  } finally {
+    call({ cmd: "close_game", game: scratch.game });
+  }
+}
+
+function dealsOf(game) {
+  const view = call({ cmd: "view", game, seat: 0 }).view;
+  return dealList(call({ cmd: "save", game }).record, Boolean(view.deal_result));
+}
+
+const RECORD_COMMANDS = new Set(["import_record", "close_review", "deals", "export_record", "review_deal"]);
 
 async function answer(id, payload) {
   if (!payload || typeof payload !== "object" || typeof payload.cmd !== "string") {
@@ -361,25 +447,40 @@ async function answer(id, payload) {
   if (cmd === "save" || cmd === "load") {
     return refusal(id, "bad_request", `'${cmd}' is handled inside the worker; the page never sees a record`);
   }
-  if ((cmd === "view" || cmd === "legal" || cmd === "hint") && payload.seat !== PAGE_SEAT) {
-    return refusal(id, "bad_request", `the page may ask '${cmd}' for seat ${PAGE_SEAT} only`);
+  if (RECORD_COMMANDS.has(cmd)) return records(id, payload);
+  if (cmd === "new_game") {
+    const { meta, ...rest } = payload;
+    const result = call({ ...rest, id });
+    if (!result.ok) return result;
+    if (currentGame !== null) {
+      call({ cmd: "close_game", game: currentGame });
+      metas.delete(currentGame);
+    }
+    currentGame = result.game;
+    metas.set(currentGame, cleanMeta(meta));
+    await persist();
+    return { ...decorate(payload, result, metaOf(currentGame), currentGame, call), meta: metaOf(currentGame) };
   }
-  const request = { ...payload, id };
-  if (cmd === "act" || cmd === "ai_move") request.observer = PAGE_SEAT;
+  if (cmd === "review" && gameFor(payload) === null) return refusal(id, "unknown_game", "no such game here");
+  const meta = metaOf(payload.game);
+  const gated = gate(payload, meta, call);
+  if (gated.refused) return { v: 1, id, ...gated.refused };
+  const request = { ...gated.request, id };
+  if (cmd === "undo" && payload.game === currentGame) {
+    const why = undoAllowed(call({ cmd: "save", game: currentGame }).record, payload.seat, call({ cmd: "view", game: currentGame, seat: 0 }).view);
+    if (why) return refusal(id, "illegal_action", why);
+  }
   const result = call(request);
   if (result.ok) {
-    if (cmd === "new_game") {
-      if (currentGame !== null) call({ cmd: "close_game", game: currentGame });
-      currentGame = result.game;
-      await persist();
-    } else if ((cmd === "act" || cmd === "ai_move") && request.game === currentGame) {
+    if ((cmd === "act" || cmd === "ai_move" || cmd === "undo") && request.game === currentGame) {
       await persist();
     } else if (cmd === "close_game" && request.game === currentGame) {
       currentGame = null;
+      metas.delete(request.game);
       await forget();
     }
   }
-  return result;
+  return decorate(payload, result, meta, request.game, call);
 }
 
 // ------------------------------------------------------------- saved game
@@ -411,7 +512,8 @@ async function persist() {
   const saved = call({ cmd: "save", game: currentGame });
   if (!saved.ok) return;
   try {
-    await withStore("readwrite", (store) => store.put({ record: saved.record, savedAt: Date.now() }, SAVE_KEY));
+    const entry = { record: saved.record, meta: metaOf(currentGame), savedAt: Date.now() };
+    await withStore("readwrite", (store) => store.put(entry, SAVE_KEY));
   } catch (error) {
     post({ type: "warning", message: `The game could not be saved: ${error}` });
   }
@@ -442,7 +544,11 @@ async function resume(id) {
   }
   if (currentGame !== null) call({ cmd: "close_game", game: currentGame });
   currentGame = loaded.game;
-  return { v: 1, id, ok: true, status: "restored", game: loaded.game, view: loaded.view };
+  const meta = cleanMeta(saved.meta);
+  metas.set(currentGame, meta);
+  // A game for two opens on the hand-over screen: the page asks for a seat's view itself.
+  const shown = decorate({ cmd: "new_game" }, loaded, meta, currentGame, call);
+  return { v: 1, id, ok: true, status: "restored", game: loaded.game, view: shown.view, handover: shown.handover, meta };
 }
 
 // --------------------------------------------------------------- messages

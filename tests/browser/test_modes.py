@@ -1,0 +1,277 @@
+"""Ways to play in the browser: two players on one device, watching the computer, undo, hints, the ranked switch."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from .conftest import BOOT_TIMEOUT_MS, STEP_TIMEOUT_MS, Site, Watch
+from .helpers import (
+    TABLE,
+    Oracle,
+    actions,
+    check_no_leak,
+    do,
+    dom_cards,
+    legal_cards,
+    messages,
+    new_game,
+    open_table,
+    phase,
+    step_count,
+    table_data,
+    wait_ready,
+)
+from .modes_helpers import (
+    SCRIPTED_AT20,
+    assert_no_hand_shown,
+    check_messages,
+    hand,
+    known,
+    meta,
+    my_hand,
+    set_preferences,
+    take_over,
+    talon,
+    wait_step,
+)
+
+pytestmark = pytest.mark.browser
+
+NAMES = ["Anna", "Béla"]
+
+
+def start_hotseat(page: Page, options: dict[str, Any]) -> tuple[Oracle, int]:
+    set_preferences(page, mode="hotseat", names=NAMES, ranked=False)
+    start = new_game(page, **options)
+    return Oracle(options), start
+
+
+def test_hotseat_hand_over_hides_the_previous_hand(site: Site, page: Page, watch: Watch) -> None:
+    watch.attach(page)
+    open_table(page, site.url)
+    oracle, start = start_hotseat(page, SCRIPTED_AT20)
+    assert meta(page)["mode"] == "hotseat"
+    # A new deal opens on the hand-over screen for the player who leads (seat 0, Anna): no hand shown yet.
+    expect(page.locator("#handover-title")).to_contain_text("Anna")
+    check_messages(messages(page, start), oracle)
+    assert_no_hand_shown(page, oracle)
+    take_over(page, 0, "Anna")
+    assert my_hand(page) == hand(oracle, 0)
+    assert not dom_cards(page) & hand(oracle, 1), "Anna sees Béla's cards"
+    expect(page.locator(".seat-me .seat-name")).to_have_text("Anna")
+    expect(page.locator(".seat-opponent .seat-name")).to_have_text("Béla")
+
+    do(page, "AH")  # Anna leads; Béla is next
+    check_messages(messages(page, start), oracle)
+    expect(page.locator("#handover-title")).to_contain_text("Béla")
+    assert_no_hand_shown(page, oracle)
+    expect(page.locator("#trick [data-card='AH']")).to_be_visible()  # what is on the table stays
+
+    take_over(page, 1, "Béla")
+    check_messages(messages(page, start), oracle)
+    assert my_hand(page) == hand(oracle, 1)
+    assert not dom_cards(page) & hand(oracle, 0), "Béla sees Anna's cards"
+    expect(page.locator(".seat-me .seat-name")).to_have_text("Béla")
+    assert set(legal_cards(page)) == {"AC", "TC", "KC", "QC", "JC"}  # no heart to follow: anything goes
+
+    do(page, "JC")  # Anna wins the trick and leads again: the device goes back to her
+    check_messages(messages(page, start), oracle)
+    expect(page.locator("#handover-title")).to_contain_text("Anna")
+    assert_no_hand_shown(page, oracle)
+    take_over(page, 0, "Anna")
+    assert my_hand(page) == hand(oracle, 0)
+    assert not dom_cards(page) & hand(oracle, 1)
+
+    # A reload keeps the game, the names and the privacy: back on the hand-over screen.
+    do(page, "TH")
+    page.reload()
+    wait_ready(page, BOOT_TIMEOUT_MS)
+    assert meta(page)["names"] == NAMES
+    expect(page.locator("#handover-title")).to_contain_text("Béla")
+    oracle.follow([{"type": "play", "seat": 0, "card": "TH"}])
+    assert_no_hand_shown(page, oracle)
+    take_over(page, 1, "Béla")
+    assert my_hand(page) == hand(oracle, 1)
+
+
+def test_hotseat_plays_a_whole_deal_without_revealing_a_hand(site: Site, page: Page, watch: Watch) -> None:
+    watch.attach(page)
+    open_table(page, site.url)
+    options = {"preset": "HU24", "seed": 4242, "dealer": 0}
+    oracle, start = start_hotseat(page, options)
+    moves = 0
+    while phase(page) not in ("deal_over", "match_over"):
+        if table_data(page)["handover"] == "1":
+            assert_no_hand_shown(page, oracle)
+            seat = int(table_data(page)["handoverSeat"])
+            take_over(page, seat, NAMES[seat])
+        seat = int(table_data(page)["seat"])
+        assert my_hand(page) == hand(oracle, seat)
+        assert not dom_cards(page) & (hand(oracle, 1 - seat) - known(oracle, 1 - seat))
+        cards = legal_cards(page)
+        offered = actions(page)
+        choice = cards[0] if cards else ("pass" if "pass" in offered else next(a for a in offered if a != "next"))
+        do(page, choice)
+        check_messages(messages(page, start), oracle)
+        moves += 1
+        assert moves < 60, "the deal does not end"
+    assert oracle.checked > 20
+    # The end of the deal is for both to see: every card is revealed, and the next deal opens on the hand-over screen.
+    expect(page.locator("#result")).to_be_visible()
+    if "next" in actions(page):
+        do(page, "next")
+        check_messages(messages(page, start), oracle)
+        assert_no_hand_shown(page, oracle)
+
+
+def watch_game(page: Page, options: dict[str, Any], speed: str = "fast") -> None:
+    """Start a game that the computer plays against itself, both seats at level 1 (quick moves)."""
+    set_preferences(page, mode="watch", watchLevel=1, speed=speed)
+    page.evaluate("options => window.__test.newGame(options)", options)
+
+
+def level_one(page: Page) -> None:
+    """The computer's level (the settings) is 1 from the first page load on."""
+    page.add_init_script("localStorage.setItem('sixty-six.settings.v1', JSON.stringify({level: 1}))")
+
+
+def wait_steps(page: Page, at_least: int) -> None:
+    page.wait_for_function(
+        "n => Number(document.querySelector('#table').dataset.step) >= n", arg=at_least, timeout=STEP_TIMEOUT_MS * 4
+    )
+
+
+def test_watch_mode_plays_on_by_itself_showing_both_hands_not_the_talon(site: Site, page: Page, watch: Watch) -> None:
+    watch.attach(page)
+    level_one(page)
+    open_table(page, site.url)
+    options = {"preset": "HU24", "seed": 99, "dealer": 1}
+    start = page.evaluate("window.__test.messages.length")
+    watch_game(page, options)
+    oracle = Oracle(options)
+    expect(page.locator(TABLE)).to_have_attribute("data-mode", "watch")
+    assert meta(page)["levels"] == [1, 1]
+    first = step_count(page)
+    # Nobody touches anything, and the game goes on.
+    for n in range(1, 9):
+        wait_steps(page, first + n)
+        check_messages(messages(page, start), oracle, watching=True)
+        if phase(page) in ("deal_over", "match_over"):
+            break
+        shown = dom_cards(page)
+        assert not shown & talon(oracle), "the face-down talon is shown"
+        view = page.evaluate("window.__test.view()")
+        # Both hands face up (the watcher is no player); nothing to press.
+        assert set(view["both_hands"][1]) <= shown
+        assert page.locator("#my-hand .card[data-legal='1']").count() == 0
+    assert oracle.checked >= 5
+    expect(page.locator("#watch-bar")).to_be_visible()
+
+
+def test_watch_speed_pause_and_step(site: Site, page: Page, watch: Watch) -> None:
+    watch.attach(page)
+    level_one(page)
+    open_table(page, site.url)
+    watch_game(page, {"preset": "AT20", "seed": 5, "dealer": 0}, speed="fast")
+    first = step_count(page)
+    wait_steps(page, first + 2)
+    page.locator("[data-control='pause']").click()
+    expect(page.locator(TABLE)).to_have_attribute("data-watch-paused", "1")
+    wait_ready(page)
+    paused_at = step_count(page)
+    # One move at a time while paused: exactly one engine answer per press, and no more.
+    for n in (1, 2):
+        page.locator("[data-control='step']").click()
+        wait_step(page, paused_at + n - 1)
+        assert step_count(page) == paused_at + n
+    expect(page.locator(TABLE)).to_have_attribute("data-watch-paused", "1")
+    # Slow: at least the slow pause passes between two moves.
+    page.locator("#watch-speed").select_option("slow")
+    expect(page.locator(TABLE)).to_have_attribute("data-watch-speed", "slow")
+    page.locator("[data-control='pause']").click()
+    expect(page.locator(TABLE)).to_have_attribute("data-watch-paused", "0")
+    at = step_count(page)
+    wait_steps(page, at + 1)
+    began = time.monotonic()
+    wait_steps(page, at + 2)
+    slow_gap = time.monotonic() - began
+    assert slow_gap >= 2.4
+    # Fast: the next move comes well before a slow pause would have ended.
+    page.locator("#watch-speed").select_option("fast")
+    at = step_count(page)
+    wait_steps(page, at + 1)
+    began = time.monotonic()
+    wait_steps(page, at + 2)
+    assert time.monotonic() - began < 2.4 <= slow_gap
+
+
+def test_undo_restores_the_state_before_your_move(site: Site, page: Page, watch: Watch) -> None:
+    watch.attach(page)
+    open_table(page, site.url)
+    set_preferences(page, mode="computer", ranked=False)
+    new_game(page, **SCRIPTED_AT20)
+    undo = page.locator("[data-control='undo']")
+    expect(undo).to_be_visible()
+    expect(undo).to_be_disabled()  # nothing of yours to take back yet
+    before = page.evaluate("window.__test.view()")
+    do(page, "AH")  # the computer answers, you draw and lead again
+    after = page.evaluate("window.__test.view()")
+    assert after["tricks_played"] == 1 and after != before
+    expect(undo).to_be_enabled()
+    steps = step_count(page)
+    undo.click()
+    wait_step(page, steps)
+    assert page.evaluate("window.__test.view()") == before
+    assert my_hand(page) == set(before["hand"])
+    expect(page.locator("#trick .card")).to_have_count(0)
+    expect(undo).to_be_disabled()
+    # The game goes on from there, and the taken-back move can be made again.
+    do(page, "AH")
+    assert page.evaluate("window.__test.view()")["tricks_played"] == 1
+
+
+def test_hint_highlights_a_legal_action(site: Site, page: Page, watch: Watch) -> None:
+    watch.attach(page)
+    open_table(page, site.url)
+    set_preferences(page, mode="computer", ranked=False)
+    start = new_game(page, **SCRIPTED_AT20)
+    steps = step_count(page)
+    page.locator("[data-control='hint']").click()
+    wait_step(page, steps)
+    hinted = page.locator("#table [data-hint='1']")
+    expect(hinted).to_have_count(1)
+    view = page.evaluate("window.__test.view()")
+    card = hinted.get_attribute("data-card")
+    action = f"play:{card}" if card else hinted.get_attribute("data-action")
+    assert action in view["legal"]
+    expect(page.locator("#hint-text")).to_contain_text("Hint:")
+    # The hint comes from seat 0's knowledge: nothing the worker sent names the computer's hidden cards.
+    check_no_leak(messages(page, start), Oracle(SCRIPTED_AT20))
+    # Acting clears it.
+    do(page, card or action)
+    expect(page.locator("#table [data-hint='1']")).to_have_count(0)
+
+
+def test_ranked_game_has_no_undo_and_no_hint(site: Site, page: Page, watch: Watch) -> None:
+    watch.attach(page)
+    open_table(page, site.url)
+    set_preferences(page, mode="computer", ranked=True)
+    new_game(page, **SCRIPTED_AT20)
+    assert meta(page)["ranked"] is True
+    expect(page.locator("#ranked-badge")).to_be_visible()
+    expect(page.locator("[data-control='undo']")).to_be_hidden()
+    expect(page.locator("[data-control='hint']")).to_be_hidden()
+    do(page, "AH")
+    # The worker refuses them too: the flag is stored with the game, not only in the page.
+    for payload in ({"cmd": "undo", "seat": 0}, {"cmd": "hint", "seat": 0}):
+        answer = page.evaluate("payload => window.__test.request({...payload, game: window.__test.game()})", payload)
+        assert answer["ok"] is False and answer["code"] == "bad_request", answer
+    # ...and after a reload the game is still ranked.
+    page.reload()
+    wait_ready(page, BOOT_TIMEOUT_MS)
+    assert meta(page)["ranked"] is True
+    expect(page.locator("[data-control='hint']")).to_be_hidden()

@@ -1,0 +1,65 @@
+// Undo and hints (casual games only), and the out-of-turn claim of the other
+// player in a game for two. The engine decides everything: undo is its
+// "undo" command, a hint is its "hint" ranking from the seat's own knowledge
+// (it sees no hidden card), and the claim button shows only while the
+// worker says that seat may claim.
+
+import { cardLabel, suitName } from "./cards.js";
+import { t } from "./i18n.js";
+import { actionLabel } from "./table.js";
+
+const $ = (id) => document.getElementById(id);
+
+/** A hint's value (game points for the seat, scaled to 1/3 by the engine) in game points, signed. */
+export function gamePoints(value) {
+  const points = Math.round(value * 30) / 10;
+  return `${points > 0 ? "+" : points < 0 ? "−" : "±"}${Math.abs(points).toFixed(1)}`;
+}
+
+/** An action in words: "Queen of hearts", "Close talon", "40 (hearts)". */
+export function actionWords(action, view) {
+  if (action.startsWith("play:")) return cardLabel(action.slice(5));
+  if (action.startsWith("marry:")) return `${actionLabel(action, view)} (${suitName(action.slice(6))})`;
+  return actionLabel(action, view);
+}
+
+/**
+ * Draw the bar: {undo, hint} say whether each button exists and may be
+ * pressed; {claimFor} is the name of the other player who may claim now (or null).
+ */
+export function renderAssist({ undo, hint, claimFor, busy, ranked }) {
+  const bar = $("assist");
+  const undoButton = $("undo");
+  const hintButton = $("hint");
+  const claim = $("other-claim");
+  undoButton.hidden = !undo.shown;
+  undoButton.disabled = busy || !undo.enabled;
+  hintButton.hidden = !hint.shown;
+  hintButton.disabled = busy || !hint.enabled;
+  claim.hidden = !claimFor;
+  claim.disabled = busy;
+  claim.textContent = claimFor ? t("modes.claimFor", { name: claimFor }) : "";
+  $("ranked-badge").hidden = !ranked;
+  bar.hidden = undoButton.hidden && hintButton.hidden && claim.hidden && !ranked;
+}
+
+/** Mark the hinted action on the table ({action, value} or null) and say it in words. */
+export function showHint(hint, view) {
+  const text = $("hint-text");
+  for (const node of document.querySelectorAll("#table [data-hint]")) {
+    node.classList.remove("hinted");
+    delete node.dataset.hint;
+  }
+  if (!hint || !view) {
+    text.textContent = "";
+    return;
+  }
+  const target = hint.action.startsWith("play:")
+    ? document.querySelector(`#my-hand [data-card="${hint.action.slice(5)}"]`)
+    : document.querySelector(`#actions [data-action="${hint.action}"], #result [data-action="${hint.action}"]`);
+  if (target) {
+    target.classList.add("hinted");
+    target.dataset.hint = "1";
+  }
+  text.textContent = t("modes.hint.says", { action: actionWords(hint.action, view), value: gamePoints(hint.value) });
+}

@@ -1,0 +1,84 @@
+// Ways to play: against the computer, two players on one device (hot-seat),
+// or watching the computer play itself. The choice for the next new game is a
+// preference (remembered in localStorage, like settings.js); the mode of the
+// game in play is its "meta", which the worker saves with the game
+// (worker-games.js says what each mode may see).
+
+import { computerName, defaultName } from "./names.js";
+import { LEVELS } from "./settings.js";
+
+const KEY = "sixty-six.modes.v1";
+
+export const MODES = ["computer", "hotseat", "watch"];
+export const SPEEDS = ["slow", "normal", "fast"];
+/** The pause before each move while you watch, by speed (milliseconds). */
+export const SPEED_MS = { slow: 2400, normal: 1100, fast: 250 };
+export const NAME_MAX = 24;
+
+export const PREFERENCE_DEFAULTS = Object.freeze({
+  mode: "computer",
+  ranked: false,
+  names: ["", ""],
+  watchLevel: 3,
+  speed: "normal",
+});
+
+function cleanName(value) {
+  return typeof value === "string" ? value.replace(/[\u0000-\u001f\u007f]/g, "").trim().slice(0, NAME_MAX) : "";
+}
+
+function valid(prefs) {
+  const out = { ...PREFERENCE_DEFAULTS, names: [...PREFERENCE_DEFAULTS.names] };
+  if (prefs && typeof prefs === "object") {
+    if (MODES.includes(prefs.mode)) out.mode = prefs.mode;
+    if (typeof prefs.ranked === "boolean") out.ranked = prefs.ranked;
+    if (Array.isArray(prefs.names) && prefs.names.length === 2) out.names = prefs.names.map(cleanName);
+    if (LEVELS.includes(prefs.watchLevel)) out.watchLevel = prefs.watchLevel;
+    if (SPEEDS.includes(prefs.speed)) out.speed = prefs.speed;
+  }
+  return out;
+}
+
+export function loadPreferences() {
+  try {
+    return valid(JSON.parse(localStorage.getItem(KEY) || "null"));
+  } catch {
+    return valid(null);
+  }
+}
+
+export function savePreferences(prefs) {
+  const clean = valid(prefs);
+  try {
+    localStorage.setItem(KEY, JSON.stringify(clean));
+  } catch {
+    // storage full or disabled: for this visit only
+  }
+  return clean;
+}
+
+/** The meta of a new game from the preferences (and the computer's level, for watching). */
+export function newMeta(prefs, level) {
+  const mode = prefs.mode;
+  return {
+    mode,
+    ranked: mode !== "watch" && prefs.ranked,
+    names: mode === "hotseat" ? [...prefs.names] : null,
+    levels: mode === "watch" ? [prefs.watchLevel, level] : null,
+  };
+}
+
+/** The meta of a game saved before modes existed, or of a record without one. */
+export const PLAIN_META = Object.freeze({ mode: "computer", ranked: false, names: null, levels: null });
+
+/** The names of seats 0 and 1 for a game of this meta (null: "you" and "the computer"). */
+export function seatNames(meta) {
+  if (meta.mode === "hotseat") return [0, 1].map((seat) => (meta.names && meta.names[seat]) || defaultName(seat));
+  if (meta.mode === "watch") return [0, 1].map((seat) => computerName(seat, meta.levels ? meta.levels[seat] : 3));
+  return null;
+}
+
+/** Do hints and undo exist in this game? */
+export function assisted(meta) {
+  return !meta.ranked && meta.mode !== "watch";
+}
