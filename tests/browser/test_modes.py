@@ -136,7 +136,9 @@ def watch_game(page: Page, options: dict[str, Any], speed: str = "fast") -> None
 
 def level_one(page: Page) -> None:
     """The computer's level (the settings) is 1 from the first page load on."""
-    page.add_init_script("localStorage.setItem('sixty-six.settings.v1', JSON.stringify({level: 1}))")
+    page.add_init_script(
+        "if (location.protocol === 'http:') localStorage.setItem('sixty-six.settings.v1', JSON.stringify({level: 1}))"
+    )
 
 
 def wait_steps(page: Page, at_least: int) -> None:
@@ -155,19 +157,25 @@ def test_watch_mode_plays_on_by_itself_showing_both_hands_not_the_talon(site: Si
     oracle = Oracle(options)
     expect(page.locator(TABLE)).to_have_attribute("data-mode", "watch")
     assert meta(page)["levels"] == [1, 1]
-    first = step_count(page)
-    # Nobody touches anything, and the game goes on.
-    for n in range(1, 9):
-        wait_steps(page, first + n)
+    pause = page.locator("[data-control='pause']")
+    # Nobody touches anything, and the game goes on; every so often it is paused to look at the table.
+    for _ in range(4):
+        wait_steps(page, step_count(page) + 2)
+        pause.click()
+        expect(page.locator(TABLE)).to_have_attribute("data-watch-paused", "1")
+        wait_ready(page)
         check_messages(messages(page, start), oracle, watching=True)
-        if phase(page) in ("deal_over", "match_over"):
-            break
         shown = dom_cards(page)
         assert not shown & talon(oracle), "the face-down talon is shown"
+        if phase(page) in ("deal_over", "match_over"):
+            break
         view = page.evaluate("window.__test.view()")
         # Both hands face up (the watcher is no player); nothing to press.
-        assert set(view["both_hands"][1]) <= shown
+        assert set(view["both_hands"][1]) == hand(oracle, 1) <= shown
+        assert set(view["hand"]) == hand(oracle, 0) <= shown
         assert page.locator("#my-hand .card[data-legal='1']").count() == 0
+        pause.click()
+        expect(page.locator(TABLE)).to_have_attribute("data-watch-paused", "0")
     assert oracle.checked >= 5
     expect(page.locator("#watch-bar")).to_be_visible()
 
