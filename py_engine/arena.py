@@ -146,6 +146,9 @@ def main(argv: list[str] | None = None) -> int:
         help="search against the clock with this budget (default: no clock, each level searches its iteration count)",
     )
     parser.add_argument("--iterations", type=int, default=None, help="override the searching levels' iteration count")
+    parser.add_argument(
+        "--markdown", action="store_true", help="also print the result as a row of the table in docs/arena.md"
+    )
     args = parser.parse_args(argv)
     level_named(args.a)
     level_named(args.b)
@@ -185,7 +188,30 @@ def main(argv: list[str] | None = None) -> int:
                 f"max {max(ms):.0f} ms, mean iterations {statistics.fmean(its):.0f}"
             )
     print(f"wall time {elapsed:.0f} s on {args.procs} process(es)")
+    if args.markdown:
+        a_moves = [m for a, _ in results for m in a.move_ms]
+        a_its = [i for a, _ in results for i in a.iterations]
+        per_move = f"{statistics.fmean(a_moves):.0f} ms, {statistics.fmean(a_its):.0f} it" if a_moves else "-"
+        print(
+            f"| {args.preset} | {args.a} | {args.b} | {args.pairs} | {_share(a_gp, b_gp):.1%} "
+            f"[{gp_low:.1%}, {gp_high:.1%}] | {_share(a_won, b_won):.1%} [{w_low:.1%}, {w_high:.1%}] | {per_move} "
+            f"| `python -m py_engine.arena {command_line(args)}` |"
+        )
     return 0
+
+
+def command_line(args: argparse.Namespace) -> str:
+    """The options that reproduce a run (everything but the process count and the output format)."""
+    words = [f"--a {args.a}", f"--b {args.b}", f"--preset {args.preset}", f"--pairs {args.pairs}"]
+    if args.matches:
+        words.append("--matches")
+    if args.seed != 1:
+        words.append(f"--seed {args.seed}")
+    if args.budget_ms is not None:
+        words.append(f"--budget-ms {args.budget_ms}")
+    if args.iterations is not None:
+        words.append(f"--iterations {args.iterations}")
+    return " ".join(words)
 
 
 if __name__ == "__main__":

@@ -46,6 +46,8 @@ LEVELS: dict[str, Level] = {
 DEFAULT_LEVEL = "4"
 #: Exhausted talon: solve exactly when both hands together hold at most this many cards.
 EXACT_CARDS = 12
+#: The share of a time budget the search itself may use (the rest answers the request in time).
+BUDGET_SHARE = 0.95
 
 
 def level_named(name: str | int) -> Level:
@@ -112,7 +114,10 @@ def decide(
     else:
         its = iterations if iterations is not None else level.iterations
         budget = (budget_ms if budget_ms is not None else level.budget_ms) if clock else None
-        result = search(deal, seat, rng, utility, iterations=its, budget_s=None if budget is None else budget / 1000)
+        # The budget counts from the request: what was spent before the search (and a margin for
+        # answering) comes off the search's own time.
+        budget_s = None if budget is None else max(0.01, budget / 1000 * BUDGET_SHARE - (time.perf_counter() - start))
+        result = search(deal, seat, rng, utility, iterations=its, budget_s=budget_s)
         ranking = [(a, v) for a, v, _ in result.ranking]
         stats["iterations"] = result.iterations
     stats["ms"] = round((time.perf_counter() - start) * 1000, 1)
