@@ -9,6 +9,10 @@ Extensions beyond PROTOCOL.md (additive, so ``v`` stays 1):
   events are then those of that seat. A page playing seat 0 asks for the
   computer's move with ``observer: 0`` and so never receives seat 1's view.
 * ``rules`` → the parameters with their allowed values, for settings screens.
+* ``check_rules`` ``{preset, rules?}`` → ``{"rules": {...}}``, the complete rules
+  that ``new_game`` would play with these overrides, or the ``bad_rules`` error
+  that it would give. A ``bad_rules`` error (here and in ``new_game``) also
+  carries ``detail``: ``{"reason": ..., "values": {...}}`` (see ``RulesError``).
 * ``undo`` ``{game, seat}`` → takes back the seat's last action and all that
   followed it (the game is replayed from its record).
 * ``review`` ``{game, deal?, evaluate?, budget_ms?}`` → a finished deal of the
@@ -28,17 +32,18 @@ from .actions import action_name, sorted_names
 from .errors import EngineError
 from .match import Match, check_deck
 from .record import load_record
-from .rules import BOOLEANS, CHOICES, PARAMETERS, PRESET_IDS, PRESETS, RulesError, make_rules
+from .rules import BOOLEANS, CHOICES, PARAMETERS, PRESET_IDS, PRESETS, Rules, RulesError, make_rules
 from .views import filter_events, view
 
 VERSION = 1
 
 
 class ProtocolError(Exception):
-    def __init__(self, code: str, message: str):
+    def __init__(self, code: str, message: str, detail: dict[str, Any] | None = None):
         super().__init__(message)
         self.code = code
         self.message = message
+        self.detail = detail
 
 
 def _arg(req: dict[str, Any], name: str, kind: type | tuple[type, ...], default: Any = ..., *, what: str = "") -> Any:
@@ -74,6 +79,7 @@ class Engine:
         self._commands: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
             "presets": self._presets,
             "rules": self._rules,
+            "check_rules": self._check_rules,
             "new_game": self._new_game,
             "view": self._view,
             "legal": self._legal,
@@ -116,7 +122,7 @@ class Engine:
             result = command(req)
             return json.dumps({"v": VERSION, "id": req_id, "ok": True, **result}, separators=(",", ":"))
         except ProtocolError as e:
-            return _error(req_id, e.code, e.message)
+            return _error(req_id, e.code, e.message, e.detail)
         except EngineError as e:
             return _error(req_id, e.code, str(e))
         except Exception as e:  # a bug: still answer, never raise
@@ -156,7 +162,8 @@ class Engine:
             params.append({"id": p, "values": choices})
         return {"parameters": params}
 
-    def _new_game(self, req: dict[str, Any]) -> dict[str, Any]:
+    @staticmethod
+    def _requested_rules(req: dict[str, Any]) -> Rules:
         preset_id = _arg(req, "preset", str, "AT20")
         base = PRESETS.get(preset_id)
         if base is None:
@@ -164,9 +171,15 @@ class Engine:
                 "unknown_preset", f"unknown preset {preset_id!r}; the presets are {', '.join(PRESET_IDS)}"
             )
         try:
-            rules = make_rules(base, _arg(req, "rules", dict, {}))
+            return make_rules(base, _arg(req, "rules", dict, {}))
         except RulesError as e:
-            raise ProtocolError("bad_rules", str(e)) from None
+            raise ProtocolError("bad_rules", str(e), {"reason": e.reason, "values": e.values}) from None
+
+    def _check_rules(self, req: dict[str, Any]) -> dict[str, Any]:
+        return {"rules": self._requested_rules(req).to_dict()}
+
+    def _new_game(self, req: dict[str, Any]) -> dict[str, Any]:
+        rules = self._requested_rules(req)
         seed = _arg(req, "seed", int, None)
         if seed is None:
             seed = random.SystemRandom().randrange(2**53)
@@ -262,9 +275,12 @@ class Engine:
         return {}
 
 
-def _error(req_id: Any, code: str, message: str) -> str:
+def _error(req_id: Any, code: str, message: str, detail: dict[str, Any] | None = None) -> str:
+    error: dict[str, Any] = {"code": code, "message": message}
+    if detail is not None:
+        error["detail"] = detail
     try:
-        return json.dumps({"v": VERSION, "id": req_id, "ok": False, "error": {"code": code, "message": message}})
+        return json.dumps({"v": VERSION, "id": req_id, "ok": False, "error": error})
     except (TypeError, ValueError):
         return json.dumps({"v": VERSION, "id": None, "ok": False, "error": {"code": code, "message": message}})
 

@@ -12,9 +12,34 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
+#: The ``reason`` of every :class:`RulesError` (a front end words each in its own language).
+RULES_ERROR_REASONS = (
+    "not_object",
+    "unknown_parameter",
+    "bad_value",
+    "deck_hand_size",
+    "deck_deal_pattern",
+    "marriage_auto_king",
+    "unknown_preset",
+    "missing_parameters",
+)
+
 
 class RulesError(ValueError):
-    """A rules value or override that cannot be played."""
+    """A rules value or override that cannot be played.
+
+    Besides the message in words, ``reason`` names the problem and ``values``
+    gives its particulars, so that a front end can say it in its own words:
+    ``not_object``; ``unknown_parameter``, ``bad_value`` {param}; ``deck_hand_size``
+    {deck, hand_size}, ``deck_deal_pattern`` {deck, deal_pattern} (what that deck
+    needs); ``marriage_auto_king``; in a saved record's rules also ``unknown_preset`` and
+    ``missing_parameters``.
+    """
+
+    def __init__(self, message: str, reason: str, values: dict[str, Any] | None = None):
+        super().__init__(message)
+        self.reason = reason
+        self.values: dict[str, Any] = values or {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,26 +240,34 @@ def preset(preset_id: str) -> Rules:
 def _check_value(param: str, value: Any) -> None:
     if param in BOOLEANS:
         if not isinstance(value, bool):
-            raise RulesError(f"{param} must be true or false, not {value!r}")
+            raise RulesError(f"{param} must be true or false, not {value!r}", "bad_value", {"param": param})
         return
     choices = CHOICES[param]
     # bool is an int subclass: refuse true/false for numeric parameters.
     if isinstance(value, bool) or value not in choices or type(value) is not type(choices[0]):
         shown = f"{choices[0]}..{choices[-1]}" if param == "match_target" else ", ".join(map(str, choices))
-        raise RulesError(f"{param} must be one of {shown}, not {value!r}")
+        raise RulesError(f"{param} must be one of {shown}, not {value!r}", "bad_value", {"param": param})
 
 
 def _check_combination(rules: Rules) -> None:
     expected_hand, expected_pattern = (5, "3T2") if rules.deck == 20 else (6, "33T")
     if rules.hand_size != expected_hand:
-        raise RulesError(f"a {rules.deck}-card deck is dealt {expected_hand} cards a hand, not {rules.hand_size}")
+        raise RulesError(
+            f"a {rules.deck}-card deck is dealt {expected_hand} cards a hand, not {rules.hand_size}",
+            "deck_hand_size",
+            {"deck": rules.deck, "hand_size": expected_hand},
+        )
     if rules.deal_pattern != expected_pattern:
         raise RulesError(
-            f"a {rules.deck}-card deck is dealt by the {expected_pattern} pattern, not {rules.deal_pattern}"
+            f"a {rules.deck}-card deck is dealt by the {expected_pattern} pattern, not {rules.deal_pattern}",
+            "deck_deal_pattern",
+            {"deck": rules.deck, "deal_pattern": expected_pattern},
         )
     if rules.marriage_auto and rules.marriage_lead_card == "king":
         raise RulesError(
-            "marriage_auto (leading K or Q declares) contradicts marriage_lead_card = king (a marriage must lead the K)"
+            "marriage_auto (leading K or Q declares) contradicts marriage_lead_card = king"
+            " (a marriage must lead the K)",
+            "marriage_auto_king",
         )
 
 
@@ -243,10 +276,10 @@ def make_rules(base: Rules, overrides: dict[str, Any] | None) -> Rules:
     if not overrides:
         return base
     if not isinstance(overrides, dict):
-        raise RulesError("rules overrides must be an object of parameter: value")
+        raise RulesError("rules overrides must be an object of parameter: value", "not_object")
     for param, value in overrides.items():
         if param not in PARAMETERS:
-            raise RulesError(f"unknown rules parameter {param!r}")
+            raise RulesError(f"unknown rules parameter {param!r}", "unknown_parameter", {"param": str(param)})
         _check_value(param, value)
     changed = {p: v for p, v in overrides.items() if getattr(base, p) != v}
     if not changed:
@@ -259,14 +292,14 @@ def make_rules(base: Rules, overrides: dict[str, Any] | None) -> Rules:
 def rules_from_dict(data: Any) -> Rules:
     """Rebuild a rules value saved by :meth:`Rules.to_dict` (in a record)."""
     if not isinstance(data, dict):
-        raise RulesError("rules must be an object")
+        raise RulesError("rules must be an object", "not_object")
     base = PRESETS.get(data.get("id", ""))
     if base is None:
-        raise RulesError(f"rules name an unknown preset {data.get('id')!r}")
+        raise RulesError(f"rules name an unknown preset {data.get('id')!r}", "unknown_preset")
     overrides = {k: v for k, v in data.items() if k not in ("id", "name")}
     missing = [p for p in PARAMETERS if p not in overrides]
     if missing:
-        raise RulesError(f"rules lack {', '.join(missing)}")
+        raise RulesError(f"rules lack {', '.join(missing)}", "missing_parameters")
     return make_rules(base, overrides)
 
 

@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 
 import pytest
 
-from py_engine.rules import PRESETS
+from py_engine.rules import BOOLEANS, CHOICES, PARAMETERS, PRESETS, RULES_ERROR_REASONS
 from py_engine.scoring import BASIS_POINTS
 from py_engine.views import _CODE_WORDS
 
@@ -142,6 +142,21 @@ def families() -> set[str]:
     keys |= {f"modes.mode.{k}" for k in js_list(sources["modes.js"], "MODES")}
     keys |= {f"modes.speed.{k}" for k in js_list(sources["modes.js"], "SPEEDS")}
     keys |= {f"modes.named.{k}" for k in js_list(sources["names.js"], "NAMED")}
+    keys |= rule_keys()
+    return keys
+
+
+def rule_keys() -> set[str]:
+    """The rules in words (rules-text.js): each parameter's name and a sentence per value, from the engine's lists."""
+    keys = {f"rulesError.{reason}" for reason in RULES_ERROR_REASONS}
+    for param in PARAMETERS:
+        keys.add(f"param.{param}")
+        if param in BOOLEANS:
+            keys |= {f"rule.{param}.yes", f"rule.{param}.no"}
+        elif isinstance(CHOICES[param][0], int):
+            keys.add(f"rule.{param}.n")
+        else:
+            keys |= {f"rule.{param}.{value}" for value in CHOICES[param]}
     return keys
 
 

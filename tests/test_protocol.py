@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from py_engine.protocol import Engine, handle
-from py_engine.rules import PRESET_IDS
+from py_engine.rules import PRESET_IDS, PRESETS
 
 from .scenario import make_deck, rules_of
 
@@ -243,3 +243,24 @@ def test_review_shows_a_finished_deal_with_every_card(engine: Engine) -> None:
 
 
 AT20_ORDER = [f"{r}{s}" for s in "HDCS" for r in "ATKQJ9"]
+
+
+def test_check_rules_answers_the_complete_rules_or_says_why_not(engine: Engine) -> None:
+    ok = call(engine, cmd="check_rules", preset="HU24", rules={"resign": True, "match_target": 11})
+    assert ok["ok"] and ok["rules"]["id"] == "HU24" and ok["rules"]["resign"] is True
+    assert ok["rules"]["match_target"] == 11 and ok["rules"]["deck"] == 24
+    assert call(engine, cmd="check_rules", preset="AT20")["rules"] == PRESETS["AT20"].to_dict()
+    refused = {
+        "deck_hand_size": ({"deck": 24}, {"deck": 24, "hand_size": 6}),
+        "deck_deal_pattern": ({"deck": 24, "hand_size": 6}, {"deck": 24, "deal_pattern": "33T"}),
+        "marriage_auto_king": ({"marriage_auto": True, "marriage_lead_card": "king"}, {}),
+        "bad_value": ({"resign": "yes"}, {"param": "resign"}),
+        "unknown_parameter": ({"nonsense": 1}, {"param": "nonsense"}),
+    }
+    for reason, (overrides, values) in refused.items():
+        for cmd in ("check_rules", "new_game"):
+            answer = call(engine, cmd=cmd, preset="AT20", rules=overrides)
+            assert error_code(answer) == "bad_rules"
+            assert answer["error"]["detail"] == {"reason": reason, "values": values}, (cmd, overrides)
+    assert error_code(call(engine, cmd="check_rules", preset="XX")) == "unknown_preset"
+    assert not engine.games  # checking rules starts no game

@@ -17,6 +17,7 @@
 
 import { engineWorkerUrl } from "./boot.js";
 import { DECK_STYLES, installCardSprites, setDeckStyle, suitName } from "./cards.js";
+import { mountRulesEditor, overridesFor, saveCustomRules } from "./custom-rules.js";
 import { EngineClient } from "./engine-client.js";
 import { has, LANGUAGES, localize, missingKeys, setLanguage, t } from "./i18n.js";
 import { registerServiceWorker } from "./pwa.js";
@@ -69,6 +70,8 @@ const state = {
   model: null, // what is drawn (the view, or a step of an animation towards it)
   settings: loadSettings(),
   presets: [],
+  parameters: null, // a promise of the engine's rules parameters ("rules" command), asked for when first needed
+  rulesEditor: null,
   busy: false,
   thinking: false,
   aiTimer: null,
@@ -388,14 +391,23 @@ function perform(action, seat = state.seat) {
 
 async function startGame(options, { animate = true } = {}) {
   const meta = newMeta(state.prefs, state.settings.level);
-  const request = { cmd: "new_game", preset: state.settings.preset, meta, ...options };
+  const preset = options.preset ?? state.settings.preset;
+  const request = { cmd: "new_game", preset, rules: overridesFor(preset), meta, ...options };
   let answer;
   try {
     answer = await ask(request);
   } catch (error) {
-    if (error.code !== "unknown_preset") throw error;
-    state.settings = saveSettings({ ...state.settings, preset: DEFAULTS.preset });
-    answer = await ask({ ...request, preset: DEFAULTS.preset });
+    if (error.code === "bad_rules" && !options.rules) {
+      // Custom rules that the engine no longer accepts: play the preset as it is, and say so.
+      saveCustomRules(preset, {});
+      notify(t("custom.dropped"));
+      answer = await ask({ ...request, rules: {} });
+    } else if (error.code === "unknown_preset") {
+      state.settings = saveSettings({ ...state.settings, preset: DEFAULTS.preset });
+      answer = await ask({ ...request, preset: DEFAULTS.preset, rules: {} });
+    } else {
+      throw error;
+    }
   }
   state.game = answer.game;
   state.gameStart = state.steps;
@@ -753,6 +765,50 @@ function fillSelect(select, entries, value) {
   );
 }
 
+/** The engine's rules parameters (asked for once, when first needed). */
+function ruleParameters() {
+  state.parameters ??= state.client.request({ cmd: "rules" }).then((answer) => answer.parameters);
+  state.parameters.catch(() => {
+    state.parameters = null;
+  });
+  return state.parameters;
+}
+
+/** Null if the engine accepts these rules, else its bad_rules detail ({reason, values}). */
+async function checkRules(preset, rules) {
+  try {
+    await state.client.request({ cmd: "check_rules", preset, rules });
+    return null;
+  } catch (error) {
+    return error.detail || { reason: "other" };
+  }
+}
+
+/** The custom-rules editor of the settings, for the preset chosen there. */
+async function mountEditor(dialog) {
+  const body = document.getElementById("custom-rules-body");
+  const buttons = dialog.querySelectorAll("button[type='submit']");
+  const onValidity = (valid) => {
+    for (const button of buttons) button.disabled = !valid;
+  };
+  let parameters;
+  try {
+    parameters = await ruleParameters();
+  } catch {
+    body.replaceChildren(); // no engine: nothing to edit
+    return;
+  }
+  const preset = document.getElementById("setting-preset").value;
+  state.rulesEditor = mountRulesEditor(body, {
+    presets: state.presets,
+    parameters,
+    preset,
+    overrides: overridesFor(preset),
+    check: checkRules,
+    onValidity,
+  });
+}
+
 function openSettings(focusNewGame = false) {
   const s = state.settings;
   const presets = state.presets.length
@@ -778,6 +834,10 @@ function openSettings(focusNewGame = false) {
   fillModeSettings(state.prefs);
   document.getElementById("import-error").hidden = true;
   dialog.returnValue = "";
+  state.rulesEditor = null;
+  for (const button of dialog.querySelectorAll("button[type='submit']")) button.disabled = false;
+  document.getElementById("custom-rules").open = Object.keys(overridesFor(s.preset)).length > 0;
+  if (state.booted) mountEditor(dialog);
   dialog.showModal();
   if (focusNewGame) dialog.querySelector('[data-action="settings-new-game"]').focus();
 }
@@ -787,6 +847,7 @@ async function onSettingsClosed() {
   if (dialog.returnValue !== "save" && dialog.returnValue !== "new") return;
   const form = document.getElementById("settings-form");
   const data = new FormData(form);
+  if (state.rulesEditor) saveCustomRules(String(data.get("preset")), state.rulesEditor.overrides());
   const language = String(data.get("language"));
   const deck = String(data.get("deck"));
   state.settings = saveSettings({
@@ -827,7 +888,9 @@ async function applyLanguageAndDeck() {
 async function showHelp() {
   const { openHelp } = await import("./help.js");
   openHelp({
+    rules: state.view ? state.view.rules : null,
     presets: state.presets,
+    parameters: ruleParameters,
     // Importing or resetting the local data starts the page afresh from it; a reset also drops the saved game.
     onImported: () => window.location.reload(),
     onReset: async () => {
@@ -927,6 +990,9 @@ async function main() {
   document.getElementById("open-settings").addEventListener("click", () => openSettings());
   document.getElementById("new-game").addEventListener("click", () => openSettings(true));
   document.getElementById("settings-dialog").addEventListener("close", onSettingsClosed);
+  document.getElementById("setting-preset").addEventListener("change", (event) => {
+    state.rulesEditor?.setPreset(event.target.value, overridesFor(event.target.value));
+  });
   document.getElementById("notice-close").addEventListener("click", () => notify(""));
   document.getElementById("open-help").addEventListener("click", showHelp);
   document.getElementById("watch-speed").addEventListener("change", onSpeed);

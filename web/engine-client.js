@@ -9,10 +9,12 @@
 import { adoptEngineWorker, moduleWorkerOptions } from "./boot.js";
 
 export class EngineError extends Error {
-  constructor(code, message) {
+  /** ``detail``: the engine's particulars of some errors, e.g. bad_rules' {reason, values}. */
+  constructor(code, message, detail = null) {
     super(message);
     this.name = "EngineError";
     this.code = code;
+    this.detail = detail;
   }
 }
 
@@ -105,7 +107,7 @@ export class EngineClient {
         if (message.ok) entry.resolve(message.result);
         else {
           const error = message.result?.error || { code: "unknown", message: "no answer" };
-          entry.reject(new EngineError(error.code, error.message));
+          entry.reject(new EngineError(error.code, error.message, error.detail ?? null));
         }
         return;
       }

@@ -1,12 +1,15 @@
 // The help dialog (the "?" button of the top bar): the rules of the game on
-// the table, a short how-to-play, the tutorial and the statistics.
+// the table (generated from the engine's rules value), a short how-to-play,
+// the tutorial and the statistics.
 
 import { t } from "./i18n.js";
+import { rulesSentences, rulesTitle } from "./rules-text.js";
 import { openStats } from "./stats-view.js";
 import { h } from "./table.js";
 
 let dialog = null;
 let options = {};
+let shown = 0; // sections asked for so far (the rules section waits for the engine)
 
 function howTo() {
   const part = (title, text) => h("section", { class: "help-part" }, h("h3", { text: title }), h("p", { text }));
@@ -22,13 +25,42 @@ function howTo() {
   ];
 }
 
-function show(section) {
+/** The rules of the game on the table, one sentence per parameter; changes from the preset are marked. */
+async function rulesPart() {
+  const { rules, presets } = options;
+  if (!rules) return [h("p", { class: "muted", text: t("help.noGame") })];
+  let parameters;
+  try {
+    parameters = await options.parameters();
+  } catch {
+    return [h("p", { class: "muted", text: t("help.noRules") })];
+  }
+  const base = (presets.find((p) => p.id === rules.id) || { rules }).rules;
+  const items = rulesSentences(rules, parameters).map(({ id, text }) => {
+    const changed = base[id] !== rules[id];
+    const item = h("li", { "data-param": id, class: changed ? "changed" : null }, text);
+    if (changed) item.append(" ", h("span", { class: "rule-changed", text: t("custom.changed") }));
+    return item;
+  });
+  return [
+    h("h3", { id: "help-rules-title", text: rulesTitle(rules, presets) }),
+    h("p", { class: "muted small", text: t("help.rulesIntro") }),
+    h("ul", { class: "rules-list", "aria-labelledby": "help-rules-title" }, ...items),
+  ];
+}
+
+async function show(section) {
   for (const button of dialog.querySelectorAll("[data-help]")) {
     button.setAttribute("aria-pressed", String(button.dataset.help === section));
   }
   const content = dialog.querySelector("#help-content");
   content.dataset.section = section;
-  content.replaceChildren(...howTo());
+  delete content.dataset.ready;
+  const mine = ++shown;
+  const parts = section === "rules" ? await rulesPart() : howTo();
+  if (mine !== shown) return; // another section was chosen meanwhile
+  content.replaceChildren(...parts);
+  content.dataset.ready = section;
 }
 
 function build() {
@@ -48,15 +80,19 @@ function build() {
     "dialog",
     { class: "dialog dialog-wide", id: "help-dialog", "aria-labelledby": "help-title" },
     h("h2", { id: "help-title", text: t("help.title") }),
-    h("div", { class: "help-nav" }, tab("howto", t("help.howto")), stats),
+    h("div", { class: "help-nav" }, tab("rules", t("help.rules")), tab("howto", t("help.howto")), stats),
     h("div", { id: "help-content", class: "help-content", tabindex: "-1" }),
     h("div", { class: "dialog-buttons" }, close),
   );
   document.body.append(dialog);
 }
 
-/** Open the help. ``opts``: {presets, onImported, onReset} (passed on to the statistics screen). */
-export function openHelp(opts, section = "howto") {
+/**
+ * Open the help at ``section`` ("rules" or "howto"). ``opts``: {rules (of the
+ * game on the table, or null), presets, parameters() (a promise of the engine's
+ * rules parameters), onImported, onReset (for the statistics screen)}.
+ */
+export function openHelp(opts, section = "rules") {
   options = opts;
   if (dialog) dialog.remove(); // rebuilt in the current language
   build();
