@@ -167,6 +167,7 @@ PYTHON_TEST_MODULES = (
     "pytest_playwright",
     "pytest_timeout",
     "selenium",
+    "axe_playwright_python",
 )
 
 

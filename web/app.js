@@ -16,10 +16,12 @@
 // language and the card pattern are settings (settings.js).
 
 import { engineWorkerUrl } from "./boot.js";
-import { DECK_STYLES, installCardSprites, setDeckStyle, suitName } from "./cards.js";
+import { cardLabel, DECK_STYLES, installCardSprites, setDeckStyle, suitName } from "./cards.js";
 import { mountRulesEditor, overridesFor, saveCustomRules } from "./custom-rules.js";
 import { EngineClient } from "./engine-client.js";
 import { has, LANGUAGES, localize, missingKeys, setLanguage, t } from "./i18n.js";
+import { decorate, installKeyboard, renderKeyHelp, setShortcutsOn, shortcutsOn } from "./keyboard.js";
+import { clearLog, narrate, narrateGame, say } from "./narrate.js";
 import { registerServiceWorker } from "./pwa.js";
 import {
   budgetFor,
@@ -35,6 +37,7 @@ import {
   saveSettings,
 } from "./settings.js";
 import { beginGame, loadStats, noteFinishedDeal } from "./stats.js";
+import { eventSound, installSound, setSoundOn, soundOn, soundStats } from "./sound.js";
 import { backElement, flip, presetName, queryDom, render, snapshotRects, sweep } from "./table.js";
 import { renderAssist, showHint } from "./assist.js";
 import { curtain, hideHandover, showHandover } from "./handover.js";
@@ -79,6 +82,7 @@ const state = {
   steps: 0, // engine answers applied so far (a test hook: data-step)
   gameStart: 0, // data-step when the current game began
   focus: null, // the control that had the keyboard focus before a redraw removed it
+  focusIndex: 0, // where in your hand the focused card was
   progress: null, // the latest boot progress, redrawn when the language changes
   failure: null, // why the boot failed: {key, detail?}
   prefs: loadPreferences(), // the mode of the next new game (modes.js)
@@ -100,7 +104,10 @@ function ready() {
 function focusedControl() {
   const active = document.activeElement;
   if (!active || !dom.root.contains(active)) return null;
-  if (active.dataset.card) return `button[data-card="${active.dataset.card}"]`;
+  if (active.dataset.card) {
+    state.focusIndex = Math.max(0, [...dom.myHand.children].indexOf(active));
+    return `button[data-card="${active.dataset.card}"]`;
+  }
   if (active.dataset.action) return `button[data-action="${active.dataset.action}"]`;
   return null;
 }
@@ -112,15 +119,28 @@ function refocus(selector) {
     if (active && active !== document.body && !dom.root.contains(active)) state.focus = null;
     return;
   }
-  const target =
-    dom.root.querySelector(`${selector}:not(:disabled)`) ||
-    dom.root.querySelector("#my-hand button.legal, #actions button, #result button");
+  const target = dom.root.querySelector(`${selector}:not(:disabled)`) || nextFocus();
   if (target) target.focus({ preventScroll: true });
   state.focus = target ? null : selector;
 }
 
+/** Where the focus goes when its control is gone: the result's buttons, else the card you may play nearest to where you were, else an action. */
+function nextFocus() {
+  if (state.model && state.model.deal_result) return dom.result.querySelector("button");
+  const legal = [...dom.myHand.querySelectorAll("button.legal")];
+  const nearest = legal.sort(
+    (a, b) => Math.abs(cardIndex(a) - state.focusIndex) - Math.abs(cardIndex(b) - state.focusIndex),
+  )[0];
+  return nearest || dom.actions.querySelector("button");
+}
+
+function cardIndex(node) {
+  return [...dom.myHand.children].indexOf(node);
+}
+
 function draw() {
   applyNames();
+  if (state.handover) clearLog(); // the next player must not read the last one's cards
   if (state.model) {
     const focused = focusedControl() || state.focus;
     const covered = state.handover !== null;
@@ -131,6 +151,7 @@ function draw() {
       message: state.message || modeStatus(),
     });
     decorateModes();
+    decorate(dom.root, dom.myHand);
     refocus(focused);
   } else if (state.handover) {
     blankTable();
@@ -178,6 +199,8 @@ async function playEvents(events, view) {
   m.legal = [];
   for (const event of events) {
     const theirs = event.seat === COMPUTER;
+    narrate(event, view);
+    eventSound(event, ME);
     switch (event.type) {
       case "play":
         if (theirs) {
@@ -295,6 +318,8 @@ function proceed() {
     }, wait);
   }
   draw();
+  // Your turn: say what you are to do (the status line's words).
+  if (view && view.to_act === ME && !view.deal_result) say(dom.status.textContent);
 }
 
 /** Run one step of the game; nothing else runs meanwhile. */
@@ -417,6 +442,7 @@ async function startGame(options, { animate = true } = {}) {
   state.paused = false;
   adoptGame(answer);
   if (!answer.view) return; // two players: the hand-over screen comes first
+  narrateGame(answer.view);
   if (animate) await show(clone(answer.view));
   else state.model = clone(answer.view); // drawn by the caller
 }
@@ -681,6 +707,10 @@ function decorateModes() {
 function onTableClick(event) {
   const target = event.target.closest("button");
   if (!target || !dom.root.contains(target) || target.disabled) return;
+  if (target.getAttribute("aria-disabled") === "true") {
+    if (target.dataset.card) refuse("card", target.dataset.card);
+    return;
+  }
   if (suppressClick) {
     suppressClick = false;
     return;
@@ -695,6 +725,24 @@ function onTableClick(event) {
     perform(target.dataset.action);
   }
 }
+
+/** Say why a key or a card did nothing: "card" (that card may not be played now) or "key". */
+function refuse(reason, card) {
+  say(reason === "card" ? t("a11y.say.notPlayable", { card: cardLabel(card) }) : t("a11y.say.unavailable"));
+}
+
+/** What the keyboard may do (keyboard.js): the actions you may take now, and how to take them. */
+const keyboardGame = {
+  legal: () => (state.booted && !state.busy && !state.handover && state.view ? state.view.legal : []),
+  perform,
+  focusAction: (action) => dom.root.querySelector(`button[data-action="${action}"]`)?.focus(),
+  newGame: () => {
+    if (!ready() || !dom.result.querySelector('[data-action="new-game"]')) return false;
+    newGame();
+    return true;
+  },
+  refuse,
+};
 
 // Dragging a card to the table (mouse only; touch and keyboard use a tap or Enter).
 let drag = null;
@@ -833,6 +881,9 @@ function openSettings(focusNewGame = false) {
   fillSelect(document.getElementById("setting-points"), POINTS_MODES.map((key) => [key, t(`points.${key}`)]), s.points);
   fillModeSettings(state.prefs);
   document.getElementById("import-error").hidden = true;
+  document.getElementById("setting-sound").checked = soundOn();
+  document.getElementById("setting-shortcuts").checked = shortcutsOn();
+  renderKeyHelp(document.getElementById("keys-list"));
   dialog.returnValue = "";
   state.rulesEditor = null;
   for (const button of dialog.querySelectorAll("button[type='submit']")) button.disabled = false;
@@ -860,6 +911,8 @@ async function onSettingsClosed() {
     deck: deck === dialog.dataset.shownDeck ? state.settings.deck : deck,
   });
   state.prefs = savePreferences(readModeSettings(data, state.prefs));
+  setSoundOn(data.get("sound") === "on");
+  setShortcutsOn(data.get("shortcuts") === "on");
   await applyLanguageAndDeck();
   if (dialog.returnValue === "new") newGame();
   else draw();
@@ -952,6 +1005,8 @@ function installTestHooks() {
     stats: () => loadStats(),
     /** Translation keys the page asked for that its language lacks (none, if all is well). */
     missingKeys: () => missingKeys(),
+    /** What the sound module scheduled and dropped, and its switch (sound.js). */
+    sounds: () => soundStats(),
     ready: () => ready(),
     /** The worker's handle of the game in play. */
     game: () => state.game,
@@ -982,6 +1037,8 @@ async function main() {
   // The words load while the engine boots.
   const translated = applyLanguageAndDeck();
   if (TEST) installTestHooks();
+  installSound();
+  installKeyboard({ hand: dom.myHand, game: keyboardGame });
   dom.root.addEventListener("click", onTableClick);
   dom.root.addEventListener("pointerdown", onPointerDown);
   dom.root.addEventListener("pointermove", onPointerMove);
@@ -1036,6 +1093,7 @@ async function main() {
       adoptGame(saved);
       if (saved.view) state.model = clone(state.view);
       recordStats();
+      if (saved.view) narrateGame(state.view, true);
     } else {
       if (saved.status === "corrupt") {
         notify(t("notice.restoreFailed", { detail: saved.message }));

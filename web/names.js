@@ -40,6 +40,21 @@ export const NAMED = [
   "matchScore",
   "matchesWon",
   "points",
+  // The live region's sentences (narrate.js).
+  "sayPlay",
+  "sayTrick",
+  "sayDraw",
+  "sayDrawHidden",
+  "sayMarriage",
+  "sayCredited",
+  "sayExchange",
+  "sayClose",
+  "sayClaim",
+  "sayWrongClaim",
+  "sayPass",
+  "sayResign",
+  "sayDeal",
+  "sayHand",
 ];
 
 // Keys said of one side, with ".me" and ".opp" versions: their base -> named id.
@@ -61,6 +76,19 @@ const SIDED = {
   "result.basis.schwarz": "basisSchwarz",
   "result.basis.schneider": "basisSchneider",
   "result.basis.simple": "basisSimple",
+  "a11y.say.play": "sayPlay",
+  "a11y.say.trick": "sayTrick",
+  "a11y.say.draw": "sayDraw",
+  "a11y.say.drawHidden": "sayDrawHidden",
+  "a11y.say.marriage": "sayMarriage",
+  "a11y.say.credited": "sayCredited",
+  "a11y.say.exchange": "sayExchange",
+  "a11y.say.close": "sayClose",
+  "a11y.say.claim": "sayClaim",
+  "a11y.say.wrongClaim": "sayWrongClaim",
+  "a11y.say.pass": "sayPass",
+  "a11y.say.resign": "sayResign",
+  "a11y.say.deal": "sayDeal",
 };
 
 // Other keys: [named id or null (the name itself), whose name].
@@ -86,6 +114,7 @@ const SINGLE = {
   "result.matchScore": ["matchScore", "both"],
   "result.matchesWon": ["matchesWon", "both"],
   "result.points": ["points", "both"],
+  "a11y.say.hand": ["sayHand", "me"],
 };
 
 function named(id, names, who) {

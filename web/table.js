@@ -9,7 +9,7 @@
 // was to where it is now.
 
 import { cardBack, cardFace, cardLabel, deckStyle, suitIcon, suitName } from "./cards.js";
-import { has, t, tp } from "./i18n.js";
+import { has, language, t, tp } from "./i18n.js";
 
 const OPPONENT = 1;
 const ME = 0;
@@ -226,18 +226,37 @@ function renderTrick(dom, model) {
   dom.trick.replaceChildren(...children);
 }
 
+/** Put exactly ``nodes`` into ``parent``, in order, moving as few as possible (a node left in place keeps the focus). */
+function keepChildren(parent, nodes) {
+  const wanted = new Set(nodes);
+  for (const child of [...parent.children]) if (!wanted.has(child)) child.remove();
+  nodes.forEach((node, i) => {
+    if (parent.children[i] !== node) parent.insertBefore(node, parent.children[i] || null);
+  });
+}
+
+// Your cards are kept from one drawing to the next (the keyboard focus stays on its card).
+// A card you may not play now is aria-disabled, not disabled: it stays in reach of the keyboard and is read out.
 function renderMyHand(dom, model, ui) {
   const playable = playableCards(model);
   const myTurn = model.to_act === ME && ui.interactive;
+  const face = `${deckStyle()} ${language()}`;
+  const drawn = new Map([...dom.myHand.querySelectorAll("button.card")].map((node) => [node.dataset.card, node]));
   const cards = model.hand.map((code) => {
     const legal = ui.interactive && playable.has(code);
-    const node = cardElement(code, { button: true, classes: legal ? "legal" : myTurn ? "unplayable" : "waiting" });
+    let node = drawn.get(code);
+    if (!node || node.dataset.face !== face) {
+      node = cardElement(code, { button: true });
+      node.dataset.face = face;
+    }
+    node.className = `card ${legal ? "legal" : myTurn ? "unplayable" : "waiting"}`;
     node.dataset.legal = legal ? "1" : "0";
-    if (!legal) node.disabled = true;
+    if (legal) node.removeAttribute("aria-disabled");
+    else node.setAttribute("aria-disabled", "true");
     if (model.declared && code[1] === model.declared && "KQ".includes(code[0])) node.classList.add("declared");
     return node;
   });
-  dom.myHand.replaceChildren(...cards);
+  keepChildren(dom.myHand, cards);
   dom.myHand.style.setProperty("--n", String(Math.max(cards.length, 1)));
 }
 
@@ -268,7 +287,7 @@ function statusText(model, ui) {
   if (model.to_act === OPPONENT) return t("status.computerTurn");
   if (model.to_act !== ME) return "";
   if (model.awaiting_final_claims) return t("status.finalClaims");
-  if (model.declared) return t("status.leadMarriage", { suit: suitName(model.declared) });
+  if (model.declared && model.trick.length === 0) return t("status.leadMarriage", { suit: suitName(model.declared) });
   const strict = model.phase === "closed" || model.phase === "exhausted";
   if (model.trick.length === 0) return strict ? t("status.leadStrict") : t("status.lead");
   return strict ? t("status.answerStrict") : t("status.answer");
