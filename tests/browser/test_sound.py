@@ -108,8 +108,9 @@ def test_the_mute_switch_silences_every_sound_and_is_remembered(site: Site, page
     expect(page.locator("#settings-dialog")).to_be_hidden()
     new_game(page, **SCRIPTED_AT20)
     page.locator("body").focus()
+    heard = sounds(page)["scheduled"]  # the new game's computer may have led already
     play_by_keys(page, ["exchange"])
-    assert sounds(page)["scheduled"] == {"exchange": 1}
+    assert sounds(page)["scheduled"] == {**heard, "exchange": heard.get("exchange", 0) + 1}
 
 
 @pytest.fixture
