@@ -138,10 +138,15 @@ function renderMiddle(review, n, names) {
 function renderPosition(review, n) {
   const total = review.steps.length;
   $("review-position").textContent = n === 0 ? t("modes.review.start") : t("modes.review.position", { n, total });
+  const focused = document.activeElement;
   $("review-first").disabled = n === 0;
   $("review-prev").disabled = n === 0;
   $("review-next").disabled = n === total;
   $("review-last").disabled = n === total;
+  // A button that has just become disabled hands the keyboard focus to one that still moves.
+  if (focused && focused.disabled && focused.closest(".review-nav")) {
+    (n === 0 ? $("review-next") : $("review-prev")).focus();
+  }
   const step = n > 0 ? review.steps[n - 1] : null;
   const text = $("review-move");
   text.replaceChildren();
@@ -254,7 +259,7 @@ async function loadDeal(index) {
 }
 
 function onKey(event) {
-  if (!session || event.target.tagName === "SELECT") return;
+  if (!session || !$("review-dialog").open || event.target.tagName === "SELECT") return;
   const moves = { ArrowRight: 1, ArrowLeft: -1 };
   if (event.key in moves) go(session.step + moves[event.key]);
   else if (event.key === "Home") go(0);
@@ -290,7 +295,8 @@ function wire() {
   if (wired) return;
   wired = true;
   const dialog = $("review-dialog");
-  dialog.addEventListener("keydown", onKey);
+  // On the document: a nav button that becomes disabled drops the focus to the body.
+  document.addEventListener("keydown", onKey);
   dialog.addEventListener("click", onClick);
   dialog.addEventListener("close", onClose);
   $("review-deal").addEventListener("change", (event) => session && loadDeal(Number(event.target.value)));

@@ -1,0 +1,253 @@
+"""Record files and the review screen: export, import, stepping through a deal, the computer's opinions."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from py_engine.record import load_record
+from py_engine.review import review_deal
+
+from .conftest import STEP_TIMEOUT_MS, Site, Watch
+from .helpers import Oracle, check_no_leak, do, messages, new_game, open_table, phase, step_count
+from .modes_helpers import SCRIPTED_AT20, set_preferences
+
+pytestmark = pytest.mark.browser
+
+OVER = ("deal_over", "match_over")
+REVIEW = "#review-dialog"
+
+
+def play_scripted_deal(page: Page) -> int:
+    """Exchange, marriage, close, three tricks and a claim (AT20, seat 0 leads); returns the first message's index."""
+    set_preferences(page, mode="computer", ranked=False)
+    start = new_game(page, **SCRIPTED_AT20)
+    for move in ("exchange", "marry:H", "close", "KH", "AH", "TH", "claim"):
+        do(page, move)
+    assert phase(page) in OVER
+    return start
+
+
+def open_review_from_result(page: Page) -> None:
+    page.locator("#result [data-control='review']").click()
+    wait_review(page)
+
+
+def wait_review(page: Page) -> None:
+    dialog = page.locator(REVIEW)
+    expect(dialog).to_be_visible()
+    expect(dialog).to_have_attribute("data-loaded", "1", timeout=STEP_TIMEOUT_MS)
+    expect(dialog).to_have_attribute("data-evaluated", "1", timeout=STEP_TIMEOUT_MS * 4)
+
+
+HANDS = "[0, 1].map(s => [...document.querySelectorAll(`#review-hand-${s} [data-card]`)].map(e => e.dataset.card))"
+
+
+def review_content(page: Page) -> dict[str, Any]:
+    """The moves and the cards as dealt, as the review screen shows them."""
+    page.keyboard.press("Home")
+    expect(page.locator(REVIEW)).to_have_attribute("data-step", "0")
+    content: dict[str, Any] = page.evaluate(
+        """() => ({
+            moves: [...document.querySelectorAll('#review-moves li')]
+                .map(li => [Number(li.dataset.seat), li.dataset.action]),
+            hands: HANDS,
+            talon: [...document.querySelectorAll('#review-talon [data-card]')].map(e => e.dataset.card),
+        })""".replace("HANDS", HANDS)
+    )
+    return content
+
+
+def shown_state(page: Page) -> dict[str, Any]:
+    state: dict[str, Any] = page.evaluate(
+        """() => ({
+            step: Number(document.querySelector('#review-dialog').dataset.step),
+            hands: HANDS,
+            trick: [...document.querySelectorAll('#review-trick [data-card]')].map(e => e.dataset.card),
+        })""".replace("HANDS", HANDS)
+    )
+    return state
+
+
+def expected_state(review: dict[str, Any], step: int) -> dict[str, Any]:
+    snapshot = review["start"] if step == 0 else review["steps"][step - 1]["state"]
+    trick = [entry["card"] for entry in snapshot["trick"]]
+    if step:
+        taken = [e for e in review["steps"][step - 1]["events"] if e["type"] == "trick"]
+        if taken:
+            trick = taken[0]["cards"]
+    return {"step": step, "hands": snapshot["hands"], "trick": trick}
+
+
+def export_text(page: Page) -> str:
+    before = page.evaluate("window.__test.exported()")
+    page.locator("#result [data-control='export']").click()
+    page.wait_for_function("before => window.__test.exported() !== before", arg=before, timeout=STEP_TIMEOUT_MS)
+    text: str = page.evaluate("window.__test.exported()")
+    return text
+
+
+def import_file(page: Page, text: str, name: str = "record.json") -> None:
+    page.locator("#open-settings").click()
+    expect(page.locator("#settings-dialog")).to_be_visible()
+    upload = {"name": name, "mimeType": "application/json", "buffer": text.encode()}
+    page.set_input_files("#import-file", files=[upload])
+
+
+def test_export_then_import_replays_identically(site: Site, page: Page, watch: Watch) -> None:
+    watch.attach(page)
+    open_table(page, site.url)
+    start = play_scripted_deal(page)
+    open_review_from_result(page)
+    original = review_content(page)
+    assert original["moves"][:3] == [[0, "exchange"], [0, "marry:H"], [0, "close"]]
+    assert sorted(original["hands"][1]) == sorted(["AC", "TC", "KC", "QC", "JC"])
+    page.locator("#review-close").click()
+    expect(page.locator(REVIEW)).to_be_hidden()
+
+    text = export_text(page)
+    record = json.loads(text)
+    assert record["format"] == "py_engine/record" and len(record["deals"]) == 1
+    assert record["seed"] == 0, "the match goes on: its seed would tell the next deals' cards"
+    assert record["players"]["mode"] == "computer"
+    check_no_leak(messages(page, start), Oracle(SCRIPTED_AT20))
+    # The file replays in the engine to the same deal.
+    assert load_record(record).deal.over
+
+    # A new game, then the file: its review shows the same cards and moves, and the game in play is untouched.
+    new_game(page, preset="DE24", seed=8, dealer=0)
+    view = page.evaluate("window.__test.view()")
+    import_file(page, text)
+    wait_review(page)
+    assert review_content(page) == original
+    page.keyboard.press("Escape")
+    expect(page.locator(REVIEW)).to_be_hidden()
+    assert page.evaluate("window.__test.view()") == view
+
+
+def test_the_export_leaves_out_the_deal_in_play(site: Site, page: Page, watch: Watch) -> None:
+    watch.attach(page)
+    open_table(page, site.url)
+    start = play_scripted_deal(page)
+    do(page, "next")
+    assert phase(page) not in OVER
+    oracle = Oracle(SCRIPTED_AT20)
+    check_no_leak(messages(page, start), oracle)
+    # Deal 2 is in play: the end-of-deal panel is gone, but the worker is asked directly.
+    game = page.evaluate("window.__test.game()")
+    answer = page.evaluate("game => window.__test.request({cmd: 'export_record', game})", game)
+    assert answer["ok"], answer
+    record = answer["result"]["record"]
+    # Deal 1 only (the same 20 card names, so checked by structure): its pack and moves, and no seed.
+    assert [d["deck"] for d in record["deals"]] == [SCRIPTED_AT20["deck"]]
+    assert record["deals"][0]["actions"] == oracle.match.record()["deals"][0]["actions"]
+    assert record["seed"] == 0 != oracle.match.record()["seed"]
+
+
+def test_malformed_or_unreplayable_import_is_refused_and_changes_nothing(site: Site, page: Page, watch: Watch) -> None:
+    watch.attach(page)
+    open_table(page, site.url)
+    play_scripted_deal(page)
+    good = json.loads(export_text(page))
+    do(page, "next")
+    view = page.evaluate("window.__test.view()")
+    steps = step_count(page)
+    error = page.locator("#import-error")
+
+    import_file(page, "{ this is not JSON", name="broken.json")
+    expect(error).to_be_visible()
+    expect(error).to_have_text("This file is not a game record.")
+    expect(page.locator(REVIEW)).to_be_hidden()
+
+    # Valid JSON whose moves do not replay: an illegal card in the first trick.
+    bad = json.loads(json.dumps(good))
+    bad["deals"][0]["actions"][3] = [0, "play:JD"]
+    page.locator("#settings-dialog [data-action='settings-save']").click()
+    import_file(page, json.dumps(bad), name="bad.json")
+    expect(error).to_be_visible()
+    expect(error).to_contain_text("This record does not replay, so it was not opened")
+    expect(page.locator(REVIEW)).to_be_hidden()
+
+    page.locator("#settings-dialog [data-action='settings-save']").click()
+    assert page.evaluate("window.__test.view()") == view
+    assert step_count(page) == steps
+    # ...and the game in play still goes on.
+    cards = page.locator("#my-hand .card[data-legal='1']")
+    if cards.count():
+        do(page, str(cards.first.get_attribute("data-card")))
+        assert step_count(page) > steps
+
+
+def test_review_steps_forward_and_back(site: Site, page: Page, watch: Watch) -> None:
+    watch.attach(page)
+    open_table(page, site.url)
+    play_scripted_deal(page)
+    record = json.loads(export_text(page))
+    expected = review_deal(load_record(record), 1)
+    open_review_from_result(page)
+    dialog = page.locator(REVIEW)
+    total = len(expected["steps"])
+    expect(dialog).to_have_attribute("data-total", str(total))
+    expect(page.locator("#review-first")).to_be_disabled()  # it opens as dealt
+    assert shown_state(page) == expected_state(expected, 0)
+    # Forward with the button, then the arrow keys, back with the arrow key and the button.
+    page.locator("#review-next").click()
+    state = shown_state(page)
+    assert state == expected_state(expected, 1)
+    assert "KH" in state["hands"][0] and "JH" not in state["hands"][0]  # the exchange took the King of trumps
+    for _ in range(4):
+        page.keyboard.press("ArrowRight")
+    assert shown_state(page) == expected_state(expected, 5)
+    assert len(shown_state(page)["trick"]) == 2, "the fifth move finishes the first trick"
+    page.keyboard.press("ArrowLeft")
+    assert shown_state(page) == expected_state(expected, 4)
+    assert shown_state(page)["trick"] == ["KH"]
+    page.locator("#review-prev").click()
+    assert shown_state(page) == expected_state(expected, 3)
+    page.locator("#review-last").click()
+    assert shown_state(page) == expected_state(expected, total)
+    page.keyboard.press("End")
+    expect(dialog).to_have_attribute("data-step", str(total))
+    page.keyboard.press("Home")
+    assert shown_state(page) == expected_state(expected, 0)
+    # A move in the list jumps there.
+    page.locator("#review-moves li[data-step='6'] button").click()
+    assert shown_state(page) == expected_state(expected, 6)
+
+
+# KLUB20, one deal, seat 0 leads with the Ace, Ten, King and Queen of trumps (hearts) and the Ace of spades.
+STRONG_KLUB20 = {
+    "preset": "KLUB20",
+    "seed": 3,
+    "dealer": 1,
+    "match": False,
+    "deck": [
+        *("AH", "TH", "KH"),
+        *("AC", "TC", "KC"),
+        "JH",
+        *("QH", "AS"),
+        *("QC", "JC"),
+        *("TS", "KS", "QS", "JS", "AD", "TD", "KD", "QD", "JD"),
+    ],
+}
+
+
+def test_review_marks_a_clearly_worse_decision(site: Site, page: Page, watch: Watch) -> None:
+    watch.attach(page)
+    open_table(page, site.url)
+    set_preferences(page, mode="computer", ranked=False)
+    new_game(page, **STRONG_KLUB20)
+    do(page, "resign")  # resigning with the best cards of the deal
+    assert phase(page) in OVER
+    open_review_from_result(page)
+    move = page.locator("#review-moves li[data-step='1']")
+    expect(move).to_have_attribute("data-action", "resign")
+    expect(move).to_have_attribute("data-evaluated", "1")
+    expect(move).to_have_attribute("data-worse", "1")
+    page.locator("#review-next").click()
+    text = page.locator("#review-move")
+    expect(text).to_contain_text("The computer would have played")
+    expect(text).to_contain_text("game points better")
