@@ -685,9 +685,10 @@ function decorateModes() {
   }
   const idle = state.booted && !state.busy && !state.handover && view !== null;
   const playing = view && !view.deal_result;
+  const over = Boolean(view && view.deal_result);
   renderAssist({
-    undo: { shown: meta.mode === "computer" && assisted(meta), enabled: idle && Boolean(view.can_undo) },
-    hint: { shown: assisted(meta), enabled: idle && playing && view.to_act === ME },
+    undo: { shown: meta.mode === "computer" && assisted(meta) && !over, enabled: idle && Boolean(view.can_undo) },
+    hint: { shown: assisted(meta) && !over, enabled: idle && playing && view.to_act === ME },
     claimFor: meta.mode === "hotseat" && idle && playing && view.other_can_claim ? names[1 - state.seat] : null,
     busy: !idle,
     ranked: meta.ranked,

@@ -422,7 +422,9 @@ function records(id, payload) {
   if (!scratch.ok) return { ...scratch, id };
   try {
     const seats = Array.isArray(payload.evaluate) ? payload.evaluate.filter((s) => s === 0 || s === 1) : [];
-    const base = { cmd: "review", game: scratch.game, budget_ms: payload.budget_ms, seed: 0 };
+    // The scratch game's last deal is the one asked for (the engine refuses it while it is in play).
+    const deal = scratch.view.match.deal_number;
+    const base = { cmd: "review", game: scratch.game, deal, budget_ms: payload.budget_ms, seed: 0 };
     const answers = seats.length ? seats.map((seat) => call({ ...base, evaluate: seat })) : [call(base)];
     const failed = answers.find((answer) => !answer.ok);
     if (failed) return { ...failed, id };

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 from typing import Any
 
@@ -103,12 +104,25 @@ def test_hotseat_plays_a_whole_deal_without_revealing_a_hand(site: Site, page: P
     open_table(page, site.url)
     options = {"preset": "HU24", "seed": 4242, "dealer": 0}
     oracle, start = start_hotseat(page, options)
-    moves = 0
+    moves = claims = 0
     while phase(page) not in ("deal_over", "match_over"):
         if table_data(page)["handover"] == "1":
             assert_no_hand_shown(page, oracle)
+            # The player handing over may still claim 66 exactly while the engine lets them.
+            previous = page.evaluate("window.__test.view()")  # null at the start of a deal
+            may_claim = previous is not None and "claim" in previous["legal"]
+            claim = page.locator("[data-control='handover-claim']")
+            expect(claim).to_be_visible() if may_claim else expect(claim).to_be_hidden()
+            claims += may_claim
             seat = int(table_data(page)["handoverSeat"])
             take_over(page, seat, NAMES[seat])
+            other_claim = page.locator("[data-control='other-claim']")
+            if page.evaluate("window.__test.view()")["other_can_claim"]:
+                expect(other_claim).to_be_visible()
+                expect(other_claim).to_contain_text(NAMES[1 - seat])
+                claims += 1
+            else:
+                expect(other_claim).to_be_hidden()
         seat = int(table_data(page)["seat"])
         assert my_hand(page) == hand(oracle, seat)
         assert not dom_cards(page) & (hand(oracle, 1 - seat) - known(oracle, 1 - seat))
@@ -120,12 +134,46 @@ def test_hotseat_plays_a_whole_deal_without_revealing_a_hand(site: Site, page: P
         moves += 1
         assert moves < 60, "the deal does not end"
     assert oracle.checked > 20
+    assert claims > 0, "HU24 opens the loser's claim window after a trick: a claim button should have shown"
     # The end of the deal is for both to see: every card is revealed, and the next deal opens on the hand-over screen.
     expect(page.locator("#result")).to_be_visible()
     if "next" in actions(page):
         do(page, "next")
         check_messages(messages(page, start), oracle)
         assert_no_hand_shown(page, oracle)
+
+
+@pytest.mark.parametrize("control", ["handover-claim", "other-claim"])
+def test_hotseat_claim_out_of_turn(site: Site, page: Page, watch: Watch, control: str) -> None:
+    """HU24 (claims "any time" after a trick): the trick's loser may claim on the hand-over screen or later."""
+    watch.attach(page)
+    open_table(page, site.url)
+    options = {"preset": "HU24", "seed": 4242, "dealer": 0}
+    oracle, start = start_hotseat(page, options)
+    button = page.locator(f"[data-control='{control}']")
+    for _ in range(40):
+        if table_data(page)["handover"] == "1" and not button.is_visible():
+            seat = int(table_data(page)["handoverSeat"])
+            take_over(page, seat, NAMES[seat])
+        if button.is_visible():
+            break
+        cards = legal_cards(page)
+        do(page, cards[0] if cards else "pass")
+        check_messages(messages(page, start), oracle)
+    else:
+        pytest.fail(f"no {control} button in 40 moves")
+    bottom = int(table_data(page)["seat"])
+    claimer = bottom if control == "handover-claim" else 1 - bottom
+    expect(button).to_contain_text(NAMES[claimer])
+    steps = step_count(page)
+    button.click()
+    wait_step(page, steps)
+    assert phase(page) in ("deal_over", "match_over")
+    check_messages(messages(page, start), oracle)
+    # The claim was the claimer's (right or wrong), and the table now shows the deal from their side.
+    assert table_data(page)["seat"] == str(claimer)
+    expect(page.locator("#result")).to_have_attribute("data-code", re.compile("^(claim_66|wrong_claim)$"))
+    assert page.evaluate("window.__test.view()")["deal_result"]["by"] == 0
 
 
 def watch_game(page: Page, options: dict[str, Any], speed: str = "fast") -> None:

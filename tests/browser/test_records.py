@@ -145,6 +145,11 @@ def test_the_export_leaves_out_the_deal_in_play(site: Site, page: Page, watch: W
     assert [d["deck"] for d in record["deals"]] == [SCRIPTED_AT20["deck"]]
     assert record["deals"][0]["actions"] == oracle.match.record()["deals"][0]["actions"]
     assert record["seed"] == 0 != oracle.match.record()["seed"]
+    # The deal in play cannot be reviewed (every card would show); the finished one can.
+    refused = page.evaluate("game => window.__test.request({cmd: 'review_deal', game, index: 1})", game)
+    assert refused["ok"] is False and "still being played" in refused["message"]
+    finished = page.evaluate("game => window.__test.request({cmd: 'review_deal', game, index: 0})", game)
+    assert finished["ok"] and finished["result"]["review"]["start"]["hands"][1] == ["AC", "TC", "KC", "QC", "JC"]
 
 
 def test_malformed_or_unreplayable_import_is_refused_and_changes_nothing(site: Site, page: Page, watch: Watch) -> None:
