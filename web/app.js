@@ -399,7 +399,7 @@ async function computerMove() {
 
 /** Act for the seat at the bottom, or (``seat``: two players) claim for the other one. */
 function perform(action, seat = state.seat) {
-  if (!state.booted || state.busy || !state.view || state.meta.mode === "watch") return;
+  if (!state.booted || state.busy || !state.view || state.handover || state.meta.mode === "watch") return;
   if (seat === state.seat && !state.view.legal.includes(action)) return;
   cancelAi();
   state.hint = null;
