@@ -75,6 +75,7 @@ const state = {
   presets: [],
   parameters: null, // a promise of the engine's rules parameters ("rules" command), asked for when first needed
   rulesEditor: null,
+  tutorial: null, // the tutorial's guide while a tutorial deal runs (tutorial.js)
   busy: false,
   thinking: false,
   aiTimer: null,
@@ -157,6 +158,7 @@ function draw() {
     blankTable();
     decorateModes();
   }
+  if (state.tutorial && ready()) state.tutorial.update(state.view);
   dom.root.dataset.ready = ready() ? "1" : "0";
   dom.root.dataset.step = String(state.steps);
 }
@@ -401,6 +403,7 @@ async function computerMove() {
 function perform(action, seat = state.seat) {
   if (!state.booted || state.busy || !state.view || state.handover || state.meta.mode === "watch") return;
   if (seat === state.seat && !state.view.legal.includes(action)) return;
+  state.tutorial?.acted(action);
   cancelAi();
   state.hint = null;
   run(async () => {
@@ -414,7 +417,9 @@ function perform(action, seat = state.seat) {
   });
 }
 
-async function startGame(options, { animate = true } = {}) {
+/** Start a game; ``counted``: false for one that the statistics leave out (the tutorial). */
+async function startGame(options, { animate = true, counted = true } = {}) {
+  if (counted) state.tutorial?.end();
   const meta = newMeta(state.prefs, state.settings.level);
   const preset = options.preset ?? state.settings.preset;
   const request = { cmd: "new_game", preset, rules: overridesFor(preset), meta, ...options };
@@ -436,7 +441,7 @@ async function startGame(options, { animate = true } = {}) {
   }
   state.game = answer.game;
   state.gameStart = state.steps;
-  beginGame();
+  beginGame({ counted });
   state.message = "";
   state.hint = null;
   state.paused = false;
@@ -946,6 +951,7 @@ async function showHelp() {
     presets: state.presets,
     parameters: ruleParameters,
     // Importing or resetting the local data starts the page afresh from it; a reset also drops the saved game.
+    onTutorial: startTutorial,
     onImported: () => window.location.reload(),
     onReset: async () => {
       cancelAi();
@@ -953,6 +959,30 @@ async function showHelp() {
       window.location.reload();
     },
   });
+}
+
+/** Deal the tutorial's deal against the computer and guide it (it does not count in the statistics). */
+async function startTutorial() {
+  if (!state.booted) return;
+  const { createTutorial, TUTORIAL_GAME } = await import("./tutorial.js");
+  state.tutorial?.end();
+  cancelAi();
+  await run(() => startGame({ ...TUTORIAL_GAME, meta: { ...PLAIN_META } }, { counted: false }));
+  state.tutorial = createTutorial({
+    anchor: dom.status,
+    root: dom.root,
+    onEnd: () => {
+      state.tutorial = null;
+    },
+  });
+  draw();
+}
+
+/** On the first visit, offer the tutorial (tests: only with ?tutorial=offer). */
+async function maybeOfferTutorial() {
+  if (TEST && params.get("tutorial") !== "offer") return;
+  const { offerTutorial, tutorialSeen } = await import("./tutorial.js");
+  if (!tutorialSeen()) offerTutorial(startTutorial);
 }
 
 // -------------------------------------------------------------------- boot
@@ -1109,6 +1139,7 @@ async function main() {
   state.busy = false;
   dom.root.dataset.boot = "ready";
   proceed();
+  maybeOfferTutorial();
   dom.root.dataset.bootMs = String(Math.round(performance.now()));
   if (params.get("sw") !== "0") {
     registerServiceWorker({

@@ -74,13 +74,18 @@ function build() {
     dialog.close();
     openStats(options);
   });
+  const tutorial = h("button", { type: "button", class: "btn", "data-action": "open-tutorial", text: t("help.tutorial") });
+  tutorial.addEventListener("click", () => {
+    dialog.close();
+    options.onTutorial();
+  });
   const close = h("button", { type: "button", class: "btn btn-primary", "data-action": "help-close", text: t("help.close") });
   close.addEventListener("click", () => dialog.close());
   dialog = h(
     "dialog",
     { class: "dialog dialog-wide", id: "help-dialog", "aria-labelledby": "help-title" },
     h("h2", { id: "help-title", text: t("help.title") }),
-    h("div", { class: "help-nav" }, tab("rules", t("help.rules")), tab("howto", t("help.howto")), stats),
+    h("div", { class: "help-nav" }, tab("rules", t("help.rules")), tab("howto", t("help.howto")), tutorial, stats),
     h("div", { id: "help-content", class: "help-content", tabindex: "-1" }),
     h("div", { class: "dialog-buttons" }, close),
   );
@@ -90,7 +95,8 @@ function build() {
 /**
  * Open the help at ``section`` ("rules" or "howto"). ``opts``: {rules (of the
  * game on the table, or null), presets, parameters() (a promise of the engine's
- * rules parameters), onImported, onReset (for the statistics screen)}.
+ * rules parameters), onTutorial() (start it), onImported, onReset (for the
+ * statistics screen)}.
  */
 export function openHelp(opts, section = "rules") {
   options = opts;

@@ -33,7 +33,7 @@ def sentence(strings: dict[str, Any], param: str, value: Any) -> str:
 
 def open_help_rules(page: Page) -> None:
     page.locator("#open-help").click()
-    expect(page.locator("#help-content")).to_have_attribute("data-ready", "rules")
+    expect(page.locator("#help-content")).to_have_attribute("data-ready", "rules", timeout=STEP_TIMEOUT_MS)
 
 
 def close_help(page: Page) -> None:
@@ -53,7 +53,7 @@ def open_rules_editor(page: Page) -> None:
     details = page.locator("#custom-rules")
     if details.get_attribute("open") is None:
         details.locator("summary").click()
-    expect(page.locator("#custom-rules-body [data-param='deck']")).to_be_visible()
+    expect(page.locator("#custom-rules-body [data-param='deck']")).to_be_visible(timeout=STEP_TIMEOUT_MS)
 
 
 def choose(page: Page, param: str, value: Any) -> None:
@@ -94,7 +94,7 @@ def test_the_summary_says_what_the_engine_plays_for_every_preset(site: Site, pag
     # The how-to-play is there too.
     page.locator("#open-help").click()
     page.locator("#help-dialog [data-help='howto']").click()
-    expect(page.locator("#help-content")).to_have_attribute("data-ready", "howto")
+    expect(page.locator("#help-content")).to_have_attribute("data-ready", "howto", timeout=STEP_TIMEOUT_MS)
     expect(page.locator("#help-content h3")).to_have_count(8)
     expect(page.locator("#help-dialog [data-help='howto']")).to_have_attribute("aria-pressed", "true")
 
@@ -107,7 +107,7 @@ def test_every_parameter_is_worded_in_every_language(site: Site, page: Page, wat
         page.locator("#open-settings").click()
         page.select_option("#setting-language", language)
         page.locator("[data-action='settings-save']").click()
-        expect(page.locator("html")).to_have_attribute("data-language", language)
+        expect(page.locator("html")).to_have_attribute("data-language", language, timeout=STEP_TIMEOUT_MS)
         open_help_rules(page)
         shown = summary(page)
         assert list(shown) == list(PARAMETERS)
@@ -136,7 +136,7 @@ def test_a_custom_rule_reaches_the_engine_and_the_summary(site: Site, page: Page
     choose(page, "resign", True)
     choose(page, "match_target", 3)
     editor = page.locator("#custom-rules-body")
-    expect(editor).to_have_attribute("data-valid", "1")
+    expect(editor).to_have_attribute("data-valid", "1", timeout=STEP_TIMEOUT_MS)
     expect(editor).to_have_attribute("data-changed", "2")
     expect(editor.locator("[data-param='resign']")).to_have_class(re.compile(r"\bchanged\b"))
     start_from_settings(page)
@@ -176,24 +176,24 @@ def test_rules_that_cannot_be_combined_are_refused(site: Site, page: Page, watch
     save = page.locator("[data-action='settings-save']")
     start = page.locator("[data-action='settings-new-game']")
     choose(page, "deck", 24)
-    expect(editor).to_have_attribute("data-valid", "0")
+    expect(editor).to_have_attribute("data-valid", "0", timeout=STEP_TIMEOUT_MS)
     error = page.locator("#rules-error")
-    expect(error).to_have_attribute("data-reason", "deck_hand_size")
+    expect(error).to_have_attribute("data-reason", "deck_hand_size", timeout=STEP_TIMEOUT_MS)
     expect(error).to_have_text("With 24 cards each player gets 6 cards: change “Cards in a hand” too.")
     expect(save).to_be_disabled()
     expect(start).to_be_disabled()
     choose(page, "hand_size", 6)
-    expect(error).to_have_attribute("data-reason", "deck_deal_pattern")
+    expect(error).to_have_attribute("data-reason", "deck_deal_pattern", timeout=STEP_TIMEOUT_MS)
     expect(start).to_be_disabled()
     choose(page, "deal_pattern", "33T")
-    expect(editor).to_have_attribute("data-valid", "1")
+    expect(editor).to_have_attribute("data-valid", "1", timeout=STEP_TIMEOUT_MS)
     expect(error).to_be_hidden()
     expect(start).to_be_enabled()
     choose(page, "marriage_auto", True)
     choose(page, "marriage_lead_card", "king")
-    expect(error).to_have_attribute("data-reason", "marriage_auto_king")
+    expect(error).to_have_attribute("data-reason", "marriage_auto_king", timeout=STEP_TIMEOUT_MS)
     choose(page, "marriage_auto", False)
-    expect(editor).to_have_attribute("data-valid", "1")
+    expect(editor).to_have_attribute("data-valid", "1", timeout=STEP_TIMEOUT_MS)
     start_from_settings(page)
     view = page.evaluate("window.__test.view()")
     assert view["rules"]["deck"] == 24 and view["rules"]["marriage_lead_card"] == "king"

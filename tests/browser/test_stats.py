@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from .conftest import BOOT_TIMEOUT_MS, Site, Watch
+from .conftest import BOOT_TIMEOUT_MS, STEP_TIMEOUT_MS, Site, Watch
 from .helpers import do, new_game, open_table, phase, wait_ready
 
 pytestmark = pytest.mark.browser
@@ -60,7 +60,7 @@ def lose_by_resigning(page: Page) -> None:
 def open_stats(page: Page) -> None:
     page.locator("#open-help").click()
     page.locator("#help-dialog [data-action='open-stats']").click()
-    expect(page.locator("#stats-dialog")).to_be_visible()
+    expect(page.locator("#stats-dialog")).to_be_visible(timeout=STEP_TIMEOUT_MS)
 
 
 def stat(page: Page, name: str, within: str = "#stats-dialog") -> str:

@@ -1,0 +1,128 @@
+"""The tutorial: offered on the first visit, a guided first deal, skippable, re-opened from the help."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from .conftest import BOOT_TIMEOUT_MS, STEP_TIMEOUT_MS, Site, Watch
+from .helpers import TEST_QUERY, do, legal_cards, open_table, phase, wait_ready
+
+pytestmark = pytest.mark.browser
+
+OFFER_QUERY = TEST_QUERY + "&tutorial=offer"  # in test mode the first-visit offer is off unless asked for
+
+
+def coach_step(page: Page) -> str:
+    coach = page.locator("#coach")
+    expect(coach).to_be_visible()
+    step: str = coach.get_attribute("data-step") or ""
+    return step
+
+
+def expect_step(page: Page, step: str) -> None:
+    expect(page.locator("#coach")).to_have_attribute("data-step", step, timeout=STEP_TIMEOUT_MS)
+    expect(page.locator("#coach")).to_be_visible()
+    assert "⟦" not in page.locator("#coach").inner_text()
+
+
+def targets(page: Page) -> list[str]:
+    found: list[str] = page.locator(".coach-target").evaluate_all(
+        "els => els.map(e => e.dataset.card || e.dataset.action || e.id || e.className)"
+    )
+    return found
+
+
+def test_the_first_visit_offers_a_guided_deal(site: Site, page: Page, watch: Watch) -> None:
+    watch.attach(page)
+    open_table(page, site.url, OFFER_QUERY)
+    offer = page.locator("#tutorial-offer")
+    expect(offer).to_be_visible(timeout=STEP_TIMEOUT_MS)
+    expect(offer).to_contain_text("New to Sixty-Six?")
+    page.locator("[data-action='tutorial-start']").click()
+    expect(offer).to_be_hidden()
+
+    expect_step(page, "trump")
+    expect(page.locator("#stock .trump-card")).to_have_class("card trump-card coach-target")
+    expect(page.locator("#coach")).to_contain_text("is trumps for the whole deal")
+    view = page.evaluate("window.__test.view()")
+    assert view["rules"]["id"] == "AT20" and sorted(view["hand"]) == ["AD", "AH", "JH", "QH", "TH"]
+    page.locator("[data-action='tutorial-next']").click()
+
+    expect_step(page, "open")
+    expect(page.locator("#coach")).to_contain_text("While the talon is open, any card may be played")
+    assert targets(page) == ["AD"]
+    do(page, "AD")
+    expect_step(page, "drawn")
+    page.locator("[data-action='tutorial-next']").click()
+    expect_step(page, "exchange")
+    assert targets(page) == ["exchange"]
+    do(page, "exchange")
+    expect_step(page, "marriage")
+    assert targets(page) == ["marry:H"]
+    do(page, "marry:H")
+    expect_step(page, "close")
+    do(page, "close")
+    expect_step(page, "strict")
+    expect(page.locator("#coach")).to_contain_text("must follow suit")
+    do(page, "KH")  # after the marriage: its King or Queen
+    while coach_step(page) == "strict":
+        hearts = [card for card in legal_cards(page) if card.endswith("H")]
+        do(page, hearts[0])
+    expect_step(page, "claim")
+    assert targets(page) == ["claim"]
+    do(page, "claim")
+    assert phase(page) == "deal_over"
+    expect_step(page, "end")
+    expect(page.locator("#coach")).to_contain_text("you won the deal")
+    page.locator("[data-action='tutorial-finish']").click()
+    expect(page.locator("#coach")).to_have_count(0)
+    expect(page.locator(".coach-target")).to_have_count(0)
+    # The tutorial deal is not counted, and the offer is not made again.
+    assert page.evaluate("window.__test.stats()")["buckets"] == {}
+    page.reload()
+    wait_ready(page, BOOT_TIMEOUT_MS)
+    expect(page.locator("#tutorial-offer")).to_have_count(0)
+
+
+def test_the_tutorial_can_be_declined_skipped_and_reopened(site: Site, page: Page, watch: Watch) -> None:
+    watch.attach(page)
+    open_table(page, site.url, OFFER_QUERY)
+    page.locator("[data-action='tutorial-decline']").click()
+    expect(page.locator("#tutorial-offer")).to_be_hidden()
+    expect(page.locator("#coach")).to_have_count(0)
+    page.reload()
+    wait_ready(page, BOOT_TIMEOUT_MS)
+    expect(page.locator("#tutorial-offer")).to_have_count(0)  # offered once only
+
+    page.locator("#open-help").click()
+    page.locator("[data-action='open-tutorial']").click()
+    expect_step(page, "trump")
+    page.locator("[data-action='tutorial-next']").click()
+    expect_step(page, "open")
+    page.locator("[data-action='tutorial-skip']").click()
+    expect(page.locator("#coach")).to_have_count(0)
+    expect(page.locator(".coach-target")).to_have_count(0)
+    # The deal goes on without the prompts.
+    do(page, "AD")
+    expect(page.locator("#coach")).to_have_count(0)
+    assert page.evaluate("window.__test.view()")["tricks_played"] == 1
+
+
+def test_the_tutorial_speaks_every_language(site: Site, page: Page, watch: Watch) -> None:
+    watch.attach(page)
+    open_table(page, site.url)
+    texts = set()
+    for language in ("en", "hu", "de", "ro", "pl", "sr"):
+        page.locator("#open-settings").click()
+        page.select_option("#setting-language", language)
+        page.locator("[data-action='settings-save']").click()
+        expect(page.locator("html")).to_have_attribute("data-language", language, timeout=STEP_TIMEOUT_MS)
+        page.locator("#open-help").click()
+        page.locator("[data-action='open-tutorial']").click()
+        expect_step(page, "trump")
+        texts.add(page.locator("#coach .coach-text").inner_text())
+        assert page.evaluate("window.__test.missingKeys()") == [], language
+        page.locator("[data-action='tutorial-skip']").click()
+        expect(page.locator("#coach")).to_have_count(0)
+    assert len(texts) == 6
