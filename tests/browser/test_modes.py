@@ -225,6 +225,18 @@ def test_watch_mode_plays_on_by_itself_showing_both_hands_not_the_talon(site: Si
         expect(page.locator(TABLE)).to_have_attribute("data-watch-paused", "0")
     assert oracle.checked >= 5
     expect(page.locator("#watch-bar")).to_be_visible()
+    # The end of the deal shows for a moment, then the next deal is dealt, still with nobody's help.
+    if table_data(page)["watchPaused"] == "1":
+        pause.click()
+    page.wait_for_function(
+        "() => { const v = window.__test.view(); return v && v.match.deal_number >= 2 && !v.deal_result; }",
+        timeout=STEP_TIMEOUT_MS * 6,
+    )
+    pause.click()
+    wait_ready(page)
+    check_messages(messages(page, start), oracle, watching=True)
+    assert oracle.match.deal_number == 2
+    assert not dom_cards(page) & talon(oracle)
 
 
 def test_watch_speed_pause_and_step(site: Site, page: Page, watch: Watch) -> None:
