@@ -21,7 +21,7 @@ import { mountRulesEditor, overridesFor, saveCustomRules } from "./custom-rules.
 import { EngineClient } from "./engine-client.js";
 import { has, LANGUAGES, localize, missingKeys, setLanguage, t } from "./i18n.js";
 import { decorate, installKeyboard, renderKeyHelp, setShortcutsOn, shortcutsOn } from "./keyboard.js";
-import { clearLog, narrate, narrateGame, say } from "./narrate.js";
+import { clearLog, describeTurn, narrate, narrateGame, say } from "./narrate.js";
 import { registerServiceWorker } from "./pwa.js";
 import {
   budgetFor,
@@ -543,6 +543,7 @@ function takeOver() {
     state.view = answer.view;
     state.message = "";
     await show(clone(answer.view));
+    say(describeTurn(answer.view));
   });
 }
 

@@ -113,6 +113,13 @@ export function narrateGame(view, restored = false) {
   say(describeGame(view, restored));
 }
 
+/** What a player finds on taking the device (two players): their hand and the cards on the table. */
+export function describeTurn(view) {
+  const parts = [t("a11y.say.hand", { cards: cards(view.hand) })];
+  if (view.trick.length) parts.push(t("a11y.say.table", { cards: cards(view.trick.map((entry) => entry.card)) }));
+  return parts.join(" ");
+}
+
 /** Add ``text`` to the live region (a new line, so the same words said twice are read twice). */
 export function say(text, log = region()) {
   if (!text || !log) return;

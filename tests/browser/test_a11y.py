@@ -17,9 +17,21 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import BrowserContext, Page, expect
 
-from .access import COMPUTER_MARRIES_AND_CLOSES, announcements, english
+from .access import COMPUTER_MARRIES_AND_CLOSES, announcements, english, focused
 from .conftest import Site, Watch
-from .helpers import Oracle, actions, check_no_leak, do, legal_cards, messages, new_game, open_table, phase
+from .helpers import (
+    Oracle,
+    actions,
+    check_no_leak,
+    do,
+    legal_cards,
+    messages,
+    new_game,
+    open_table,
+    phase,
+    step_count,
+    wait_ready,
+)
 from .test_i18n_deck import LANGUAGES, choose, label, words
 from .test_table import OVER, SCRIPTED_AT20
 
@@ -247,6 +259,11 @@ def assert_fits_a_phone(page: Page, where: str) -> None:
     small = [t for t in targets if t["width"] < 44 or t["height"] < 44]
     assert small == [], f"{where}: touch targets under 44 x 44 px: {small}"
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), f"{where}: scrolls sideways"
+    # An open dialog does not scroll sideways inside either.
+    wide = page.evaluate(
+        "() => { const d = document.querySelector('dialog[open]'); return d ? d.scrollWidth - d.clientWidth : 0; }"
+    )
+    assert wide <= 0, f"{where}: the dialog's content is {wide} px wider than the dialog"
 
 
 def test_touch_targets_and_no_sideways_scroll_at_360_px(site: Site, new_context: Any, watch: Watch) -> None:
@@ -287,3 +304,150 @@ def test_no_sideways_scroll_from_phone_to_desktop(site: Site, page: Page, watch:
             "els => els.map(e => { const r = e.getBoundingClientRect(); return [r.left, r.right]; })"
         )
         assert all(left >= -1 and right <= width + 1 for left, right in boxes), (width, boxes)
+
+
+# --------------------------------------------- the other screens and the modes
+
+
+def finish_scripted_deal(page: Page) -> None:
+    new_game(page, **SCRIPTED_AT20)
+    for step in ("exchange", "marry:H", "close", "KH", "AH", "TH", "claim"):
+        do(page, step)
+    assert phase(page) in OVER
+
+
+def open_review(page: Page) -> None:
+    page.locator("#result [data-control='review']").click()
+    expect(page.locator("#review-dialog")).to_have_attribute("data-loaded", "1")
+
+
+def open_help(page: Page, section: str | None = None) -> None:
+    page.locator("#open-help").click()
+    expect(page.locator("#help-dialog")).to_be_visible()
+    if section:
+        page.locator(f"#help-dialog [data-help='{section}']").click()
+        expect(page.locator("#help-content")).to_have_attribute("data-ready", section)
+
+
+def open_stats(page: Page) -> None:
+    open_help(page)
+    page.locator("[data-action='open-stats']").click()
+    expect(page.locator("#stats-dialog")).to_be_visible()
+
+
+def close_with_escape(page: Page, dialog: str) -> None:
+    page.keyboard.press("Escape")
+    expect(page.locator(dialog)).to_be_hidden()
+
+
+def test_axe_finds_nothing_on_the_review_statistics_and_help_screens(site: Site, page: Page, watch: Watch) -> None:
+    watch.attach(page)
+    open_table(page, site.url)
+    finish_scripted_deal(page)
+    open_review(page)
+    axe_check(page, "the review screen")
+    page.locator("#review-last").click()
+    axe_check(page, "the review screen at the last step")
+    # Keyboard: Tab stays in the dialog, Escape closes it, and the focus returns to the review button.
+    for _ in range(20):
+        page.keyboard.press("Tab")
+        assert focused(page)["inDialog"], f"Tab left the review screen: {focused(page)}"
+    close_with_escape(page, "#review-dialog")
+    assert page.evaluate("document.activeElement.dataset.control") == "review"
+    open_help(page)
+    axe_check(page, "the help (how to play)")
+    open_help_rules = page.locator("#help-dialog [data-help='rules']")
+    open_help_rules.click()
+    expect(page.locator("#help-content")).to_have_attribute("data-ready", "rules")
+    axe_check(page, "the help (the rules of this game)")
+    page.locator("[data-action='open-stats']").click()
+    expect(page.locator("#stats-dialog")).to_be_visible()
+    expect(page.locator("#stats-dialog [data-chart='rules']")).to_be_visible()
+    axe_check(page, "the statistics screen")
+    for _ in range(20):
+        page.keyboard.press("Tab")
+        assert focused(page)["inDialog"], f"Tab left the statistics screen: {focused(page)}"
+    close_with_escape(page, "#stats-dialog")
+    page.locator("#open-settings").click()
+    page.locator("#custom-rules summary").click()
+    expect(page.locator("#custom-rules-body")).to_be_visible()
+    axe_check(page, "the settings with the custom rules open")
+    close_with_escape(page, "#settings-dialog")
+
+
+def test_axe_and_the_live_region_with_two_players_and_watching(site: Site, page: Page, watch: Watch) -> None:
+    watch.attach(page)
+    open_table(page, site.url)
+    page.evaluate(
+        "p => window.__test.setPreferences(p)", {"mode": "hotseat", "names": ["Anna", "Béla"], "ranked": False}
+    )
+    new_game(page, **SCRIPTED_AT20)
+    expect(page.locator("#handover")).to_be_visible()
+    axe_check(page, "the hand-over screen")
+    page.locator("[data-control='show-hand']").click()
+    expect(page.locator("#handover")).to_be_hidden()
+    wait_ready(page)
+    axe_check(page, "two players: Anna's turn")
+    do(page, "AH")
+    # The device changes hands: the log is empty, so Béla cannot read Anna's cards in it.
+    expect(page.locator("#handover")).to_be_visible()
+    assert announcements(page) == []
+    page.locator("[data-control='show-hand']").click()
+    expect(page.locator("#handover")).to_be_hidden()
+    wait_ready(page)
+    w = words("en")
+    lines = announcements(page)
+    béla = fill(
+        w["modes.named.sayHand"], name="Béla", cards=", ".join(english(c) for c in ("AC", "TC", "KC", "QC", "JC"))
+    )
+    assert lines[0] == f"{béla} {fill(w['a11y.say.table'], cards=english('AH'))}", lines
+    # Keep every line said from now on (the log is emptied again when the device goes back to Anna).
+    page.evaluate(
+        """() => { window.heard = [];
+            const keep = list => { for (const c of list) for (const n of c.addedNodes) heard.push(n.textContent); };
+            new MutationObserver(keep).observe(document.querySelector('#announcer'), {childList: true}); }"""
+    )
+    do(page, "JC")
+    expect(page.locator("#handover")).to_be_visible()
+    assert announcements(page) == []
+    # Béla's own play and the trick were told with the players' names.
+    lines = page.evaluate("window.heard")
+    assert fill(w["modes.named.sayPlay"], name="Béla", card=english("JC")) in lines
+    assert fill(w["modes.named.sayTrick"]["other"], name="Anna", n=13) in lines
+    # Watching the computer play itself.
+    page.evaluate("p => window.__test.setPreferences(p)", {"mode": "watch", "watchLevel": 1, "speed": "fast"})
+    at = step_count(page)
+    page.evaluate("options => window.__test.newGame(options)", {"preset": "HU24", "seed": 99, "dealer": 1})
+    page.wait_for_function("n => Number(document.querySelector('#table').dataset.step) >= n", arg=at + 4)
+    page.locator("[data-control='pause']").click()
+    expect(page.locator("#table")).to_have_attribute("data-watch-paused", "1")
+    wait_ready(page)
+    axe_check(page, "watching, paused")
+    assert any(line.startswith("Computer 1") or line.startswith("Computer 2") for line in announcements(page))
+
+
+def test_the_other_screens_fit_a_phone(site: Site, new_context: Any, watch: Watch) -> None:
+    context: BrowserContext = new_context(**PHONE)
+    page = context.new_page()
+    watch.attach(page)
+    open_table(page, site.url)
+    finish_scripted_deal(page)
+    open_review(page)
+    assert_fits_a_phone(page, "the review screen")
+    axe_check(page, "360 px: the review screen")
+    close_with_escape(page, "#review-dialog")
+    open_help(page, "rules")
+    assert_fits_a_phone(page, "the help")
+    axe_check(page, "360 px: the help")
+    close_with_escape(page, "#help-dialog")
+    for language in ("en", "de", "hu"):
+        if language != "en":
+            choose(page, language=language)
+        open_stats(page)
+        assert_fits_a_phone(page, f"the statistics screen in {language}")
+        axe_check(page, f"360 px: the statistics screen in {language}")
+        close_with_escape(page, "#stats-dialog")
+    page.locator("#open-settings").click()
+    page.locator("#custom-rules summary").click()
+    expect(page.locator("#custom-rules-body")).to_be_visible()
+    assert_fits_a_phone(page, "the settings with the custom rules open")
