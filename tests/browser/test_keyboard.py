@@ -120,6 +120,7 @@ def test_keys_that_do_nothing_say_so_and_shortcuts_can_be_turned_off(site: Site,
     tab_to(page, "[data-action='settings-save']")
     page.keyboard.press("Enter")
     expect(page.locator("#settings-dialog")).to_be_hidden()
+    expect(page.locator("[aria-keyshortcuts]")).to_have_count(0)  # saved (the dialog's close event) and redrawn
     wait_ready(page)
     page.locator("body").focus()
     step = table_data(page)["step"]
@@ -184,7 +185,8 @@ def test_settings_dialog_by_keyboard(site: Site, page: Page, watch: Watch) -> No
     tab_to(page, "[data-action='settings-save']")
     page.keyboard.press("Enter")
     expect(dialog).to_be_hidden()
-    assert str(page.evaluate("window.__test.settings().level")) == chosen
+    # (the dialog's close event, which saves, comes a moment after it is hidden)
+    page.wait_for_function("level => String(window.__test.settings().level) === level", arg=chosen)
     assert focused(page)["id"] == "open-settings"
 
 

@@ -89,6 +89,7 @@ def test_the_mute_switch_silences_every_sound_and_is_remembered(site: Site, page
     page.locator("#setting-sound").uncheck()
     page.locator("[data-action='settings-save']").click()
     expect(page.locator("#settings-dialog")).to_be_hidden()
+    page.wait_for_function("() => window.__test.sounds().on === false")  # saved by the dialog's close event
     wait_ready(page)
     page.locator("body").focus()
     play_by_keys(page, ["marry:H", "close", "KH"])
@@ -106,6 +107,7 @@ def test_the_mute_switch_silences_every_sound_and_is_remembered(site: Site, page
     page.locator("#setting-sound").check()
     page.locator("[data-action='settings-new-game']").click()
     expect(page.locator("#settings-dialog")).to_be_hidden()
+    page.wait_for_function("() => window.__test.sounds().on === true")
     new_game(page, **SCRIPTED_AT20)
     page.locator("body").focus()
     heard = sounds(page)["scheduled"]  # the new game's computer may have led already
