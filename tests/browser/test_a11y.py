@@ -451,3 +451,18 @@ def test_the_other_screens_fit_a_phone(site: Site, new_context: Any, watch: Watc
     page.locator("#custom-rules summary").click()
     expect(page.locator("#custom-rules-body")).to_be_visible()
     assert_fits_a_phone(page, "the settings with the custom rules open")
+
+
+def test_axe_finds_nothing_in_the_tutorial_and_it_fits_a_phone(site: Site, new_context: Any, watch: Watch) -> None:
+    context: BrowserContext = new_context(**PHONE)
+    page = context.new_page()
+    watch.attach(page)
+    open_table(page, site.url, "?test=1&fast=1&tutorial=offer")  # in test mode the offer is off unless asked for
+    expect(page.locator("#tutorial-offer")).to_be_visible()
+    axe_check(page, "the tutorial's offer")
+    assert_fits_a_phone(page, "the tutorial's offer")
+    page.locator("[data-action='tutorial-start']").click()
+    expect(page.locator("#coach")).to_be_visible()
+    wait_ready(page)
+    axe_check(page, "a tutorial prompt")
+    assert_fits_a_phone(page, "a tutorial prompt")
