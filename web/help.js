@@ -89,6 +89,13 @@ function build() {
     h("div", { id: "help-content", class: "help-content", tabindex: "-1" }),
     h("div", { class: "dialog-buttons" }, close),
   );
+  // A closed help leaves nothing behind: the next opening builds it afresh (in
+  // the language of that moment), and nobody can mistake the old one for it.
+  const built = dialog;
+  built.addEventListener("close", () => {
+    built.remove();
+    if (dialog === built) dialog = null;
+  });
   document.body.append(dialog);
 }
 
