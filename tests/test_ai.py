@@ -10,7 +10,7 @@ from py_engine.actions import CLAIM, NEXT, PASS
 from py_engine.ai.heuristic import claim_choice, rollout_action
 from py_engine.ai.ismcts import Utility, search
 from py_engine.ai.knowledge import determinize, knowledge_of
-from py_engine.ai.player import decide, level_named
+from py_engine.ai.player import BROWSER_ITERATIONS, decide, level_named
 from py_engine.ai.solver import solve
 from py_engine.cards import cards_of
 from py_engine.deal import Deal
@@ -110,6 +110,18 @@ def test_search_is_reproducible_and_bounded_by_iterations() -> None:
     assert sum(visits for _, _, visits in first.ranking) == 120
     legal = set(deal.legal_actions(seat))
     assert {a for a, _, _ in first.ranking} <= legal
+
+
+def test_top_level_without_a_clock_searches_what_the_browser_budget_buys() -> None:
+    top = level_named("5")
+    assert top.iterations_for(20, clock=False) == BROWSER_ITERATIONS[0]
+    assert top.iterations_for(24, clock=False) == BROWSER_ITERATIONS[1]
+    assert top.iterations_for(20, clock=True) == top.iterations  # the clock, not the count, ends it then
+    assert level_named("4").iterations_for(24, clock=False) == level_named("4").iterations
+    deal = positions("HU24", 3, 1)[0]
+    seat = deal.to_act
+    decision = decide(deal, seat, top, random.Random(2), Utility(seat), clock=False)
+    assert decision.stats["iterations"] == BROWSER_ITERATIONS[1]
 
 
 def _minimax(deal: Deal, seat: int, utility: Utility) -> float:
