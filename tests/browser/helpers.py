@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -177,6 +178,31 @@ class Oracle:
             self._call({"cmd": "act", "game": self.game, "seat": seat, "action": action})
 
 
+def new_responses(
+    log: list[str], oracle: Oracle, starts: Callable[[dict[str, Any]], bool]
+) -> Iterator[tuple[str, dict[str, Any], bool]]:
+    """The worker's responses in ``log`` that the oracle has not read yet, from its game's start on.
+
+    Yields (raw message, result, is the game's start); the oracle follows each
+    response's events before it is yielded. ``starts`` recognises the answer
+    that started the oracle's game.
+    """
+    for raw in log[oracle.seen :]:
+        oracle.seen += 1
+        message = json.loads(raw)
+        if message.get("type") != "response":
+            continue
+        result = message["result"]
+        first = False
+        if not oracle.started:
+            if not starts(result):
+                continue
+            oracle.started = first = True
+        elif result.get("ok") and "events" in result:
+            oracle.follow(result["events"])
+        yield raw, result, first
+
+
 def check_no_leak(log: list[str], oracle: Oracle) -> int:
     """Replay ``log`` (worker messages since the oracle's game was asked for) against the oracle.
 
@@ -185,19 +211,9 @@ def check_no_leak(log: list[str], oracle: Oracle) -> int:
     the game goes on: messages already checked are skipped. Returns how many
     responses have been checked.
     """
-    for raw in log[oracle.seen :]:
-        oracle.seen += 1
-        message = json.loads(raw)
-        if message.get("type") != "response":
-            continue
-        result = message["result"]
-        if not oracle.started:
-            if not (result.get("ok") and "game" in result and "view" in result):
-                continue
-            oracle.started = True
+    for raw, result, first in new_responses(log, oracle, lambda r: bool(r.get("ok") and "game" in r and "view" in r)):
+        if first:
             assert result["view"]["hand"] == names(oracle.match.deal.hands[0]), "the oracle's deal differs"
-        elif result.get("ok") and "events" in result:
-            oracle.follow(result["events"])
         leaked = set(CARD_RE.findall(raw)) & oracle.secret()
         assert not leaked, f"the worker sent secret cards {sorted(leaked)} in {raw[:300]}"
         oracle.checked += 1

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from playwright.sync_api import Page, expect
@@ -10,7 +9,7 @@ from playwright.sync_api import Page, expect
 from py_engine.cards import CARD_NAMES, names
 
 from .conftest import STEP_TIMEOUT_MS
-from .helpers import CARD_RE, TABLE, Oracle, dom_cards, step_count
+from .helpers import CARD_RE, TABLE, Oracle, dom_cards, new_responses, step_count
 
 # AT20, seat 0 leads (seat 1 deals): JH QH AH TH AD against AC TC KC QC JC, trump KH face up.
 SCRIPTED_AT20: dict[str, Any] = {
@@ -77,18 +76,7 @@ def check_messages(log: list[str], oracle: Oracle, *, watching: bool = False) ->
     from either player. Watching (``watching``): no face-down talon card, ever.
     Returns how many responses were checked.
     """
-    for raw in log[oracle.seen :]:
-        oracle.seen += 1
-        message = json.loads(raw)
-        if message.get("type") != "response":
-            continue
-        result = message["result"]
-        if not oracle.started:
-            if not (result.get("ok") and "game" in result and "meta" in result):
-                continue
-            oracle.started = True
-        elif result.get("ok") and "events" in result:
-            oracle.follow(result["events"])
+    for raw, result, _ in new_responses(log, oracle, lambda r: bool(r.get("ok") and "game" in r and "meta" in r)):
         view = result.get("view")
         if watching:
             secret = talon(oracle)
