@@ -14,7 +14,7 @@ import re
 from typing import Any
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
+from axe_playwright_python.sync_playwright import Axe  # type: ignore[import-untyped]
 from playwright.sync_api import BrowserContext, Page, expect
 
 from .access import COMPUTER_MARRIES_AND_CLOSES, announcements, english, focused
@@ -125,18 +125,18 @@ def english_sentence(event: dict[str, Any], w: dict[str, Any]) -> str | None:
     if kind == "marriage":
         return fill(w[f"a11y.say.marriage.{side}"], points=event["points"], suit=w[f"suit.french.{event['suit']}"])
     if kind == "close":
-        return w[f"a11y.say.close.{side}"]
+        return str(w[f"a11y.say.close.{side}"])
     if kind == "exchange":
         return fill(w[f"a11y.say.exchange.{side}"], gave=english(event["gave"]), took=english(event["took"]))
     if kind == "draw":
         if "card" not in event:
-            return w["a11y.say.drawHidden.opp"]
+            return str(w["a11y.say.drawHidden.opp"])
         return fill(w[f"a11y.say.draw.{side}"], card=english(event["card"]))
     if kind == "claim":
-        return w[f"a11y.say.{'claim' if event['valid'] else 'wrongClaim'}.{side}"]
+        return str(w[f"a11y.say.{'claim' if event['valid'] else 'wrongClaim'}.{side}"])
     if kind == "deal_end":
         winner = event["winner"]
-        return w["result.deal.none"] if winner is None else w[f"result.deal.{'me' if winner == 0 else 'opp'}"]
+        return str(w["result.deal.none"] if winner is None else w[f"result.deal.{'me' if winner == 0 else 'opp'}"])
     return None
 
 

@@ -331,7 +331,7 @@ def test_hint_highlights_a_legal_action(site: Site, page: Page, watch: Watch) ->
     # The hint comes from seat 0's knowledge: nothing the worker sent names the computer's hidden cards.
     check_no_leak(messages(page, start), Oracle(SCRIPTED_AT20))
     # Acting clears it.
-    do(page, card or action)
+    do(page, str(card or action))
     expect(page.locator("#table [data-hint='1']")).to_have_count(0)
 
 

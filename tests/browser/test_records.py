@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import FilePayload, Page, expect
 
 from py_engine.record import load_record
 from py_engine.review import review_deal
@@ -93,7 +93,7 @@ def export_text(page: Page) -> str:
 def import_file(page: Page, text: str, name: str = "record.json") -> None:
     page.locator("#open-settings").click()
     expect(page.locator("#settings-dialog")).to_be_visible()
-    upload = {"name": name, "mimeType": "application/json", "buffer": text.encode()}
+    upload: FilePayload = {"name": name, "mimeType": "application/json", "buffer": text.encode()}
     page.set_input_files("#import-file", files=[upload])
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import FilePayload, Page, expect
 
 from .conftest import BOOT_TIMEOUT_MS, STEP_TIMEOUT_MS, Site, Watch
 from .helpers import do, new_game, open_table, phase, wait_ready
@@ -241,9 +241,8 @@ def export_file(page: Page) -> tuple[str, str]:
 
 
 def import_file(page: Page, content: bytes, name: str = "data.json") -> None:
-    page.locator("#stats-import-file").set_input_files(
-        files=[{"name": name, "mimeType": "application/json", "buffer": content}]
-    )
+    payload: FilePayload = {"name": name, "mimeType": "application/json", "buffer": content}
+    page.locator("#stats-import-file").set_input_files(files=[payload])
 
 
 def test_export_import_and_reset_of_local_data(site: Site, page: Page, watch: Watch, tmp_path: Path) -> None:
