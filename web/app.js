@@ -36,7 +36,7 @@ import {
   pointsMode,
   saveSettings,
 } from "./settings.js";
-import { beginGame, loadStats, noteFinishedDeal } from "./stats.js";
+import { beginGame, loadStats, noteAssistance, noteFinishedDeal } from "./stats.js";
 import { eventSound, installSound, setSoundOn, soundOn, soundStats } from "./sound.js";
 import { backElement, flip, presetName, queryDom, render, snapshotRects, sweep } from "./table.js";
 import { renderAssist, showHint } from "./assist.js";
@@ -572,6 +572,7 @@ function undo() {
   state.hint = null;
   run(async () => {
     const answer = await ask({ cmd: "undo", game: state.game, seat: state.seat });
+    if (state.meta.mode === "computer") noteAssistance();
     state.view = answer.view;
     state.message = "";
     await show(clone(answer.view));
@@ -586,6 +587,7 @@ function hint() {
   cancelAi();
   run(async () => {
     const answer = await state.client.request({ cmd: "hint", game: state.game, seat: state.seat, budget_ms: HINT_MS });
+    if (state.meta.mode === "computer") noteAssistance();
     const best = answer.ranking.find((entry) => state.view.legal.includes(entry.action));
     state.hint = best ? { action: best.action, value: best.value } : null;
   });

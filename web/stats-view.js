@@ -38,6 +38,7 @@ function ratingSection(stats) {
     h("h3", { text: t("stats.rating") }),
     h("p", { class: "stats-rating" }, cell("strong", "rating", rating), " ", h("span", { class: "muted", text: tp("stats.ratedMatches", stats.rated) })),
     h("p", { class: "muted small", text: t("stats.ratingExplain", { start: START_RATING, low: LEVEL_RATINGS[1], high: LEVEL_RATINGS[5] }) }),
+    h("p", { class: "muted small", "data-note": "assisted", text: t("stats.ratingAssisted") }),
   );
   if (stats.history.length) {
     const whole = stats.history.length === stats.rated;

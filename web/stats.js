@@ -9,7 +9,7 @@
 //
 // Schema 2 (the current one):
 //   {schema: 2, since, rating, rated, history: [{t, rating, level, won}],
-//    buckets: {"<preset>[*]|<level>": bucket}, current: {recorded: [...], counted} | null}
+//    buckets: {"<preset>[*]|<level>": bucket}, current: {recorded: [...], counted, assisted?} | null}
 // A bucket counts one rule set ("*" marks custom rules) at one level:
 //   {preset, custom, level, deals: {won, lost, none}, matches: {won, lost},
 //    points: {won, lost}, basis: {<basis>: {won, lost}}, closes: {made, won},
@@ -24,7 +24,9 @@
 // finishes: expected = 1 / (1 + 10^((R_level - R_player) / 400)), then
 // R_player += K * (result - expected) with result 1 for a won match and 0 for
 // a lost one. Each level has a fixed nominal rating (LEVEL_RATINGS, 200
-// apart); a new player starts at START_RATING.
+// apart); a new player starts at START_RATING. A match in which the player
+// took a move back or asked for a hint ("assisted") counts in the totals but
+// does not change the rating: the rating measures unaided play.
 
 export const SCHEMA = 2;
 export const STORAGE_KEY = "sixty-six.stats";
@@ -128,6 +130,7 @@ export function validate(data) {
     const ok =
       isObject(c) &&
       typeof c.counted === "boolean" &&
+      (c.assisted === undefined || typeof c.assisted === "boolean") &&
       Array.isArray(c.recorded) &&
       c.recorded.length <= RECORDED_LIMIT &&
       c.recorded.every((k) => typeof k === "string" && DEAL_KEY.test(k));
@@ -171,6 +174,13 @@ export function migrate(data) {
 /** The statistics with a new game begun (``counted`` false: a game that does not count, e.g. the tutorial). */
 export function startGame(stats, { counted = true } = {}) {
   return { ...stats, current: { recorded: [], counted } };
+}
+
+/** The statistics with the game in play marked as assisted (an undo or a hint): its matches are not rated. */
+export function markAssisted(stats) {
+  const current = stats.current ?? { recorded: [], counted: true };
+  if (current.assisted) return stats;
+  return { ...stats, current: { ...current, assisted: true } };
 }
 
 /** Which deal of the game a view shows: "<match number>.<deal number>". */
@@ -241,6 +251,7 @@ export function recordView(stats, view, { level, presets = [], now = Date.now() 
   if (view.phase === "match_over" && (matchWinner === 0 || matchWinner === 1)) {
     const won = matchWinner === ME;
     b.matches[won ? "won" : "lost"] += 1;
+    if (current.assisted) return next;
     next.rating = ratedAfter(next.rating, level, won);
     next.rated += 1;
     next.history = [...next.history, { t: now, rating: next.rating, level, won }].slice(-HISTORY_LIMIT);
@@ -325,6 +336,13 @@ export function saveStats(stats, storage = globalThis.localStorage) {
 /** A new game has begun (``counted`` false: it does not count, e.g. the tutorial). */
 export function beginGame({ counted = true } = {}, storage = globalThis.localStorage) {
   saveStats(startGame(loadStats(storage), { counted }), storage);
+}
+
+/** The player took a move back or asked for a hint in the game in play. */
+export function noteAssistance(storage = globalThis.localStorage) {
+  const stats = loadStats(storage);
+  const next = markAssisted(stats);
+  if (next !== stats) saveStats(next, storage);
 }
 
 /** Count the deal ``view`` shows if it is finished and not counted yet (context as for recordView). */

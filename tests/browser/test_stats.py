@@ -11,6 +11,7 @@ from playwright.sync_api import FilePayload, Page, expect
 
 from .conftest import BOOT_TIMEOUT_MS, STEP_TIMEOUT_MS, Site, Watch
 from .helpers import do, new_game, open_table, phase, wait_ready
+from .modes_helpers import set_preferences
 
 pytestmark = pytest.mark.browser
 
@@ -131,6 +132,31 @@ def test_a_deal_in_progress_and_a_new_game_count_nothing_new(site: Site, page: P
     assert s["buckets"]["KLUB20|3"]["deals"]["lost"] == 1
     assert s["buckets"]["KLUB20|3"]["matches"] == {"won": 0, "lost": 0}  # a single deal is no match
     assert s["rated"] == 0
+
+
+def test_a_match_with_a_hint_or_an_undo_is_counted_but_not_rated(site: Site, page: Page, watch: Watch) -> None:
+    watch.attach(page)
+    open_table(page, site.url)
+    set_preferences(page, mode="computer", ranked=False)
+    # A hint before the first move: the match that follows is assisted.
+    new_game(page, **SCRIPTED_AT20, rules={"match_target": 1})
+    page.locator("[data-control='hint']").click()
+    expect(page.locator("#hint-text")).to_be_visible(timeout=STEP_TIMEOUT_MS)
+    assert stats(page)["current"]["assisted"] is True
+    for step in ("exchange", "marry:H", "close", "KH", "AH", "TH"):
+        do(page, step)
+    do(page, "claim")
+    assert phase(page) == "match_over"
+    s = stats(page)
+    assert s["buckets"]["AT20*|3"]["matches"] == {"won": 1, "lost": 0}  # counted in the totals
+    assert s["rating"] == START and s["rated"] == 0 and s["history"] == []  # but not rated
+    # A new game starts unassisted: the same match without help is rated.
+    win_scripted_match(page)
+    s = stats(page)
+    assert "assisted" not in s["current"]
+    assert s["rated"] == 1 and s["rating"] == pytest.approx(START + K * (1 - expected(START, 3)))
+    open_stats(page)
+    expect(page.locator("#stats-dialog [data-note='assisted']")).to_be_visible()
 
 
 def pure(page: Page, script: str) -> Any:
