@@ -186,13 +186,16 @@ _OPEN_LEAD = tuple(
 )
 
 
-def rollout_action(deal: Deal, rng: random.Random) -> int:
+def rollout_action(deal: Deal, rng: random.Random, randomness: float | None = None) -> int:
     """A fast policy for playouts: mostly the rule of thumb, sometimes a random card.
 
     The rule of thumb is that of :func:`scored_actions` (exchange, declare,
     lead low, take valuable leads cheaply; close only with ``ROLLOUT_CLOSE``),
-    computed from tables.
+    computed from tables. ``randomness`` is the share of random cards
+    (``ROLLOUT_RANDOM`` if None; with 0 the choice is the rule of thumb's alone).
     """
+    if randomness is None:
+        randomness = ROLLOUT_RANDOM
     seat = deal.to_act
     hand = deal.hands[seat]
     lead = deal.lead
@@ -201,7 +204,7 @@ def rollout_action(deal: Deal, rng: random.Random) -> int:
         if not options & (options - 1):
             return options.bit_length() - 1
         cards: Sequence[int] = cards_of(options)
-        if rng.random() < ROLLOUT_RANDOM:
+        if randomness and rng.random() < randomness:
             return cards[int(rng.random() * len(cards))]
         table = _RESPONSE[deal.strict][deal.trump]
         base = lead * 24
@@ -219,7 +222,7 @@ def rollout_action(deal: Deal, rng: random.Random) -> int:
     actions = deal.legal_actions(seat)
     if len(actions) == 1:
         return actions[0]
-    if rng.random() < ROLLOUT_RANDOM:
+    if randomness and rng.random() < randomness:
         cards = [a for a in actions if a < MARRY]
         if cards:
             return cards[int(rng.random() * len(cards))]

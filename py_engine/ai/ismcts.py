@@ -72,6 +72,12 @@ class SearchResult:
 SOLVE_CARDS = 6
 #: The exploration constant of UCB (rewards are game points / 3, in [-1, 1]).
 EXPLORATION = 0.7
+#: A bonus in UCB for the action the rule of thumb would choose in the sampled world (a prior),
+#: fading with the child's visits: PRIOR_WEIGHT * PRIOR_SCALE / (visits + PRIOR_SCALE). 0: none.
+PRIOR_WEIGHT = 0.0
+PRIOR_SCALE = 20.0
+#: Whose decisions get the prior: False both seats', True only the opponent's.
+PRIOR_OPPONENT_ONLY = False
 
 
 def _solvable(world: Deal) -> bool:
@@ -100,6 +106,8 @@ def search(
     done = 0
     log = math.log
     sqrt = math.sqrt
+    prior_weight = PRIOR_WEIGHT
+    prior_opponent_only = PRIOR_OPPONENT_ONLY
     while done < limit:
         if done & 3 == 0 and time.perf_counter() >= deadline and done:
             break
@@ -120,8 +128,11 @@ def search(
             actions = [a for a in world.legal_actions() if a < CLAIM]
             children = node.children
             untried = [a for a in actions if a not in children]
+            prior = -1
+            if prior_weight and (mover != seat or not prior_opponent_only):
+                prior = rollout_action(world, rng, 0.0)
             if untried:
-                action = untried[int(rng.random() * len(untried))]
+                action = prior if prior in untried else untried[int(rng.random() * len(untried))]
                 child = _Node()
                 children[action] = child
             else:
@@ -130,6 +141,8 @@ def search(
                 for a in actions:
                     c = children[a]
                     score = c.value / c.visits + exploration * sqrt(log(c.avail + 1) / c.visits)
+                    if a == prior:
+                        score += prior_weight * PRIOR_SCALE / (c.visits + PRIOR_SCALE)
                     if score > best_score:
                         best_score = score
                         action = a
