@@ -5,7 +5,7 @@
 // worker says that seat may claim.
 
 import { cardLabel, suitName } from "./cards.js";
-import { t } from "./i18n.js";
+import { formatNumber, t } from "./i18n.js";
 import { actionLabel } from "./table.js";
 
 const $ = (id) => document.getElementById(id);
@@ -13,7 +13,7 @@ const $ = (id) => document.getElementById(id);
 /** A hint's value (game points for the seat, scaled to 1/3 by the engine) in game points, signed. */
 export function gamePoints(value) {
   const points = Math.round(value * 30) / 10;
-  return `${points > 0 ? "+" : points < 0 ? "−" : "±"}${Math.abs(points).toFixed(1)}`;
+  return `${points > 0 ? "+" : points < 0 ? "−" : "±"}${formatNumber(Math.abs(points), 1)}`;
 }
 
 /** An action in words: "Queen of hearts", "Close talon", "40 (hearts)". */

@@ -76,6 +76,11 @@ export function language() {
   return current;
 }
 
+/** ``n`` written the current language's way with ``digits`` decimals ("1.5" in English, "1,5" in German). */
+export function formatNumber(n, digits = 0) {
+  return new Intl.NumberFormat(HTML_LANG[current], { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(n);
+}
+
 /** Is ``key`` defined in the current language? (Does not count as a miss.) */
 export function has(key) {
   return Boolean(strings && key in strings);

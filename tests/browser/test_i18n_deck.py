@@ -164,6 +164,9 @@ def test_every_language_renders_the_table_and_is_remembered(site: Site, page: Pa
     for language in LANGUAGES:
         choose(page, language=language)
         check_result(page, language)
+        # Numbers with decimals (hint values, review differences) are written the language's way.
+        written = page.evaluate("async () => (await import('./assist.js')).gamePoints(0.5)")
+        assert written == ("+1.5" if language == "en" else "+1,5"), language
     # The last choice (Serbian) survives a reload.
     page.reload()
     wait_ready(page, BOOT_TIMEOUT_MS)
