@@ -38,7 +38,7 @@ import {
 } from "./settings.js";
 import { beginGame, loadStats, noteAssistance, noteFinishedDeal } from "./stats.js";
 import { eventSound, installSound, setSoundOn, soundOn, soundStats } from "./sound.js";
-import { backElement, flip, presetName, queryDom, render, snapshotRects, sweep } from "./table.js";
+import { backElement, fillSelect, flip, presetName, queryDom, render, snapshotRects, sweep } from "./table.js";
 import { renderAssist, showHint } from "./assist.js";
 import { curtain, hideHandover, showHandover } from "./handover.js";
 import { fillModeSettings, readModeSettings } from "./mode-settings.js";
@@ -809,18 +809,6 @@ function onPointerUp(event) {
 }
 
 // ---------------------------------------------------------------- settings
-
-function fillSelect(select, entries, value) {
-  select.replaceChildren(
-    ...entries.map(([key, label]) => {
-      const option = document.createElement("option");
-      option.value = String(key);
-      option.textContent = label;
-      option.selected = String(key) === String(value);
-      return option;
-    }),
-  );
-}
 
 /** The engine's rules parameters (asked for once, when first needed). */
 function ruleParameters() {

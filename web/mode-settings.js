@@ -6,20 +6,9 @@ import { t } from "./i18n.js";
 import { defaultName } from "./names.js";
 import { MODES } from "./modes.js";
 import { LEVELS } from "./settings.js";
+import { fillSelect } from "./table.js";
 
 const $ = (id) => document.getElementById(id);
-
-function options(select, entries, value) {
-  select.replaceChildren(
-    ...entries.map(([key, label]) => {
-      const option = document.createElement("option");
-      option.value = String(key);
-      option.textContent = label;
-      option.selected = String(key) === String(value);
-      return option;
-    }),
-  );
-}
 
 /** Show only the fields that the chosen mode uses. */
 function showFieldsFor(mode) {
@@ -30,8 +19,8 @@ function showFieldsFor(mode) {
 
 export function fillModeSettings(prefs) {
   const mode = $("setting-mode");
-  options(mode, MODES.map((key) => [key, t(`modes.mode.${key}`)]), prefs.mode);
-  options($("setting-watch-level"), LEVELS.map((level) => [level, t(`level.${level}`)]), prefs.watchLevel);
+  fillSelect(mode, MODES.map((key) => [key, t(`modes.mode.${key}`)]), prefs.mode);
+  fillSelect($("setting-watch-level"), LEVELS.map((level) => [level, t(`level.${level}`)]), prefs.watchLevel);
   for (const seat of [0, 1]) {
     const input = $(`setting-name${seat + 1}`);
     input.value = prefs.names[seat];

@@ -55,6 +55,13 @@ export function h(tag, attrs = {}, ...children) {
   return node;
 }
 
+/** Replace a <select>'s options by ``entries`` ([value, label] pairs), with ``value`` selected. */
+export function fillSelect(select, entries, value) {
+  select.replaceChildren(
+    ...entries.map(([key, label]) => h("option", { value: String(key), text: label, selected: String(key) === String(value) })),
+  );
+}
+
 /** "me" or "opp": the suffix of the keys that say something about a seat. */
 function side(seat) {
   return seat === ME ? "me" : "opp";
