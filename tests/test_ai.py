@@ -6,17 +6,20 @@ import random
 
 import pytest
 
-from py_engine.actions import CLAIM, NEXT, PASS
+from py_engine.actions import CLAIM, NEXT, PASS, parse_action
 from py_engine.ai.heuristic import claim_choice, rollout_action
+from py_engine.ai.inference import SKIPPED, lead_reader
 from py_engine.ai.ismcts import Utility, search
 from py_engine.ai.knowledge import determinize, knowledge_of
 from py_engine.ai.player import BROWSER_ITERATIONS, decide, level_named
 from py_engine.ai.solver import solve
-from py_engine.cards import cards_of
+from py_engine.cards import cards_of, parse_card
 from py_engine.deal import Deal
 from py_engine.fuzz import random_action
 from py_engine.match import Match
 from py_engine.rules import PRESET_IDS, PRESETS
+
+from .scenario import start
 
 
 def positions(preset_id: str, seed: int, count: int) -> list[Deal]:
@@ -190,3 +193,37 @@ def test_knowledge_uses_revealed_voids() -> None:
                 assert suit_cards <= set(cards_of(knowledge.opponent_cannot_hold))
                 return
     pytest.fail("no position with a revealed void was found")
+
+
+def test_reading_the_opponents_lead_weighs_worlds_by_how_well_they_explain_it() -> None:
+    # You (seat 0) deal; the opponent leads the jack of spades from JS QS KH TC AC, hearts trump (AH).
+    match = start(
+        "AT20",
+        ["JS", "QS", "KH", "TC", "AC"],
+        ["AD", "TD", "KD", "QD", "JD"],
+        "AH",
+        dealer_seat=0,
+        marriage_first_lead=True,
+        exchange_first_lead=True,
+    )
+    deal = match.deal
+    assert lead_reader(deal, 1) is None  # nothing led yet
+    deal.apply(parse_action("play:JS"))
+    read = lead_reader(deal, 0)
+    assert read is not None and lead_reader(deal, 1) is None  # only the seat answering reads
+
+    def world(out: str, into: str) -> Deal:
+        other = deal.clone()
+        other.hands[1] = other.hands[1] & ~(1 << parse_card(out)) | 1 << parse_card(into)
+        return other
+
+    real = read(deal)
+    assert 0.5 < real <= 1.0  # the jack was the rule of thumb's clear choice
+    assert read(world("TC", "JC")) < real  # a second jack would have done as well: the lead tells less
+    assert read(world("TC", "QH")) <= SKIPPED  # it held the trump marriage and did not declare
+    assert read(world("TC", "JH")) <= SKIPPED  # it held the trump jack and did not exchange
+    # A declared marriage forces its lead: nothing to read in the card.
+    declared = start("AT20", ["KS", "QS", "KH", "TC", "AC"], ["AD", "TD", "KD", "QD", "JD"], "AH", dealer_seat=0)
+    declared.deal.apply(parse_action("marry:S"))
+    declared.deal.apply(parse_action("play:KS"))
+    assert lead_reader(declared.deal, 0) is None

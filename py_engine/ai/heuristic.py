@@ -67,14 +67,18 @@ def should_close(deal: Deal, seat: int) -> bool:
 
 
 def _lead_value(deal: Deal, seat: int, card: int, gone: int = -1) -> float:
-    hand = deal.hands[seat]
+    if deal.strict and gone < 0:
+        gone = _gone(deal)
+    return lead_value(deal.hands[seat], card, deal.trump, deal.strict, gone)
+
+
+def lead_value(hand: int, card: int, trump: int, strict: bool, gone: int) -> float:
+    """How much the rule of thumb likes leading ``card`` from ``hand`` (``gone``: the cards played)."""
     rank = card % 6
-    is_trump = card // 6 == deal.trump
-    if deal.strict:
+    is_trump = card // 6 == trump
+    if strict:
         # Closed phase: cash winners (top cards), draw trumps when strong in them.
-        if gone < 0:
-            gone = _gone(deal)
-        unbeatable = not (HIGHER[card] & ~deal.hands[seat] & ~gone)
+        unbeatable = not (HIGHER[card] & ~hand & ~gone)
         strict_value = POINTS[card] + (20.0 if unbeatable else 0.0)
         if is_trump and unbeatable:
             strict_value += 5

@@ -26,6 +26,7 @@ from ..actions import CLAIM
 from ..deal import Deal
 from ..scoring import DealResult
 from .heuristic import claim_choice, rollout_action
+from .inference import lead_reader
 from .knowledge import determinize, knowledge_of
 from .solver import Table, best_actions, solve
 
@@ -78,6 +79,9 @@ PRIOR_WEIGHT = 0.0
 PRIOR_SCALE = 20.0
 #: Whose decisions get the prior: False both seats', True only the opponent's.
 PRIOR_OPPONENT_ONLY = False
+#: Weigh sampled worlds by the opponent's lead when answering it (:mod:`.inference`); at most this many tries.
+READ_LEADS = False
+READ_TRIES = 20
 
 
 def _solvable(world: Deal) -> bool:
@@ -101,6 +105,7 @@ def search(
     if exploration is None:
         exploration = EXPLORATION
     knowledge = knowledge_of(deal, seat)
+    reader = lead_reader(deal, seat) if READ_LEADS else None
     table: Table = {}
     root = _Node()
     done = 0
@@ -113,6 +118,11 @@ def search(
             break
         done += 1
         world = determinize(deal, knowledge, rng)
+        if reader is not None:
+            tries = 1
+            while tries < READ_TRIES and rng.random() >= reader(world):
+                world = determinize(deal, knowledge, rng)
+                tries += 1
         node = root
         path: list[tuple[_Node, int]] = []
         value: float | None = None
