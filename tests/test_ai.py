@@ -8,7 +8,7 @@ import pytest
 
 from py_engine.actions import CLAIM, NEXT, PASS, parse_action
 from py_engine.ai.heuristic import claim_choice, rollout_action
-from py_engine.ai.inference import SKIPPED, lead_reader
+from py_engine.ai.inference import SKIPPED, WorldPool, history_reader, lead_reader
 from py_engine.ai.ismcts import Utility, search
 from py_engine.ai.knowledge import determinize, knowledge_of
 from py_engine.ai.player import BROWSER_ITERATIONS, decide, level_named
@@ -227,3 +227,27 @@ def test_reading_the_opponents_lead_weighs_worlds_by_how_well_they_explain_it() 
     declared.deal.apply(parse_action("marry:S"))
     declared.deal.apply(parse_action("play:KS"))
     assert lead_reader(declared.deal, 0) is None
+
+
+def test_the_history_reader_weighs_every_play_and_the_pool_follows_the_weights() -> None:
+    match = start("AT20", ["JS", "QS", "KH", "TC", "AC"], ["AD", "TD", "KD", "QD", "JD"], "AH", dealer_seat=0)
+    deal = match.deal
+    assert history_reader(deal, 1) is None  # nothing played yet: nothing to read
+    deal.apply(parse_action("play:JS"))
+    deal.apply(parse_action("play:JD"))  # the opponent's jack wins; both draw
+    read = history_reader(deal, 0)
+    assert read is not None
+    # A world in which it held a second jack when it led the first one explains that lead less well
+    # on average (the reader picks at random which card came with the draw, so the jack may have).
+    real = sum(read(deal) for _ in range(200))
+    other = deal.clone()
+    other.hands[1] = other.hands[1] & ~(1 << parse_card("TC")) | 1 << parse_card("JC")
+    other.talon = tuple(parse_card("TC") if c == parse_card("JC") else c for c in other.talon)
+    assert sum(read(other) for _ in range(200)) < 0.9 * real
+    # The pool draws only worlds of positive weight, as copies.
+    knowledge = knowledge_of(deal, 0)
+    holds = parse_card("AC")
+    pool = WorldPool(deal, knowledge, lambda w: float(w.hands[1] >> holds & 1), random.Random(5), 60)
+    drawn = [pool.draw() for _ in range(30)]
+    assert all(w.hands[1] >> holds & 1 for w in drawn)
+    assert all(w is not p for w in drawn for p in pool.worlds)

@@ -22,12 +22,15 @@ explain the opponent's play, as an attentive human's guesses do.
 from __future__ import annotations
 
 import math
+import random
+from bisect import bisect
 from collections.abc import Callable
+from itertools import accumulate
 
-from ..cards import cards_of
+from ..cards import KING, QUEEN, cards_of
 from ..deal import Deal
-from .heuristic import lead_value, marriage_partners
-from .knowledge import played_mask
+from .heuristic import _RESPONSE, lead_value, marriage_partners
+from .knowledge import Knowledge, determinize, played_mask
 
 #: The softness of the opponent model, in the rule of thumb's value units (larger: vaguer guesses).
 TEMPERATURE = 4.0
@@ -83,3 +86,88 @@ def lead_reader(deal: Deal, seat: int) -> Reader | None:
         return likelihood
 
     return weight
+
+
+def history_reader(deal: Deal, seat: int) -> Reader | None:
+    """A function weighing worlds by every card the opponent played this deal, or None before it played any.
+
+    The opponent's hand at each of its past plays is rebuilt backwards from
+    its hand in the world: undo the draw after each open trick (a card of the
+    hand, chosen at random: which card came when is not known), then take the
+    played card back. Each lead and each answer then has a likelihood under
+    the soft rule of thumb (leads as in :func:`lead_reader`; answers by the
+    rule of thumb's response values among the answers allowed then), and the
+    world's weight is their product, with the current lead's marriage and
+    exchange evidence when the seat is answering it.
+    """
+    opponent = 1 - seat
+    trump = deal.trump
+    strict_from = deal.strict_from
+    plays: list[tuple[bool, int, int, bool, int]] = []  # (led, card, the lead answered, strict, gone) in order
+    gone = 0
+    for index, (leader, lead, resp, _) in enumerate(deal.history):
+        strict = 0 <= strict_from <= index
+        if leader == opponent:
+            plays.append((True, lead, -1, strict, gone))
+        else:
+            plays.append((False, resp, lead, strict, gone))
+        gone |= (1 << lead) | (1 << resp)
+    declared = {suit for s, suit, _ in deal.marriages if s == opponent}
+    current = lead_reader(deal, seat)
+    if not plays and current is None:
+        return None
+    draws = [not (0 <= strict_from <= index) for index in range(len(plays))]
+    exp = math.exp
+    choice_rng = random.Random(len(plays) * 7919 + deal.tricks_done)
+
+    def soft(values: list[float], chosen: float) -> float:
+        total = 0.0
+        for v in values:
+            total += exp((v - chosen) / TEMPERATURE)
+        return 1.0 / total
+
+    def weight(world: Deal) -> float:
+        likelihood = current(world) if current is not None else 1.0
+        hand = world.hands[opponent]
+        if deal.lead >= 0 and deal.leader == opponent:
+            hand |= 1 << deal.lead
+        for index in range(len(plays) - 1, -1, -1):
+            led, card, answered, strict, before = plays[index]
+            if draws[index] and hand:
+                cards = cards_of(hand & ~(1 << card))
+                if cards:
+                    hand &= ~(1 << cards[int(choice_rng.random() * len(cards))])
+            hand |= 1 << card
+            if led:
+                suit, rank = divmod(card, 6)
+                if suit in declared and rank in (KING, QUEEN):
+                    continue  # perhaps the lead of a declared marriage: not a free choice
+                values = [lead_value(hand, c, trump, strict, before) for c in cards_of(hand)]
+                likelihood *= soft(values, lead_value(hand, card, trump, strict, before))
+            else:
+                table = _RESPONSE[strict][trump]
+                base = answered * 24
+                allowed = world.response_mask(hand, answered) if strict else hand
+                partners = marriage_partners(hand)
+                values = [table[base + c] - (8.0 if partners >> c & 1 else 0.0) for c in cards_of(allowed)]
+                likelihood *= soft(values, table[base + card] - (8.0 if partners >> card & 1 else 0.0))
+        return likelihood
+
+    return weight
+
+
+class WorldPool:
+    """Sampled worlds weighted by a reader: each draw is a copy of one, chosen in proportion to its weight."""
+
+    def __init__(self, deal: Deal, knowledge: Knowledge, reader: Reader, rng: random.Random, size: int) -> None:
+        self.worlds = [determinize(deal, knowledge, rng) for _ in range(size)]
+        weights = [reader(world) for world in self.worlds]
+        self.cumulative = list(accumulate(weights))
+        if self.cumulative[-1] <= 0.0:
+            self.cumulative = list(accumulate(1.0 for _ in self.worlds))
+        self.rng = rng
+
+    def draw(self) -> Deal:
+        total = self.cumulative[-1]
+        index = bisect(self.cumulative, self.rng.random() * total)
+        return self.worlds[min(index, len(self.worlds) - 1)].clone()

@@ -26,7 +26,7 @@ from ..actions import CLAIM
 from ..deal import Deal
 from ..scoring import DealResult
 from .heuristic import claim_choice, rollout_action
-from .inference import lead_reader
+from .inference import WorldPool, history_reader, lead_reader
 from .knowledge import determinize, knowledge_of
 from .solver import Table, best_actions, solve
 
@@ -82,6 +82,9 @@ PRIOR_OPPONENT_ONLY = False
 #: Weigh sampled worlds by the opponent's lead when answering it (:mod:`.inference`); at most this many tries.
 READ_LEADS = False
 READ_TRIES = 20
+#: Weigh sampled worlds by every card the opponent played (:func:`.inference.history_reader`): the
+#: search draws its worlds from a pool of this many, in proportion to their weights. 0: off.
+POOL_SIZE = 0
 
 
 def _solvable(world: Deal) -> bool:
@@ -106,6 +109,11 @@ def search(
         exploration = EXPLORATION
     knowledge = knowledge_of(deal, seat)
     reader = lead_reader(deal, seat) if READ_LEADS else None
+    pool = None
+    if POOL_SIZE:
+        history = history_reader(deal, seat)
+        if history is not None:
+            pool = WorldPool(deal, knowledge, history, rng, POOL_SIZE)
     table: Table = {}
     root = _Node()
     done = 0
@@ -117,7 +125,7 @@ def search(
         if done & 3 == 0 and time.perf_counter() >= deadline and done:
             break
         done += 1
-        world = determinize(deal, knowledge, rng)
+        world = pool.draw() if pool is not None else determinize(deal, knowledge, rng)
         if reader is not None:
             tries = 1
             while tries < READ_TRIES and rng.random() >= reader(world):
