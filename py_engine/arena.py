@@ -24,6 +24,7 @@ import time
 from dataclasses import dataclass, field
 
 from .actions import NEXT
+from .ai import tuning
 from .ai.player import Level, decide, level_named, match_utility
 from .match import Match, shuffled_deck
 from .rules import PRESET_IDS, PRESETS, Rules
@@ -90,10 +91,12 @@ class Job:
     matches: bool
     budget_ms: int | None
     iterations: int | None = None
+    settings: tuple[str, ...] = ()  # search constants to set first (py_engine.ai.tuning)
 
 
 def play_pair(job: Job) -> tuple[Tally, Tally]:
     """One pack (or match seed) twice, seats swapped; returns (A's tally, B's tally) summed."""
+    tuning.apply(job.settings)
     pack_rng = random.Random(job.seed)
     deck = shuffled_deck(pack_rng, job.rules.deck)
     dealer = pack_rng.randrange(2)
@@ -147,14 +150,35 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--iterations", type=int, default=None, help="override the searching levels' iteration count")
     parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help=f"set a search constant for this run (repeatable): {', '.join(sorted(tuning.TUNABLE))}",
+    )
+    parser.add_argument(
         "--markdown", action="store_true", help="also print the result as a row of the table in docs/arena.md"
     )
     args = parser.parse_args(argv)
     level_named(args.a)
     level_named(args.b)
+    for text in args.set:
+        try:
+            tuning.parse_setting(text)
+        except ValueError as error:
+            parser.error(str(error))
     rules = PRESETS[args.preset]
     jobs = [
-        Job(rules, args.a, args.b, args.seed * 1_000_003 + i, args.matches, args.budget_ms, args.iterations)
+        Job(
+            rules,
+            args.a,
+            args.b,
+            args.seed * 1_000_003 + i,
+            args.matches,
+            args.budget_ms,
+            args.iterations,
+            tuple(args.set),
+        )
         for i in range(args.pairs)
     ]
     start = time.perf_counter()
@@ -211,6 +235,7 @@ def command_line(args: argparse.Namespace) -> str:
         words.append(f"--budget-ms {args.budget_ms}")
     if args.iterations is not None:
         words.append(f"--iterations {args.iterations}")
+    words.extend(f"--set {text}" for text in args.set)
     return " ".join(words)
 
 

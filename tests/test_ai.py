@@ -7,6 +7,7 @@ import random
 import pytest
 
 from py_engine.actions import CLAIM, NEXT, PASS, parse_action
+from py_engine.ai import ismcts, tuning
 from py_engine.ai.heuristic import claim_choice, rollout_action
 from py_engine.ai.inference import SKIPPED, WorldPool, history_reader, lead_reader
 from py_engine.ai.ismcts import Utility, search
@@ -251,3 +252,18 @@ def test_the_history_reader_weighs_every_play_and_the_pool_follows_the_weights()
     drawn = [pool.draw() for _ in range(30)]
     assert all(w.hands[1] >> holds & 1 for w in drawn)
     assert all(w is not p for w in drawn for p in pool.worlds)
+
+
+def test_search_constants_are_set_by_name_with_their_own_types() -> None:
+    assert tuning.parse_setting("PRIOR_WEIGHT=1.5") == ("PRIOR_WEIGHT", 1.5)
+    assert tuning.parse_setting("SOLVE_CARDS=10") == ("SOLVE_CARDS", 10)
+    assert tuning.parse_setting("READ_LEADS=true") == ("READ_LEADS", True)
+    for bad in ("PRIOR_WEIGHT", "NO_SUCH=1", "SOLVE_CARDS=ten", "READ_LEADS=maybe"):
+        with pytest.raises(ValueError):
+            tuning.parse_setting(bad)
+    before = ismcts.EXPLORATION
+    try:
+        tuning.apply(["EXPLORATION=0.5"])
+        assert ismcts.EXPLORATION == 0.5
+    finally:
+        ismcts.EXPLORATION = before

@@ -20,7 +20,9 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
 from ..actions import CLAIM
 from ..deal import Deal
@@ -85,6 +87,8 @@ READ_TRIES = 20
 #: Weigh sampled worlds by every card the opponent played (:func:`.inference.history_reader`): the
 #: search draws its worlds from a pool of this many, in proportion to their weights. 0: off.
 POOL_SIZE = 0
+#: A diagnostic, never for play: the search is shown the real cards (an upper bound on what inference can gain).
+SEES_ALL = False
 
 
 def _solvable(world: Deal) -> bool:
@@ -109,11 +113,14 @@ def search(
         exploration = EXPLORATION
     knowledge = knowledge_of(deal, seat)
     reader = lead_reader(deal, seat) if READ_LEADS else None
-    pool = None
-    if POOL_SIZE:
-        history = history_reader(deal, seat)
-        if history is not None:
-            pool = WorldPool(deal, knowledge, history, rng, POOL_SIZE)
+    history = history_reader(deal, seat) if POOL_SIZE else None
+    sample: Callable[[], Deal]
+    if history is not None:
+        sample = WorldPool(deal, knowledge, history, rng, POOL_SIZE).draw
+    elif SEES_ALL:
+        sample = deal.clone
+    else:
+        sample = partial(determinize, deal, knowledge, rng)
     table: Table = {}
     root = _Node()
     done = 0
@@ -125,11 +132,11 @@ def search(
         if done & 3 == 0 and time.perf_counter() >= deadline and done:
             break
         done += 1
-        world = pool.draw() if pool is not None else determinize(deal, knowledge, rng)
+        world = sample()
         if reader is not None:
             tries = 1
             while tries < READ_TRIES and rng.random() >= reader(world):
-                world = determinize(deal, knowledge, rng)
+                world = sample()
                 tries += 1
         node = root
         path: list[tuple[_Node, int]] = []
