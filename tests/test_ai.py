@@ -12,7 +12,7 @@ from py_engine.ai.heuristic import claim_choice, rollout_action
 from py_engine.ai.inference import SKIPPED, WorldPool, history_reader, lead_reader
 from py_engine.ai.ismcts import Utility, search
 from py_engine.ai.knowledge import determinize, knowledge_of
-from py_engine.ai.player import BROWSER_ITERATIONS, decide, level_named
+from py_engine.ai.player import BROWSER_ITERATIONS, decide, imprecise_decision, level_named
 from py_engine.ai.solver import solve
 from py_engine.cards import cards_of, parse_card
 from py_engine.deal import Deal
@@ -267,3 +267,15 @@ def test_search_constants_are_set_by_name_with_their_own_types() -> None:
         assert ismcts.EXPLORATION == 0.5
     finally:
         ismcts.EXPLORATION = before
+
+
+def test_imprecise_levels_err_between_close_actions_and_hardly_ever_between_clear_ones() -> None:
+    level = level_named("3")
+    ranking = [(1, 0.10), (2, 0.09), (3, -0.5)]
+    rng = random.Random(8)
+    picks = [imprecise_decision(ranking, ranking, level, rng, {}, 0.0).action for _ in range(2000)]
+    assert 0.3 < picks.count(2) / len(picks) < 0.5  # about exp(-0.01 / 0.06) against the best
+    assert picks.count(3) == 0  # 0.6 worse: a chance of about e^-10
+    assert level_named("5").imprecision == 0.0  # the top level always plays its best
+    levels = [level_named(name) for name in ("2", "3", "4")]
+    assert [lv.imprecision for lv in levels] == sorted((lv.imprecision for lv in levels), reverse=True)

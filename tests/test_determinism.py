@@ -31,16 +31,16 @@ ITERATIONS: dict[str, int | None] = {"2": 10, "heuristic": None}
 
 #: (preset, match seed, level of both seats) → SHA-256 of the transcript.
 PINNED: dict[tuple[str, int, str], str] = {
-    # 131 actions, final scores [7, 5]
-    ("AT20", 7, "2"): "0f520418857e2634e36682ba4005b6781f647e8dc8d8612c50dcabf7a413f66b",
+    # 57 actions, final scores [7, 0]
+    ("AT20", 7, "2"): "4cc4b022fe00ff5ef65ab7aa34a3720bf5e2eae0d0e3bc5031ff9af47e0a4b0f",
     # 59 actions, final scores [7, 5]
     ("AT20", 20240, "heuristic"): "a3255603f4df7c93b6d122b4ed61df60551760622cc834a8a36a1f717ceaf7cd",
-    # 148 actions, final scores [7, 3]
-    ("DE24", 66, "2"): "47d3040c7bbcaa87601d3dda8aac1d60e9a2ed7e58c0d45a39532c5b45cb29ca",
+    # 134 actions, final scores [7, 4]
+    ("DE24", 66, "2"): "f1c47fc56ab49e150ddbb05ccdeccfa417cbb5e7f2572dcdcd825e91738b72a1",
     # 125 actions, final scores [6, 7]
     ("DE24", 4242, "heuristic"): "41dafe5d34a6a22292bd5ebb559d548f099f2a1fdde4ea6745ee7f8eb7d66168",
-    # 144 actions, final scores [6, 7]
-    ("HU24", 24, "2"): "283a77956fc7106971fa8863e991b45b0541e247c5b1b648ff27e22a7f930da8",
+    # 136 actions, final scores [6, 7]
+    ("HU24", 24, "2"): "689551f3d4c5b1213074c7050a41637df4df6adebba544495c89b8c44046b50f",
     # 122 actions, final scores [4, 7]
     ("HU24", 1966, "heuristic"): "00980aaa8940cf4d57ff9dcb170c140b3be1d3ee86b7318f89feba99570661f9",
 }

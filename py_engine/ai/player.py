@@ -8,13 +8,17 @@ how they choose the rest:
 random    uniformly among the legal non-claim actions (arena)
 heuristic the rule-of-thumb player, no noise (arena baseline)
 1         the rule of thumb with noise: beginner's slips
-2..5      ISMCTS with more iterations; 5 searches for a time budget (in the
-          arena, without a clock: the iterations that budget buys in the browser)
+2..5      ISMCTS with more iterations and less imprecision (2-4 choose among
+          close actions by a softmax, like a player who cannot always tell
+          them apart); 5 searches for a time budget (in the arena, without a
+          clock: the iterations that budget buys in the browser) and always
+          plays its best
 ========  =====================================================
 """
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from dataclasses import dataclass, field
@@ -36,6 +40,10 @@ class Level:
     #: Without a clock (the arena), a level with a budget searches this many iterations instead:
     #: what its budget buys in the browser, (20-card deck, 24-card deck). See BROWSER_ITERATIONS.
     unclocked: tuple[int, int] | None = None
+    #: Human-like imprecision of a searching level: it picks among the well-explored actions with
+    #: probability proportional to exp(value / imprecision) (values are game points / 3), so it errs
+    #: between close choices and rarely between clear ones. 0: always the search's best.
+    imprecision: float = 0.0
 
     def iterations_for(self, deck: int, clock: bool) -> int | None:
         """The iteration limit of a search on a ``deck``-card preset, with or without the clock."""
@@ -55,9 +63,9 @@ LEVELS: dict[str, Level] = {
     "random": Level("random", "random"),
     "heuristic": Level("heuristic", "heuristic"),
     "1": Level("1", "heuristic", noise=14.0),
-    "2": Level("2", "search", iterations=100),
-    "3": Level("3", "search", iterations=400),
-    "4": Level("4", "search", iterations=1500),
+    "2": Level("2", "search", iterations=100, imprecision=0.12),
+    "3": Level("3", "search", iterations=400, imprecision=0.06),
+    "4": Level("4", "search", iterations=1500, imprecision=0.025),
     "5": Level("5", "search", iterations=20_000, budget_ms=1000, unclocked=BROWSER_ITERATIONS),
 }
 DEFAULT_LEVEL = "4"
@@ -128,6 +136,8 @@ def decide(
     elif deal.exhausted and (deal.hands[0] | deal.hands[1]).bit_count() <= EXACT_CARDS:
         ranking = exact_ranking(deal, seat, utility)
         stats["exact"] = True
+        if level.imprecision:
+            return imprecise_decision(ranking, [(a, v) for a, v in ranking], level, rng, stats, start)
     else:
         its = iterations if iterations is not None else level.iterations_for(deal.rules.deck, clock)
         budget = (budget_ms if budget_ms is not None else level.budget_ms) if clock else None
@@ -137,8 +147,41 @@ def decide(
         result = search(deal, seat, rng, utility, iterations=its, budget_s=budget_s)
         ranking = [(a, v) for a, v, _ in result.ranking]
         stats["iterations"] = result.iterations
+        if level.imprecision:
+            top = result.ranking[0][2]
+            enough = min(top, max(MIN_VISITS, top * EXPLORED_SHARE))  # the most visited always qualifies
+            explored = [(a, v) for a, v, n in result.ranking if n >= enough]
+            return imprecise_decision(ranking, explored, level, rng, stats, start)
     stats["ms"] = round((time.perf_counter() - start) * 1000, 1)
     return Decision(ranking[0][0], ranking, stats)
+
+
+#: An imprecise level only picks actions the search visited at least this often, and at least
+#: this share of the best action's visits (a rarely tried action's value is mostly noise).
+MIN_VISITS = 5
+EXPLORED_SHARE = 0.1
+
+
+def imprecise_decision(
+    ranking: list[tuple[int, float]],
+    candidates: list[tuple[int, float]],
+    level: Level,
+    rng: random.Random,
+    stats: dict[str, Any],
+    start: float,
+) -> Decision:
+    """The decision of an imprecise level: a softmax choice among ``candidates`` (best first)."""
+    best = candidates[0][1]
+    weights = [math.exp((value - best) / level.imprecision) for _, value in candidates]
+    pick = rng.random() * sum(weights)
+    action = candidates[-1][0]
+    for (candidate, _), weight in zip(candidates, weights, strict=True):
+        pick -= weight
+        if pick < 0:
+            action = candidate
+            break
+    stats["ms"] = round((time.perf_counter() - start) * 1000, 1)
+    return Decision(action, ranking, stats)
 
 
 def match_utility(seat: int, scores: list[int], target: int, carry: int) -> Utility:
