@@ -243,6 +243,18 @@ class Deal:
             return False
         return not (self.exhausted and not r.marriage_after_exhaustion)
 
+    def exchange_allowed_now(self) -> bool:
+        """May the leader exchange the lowest trump at this lead, if it holds it (RULES.md §1.7)?
+
+        The same test as in :meth:`legal_actions`, which inlines it for speed.
+        """
+        r = self.rules
+        if self.closed_by >= 0 or self.exhausted or self.prelead & _EXCHANGED or self.upcard == self.low_trump:
+            return False
+        if self.tricks_done == 0 and not r.exchange_first_lead:
+            return False
+        return r.exchange_last_open_trick or len(self.talon) - self.talon_pos != 1
+
     def legal_actions(self, seat: int | None = None) -> list[int]:
         """The legal actions of ``seat`` (default: the seat to act), unsorted.
 

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from py_engine.actions import CLAIM, NEXT, PASS, parse_action
+from py_engine.actions import CLAIM, EXCHANGE, NEXT, PASS, parse_action
 from py_engine.ai import ismcts, tuning
 from py_engine.ai.heuristic import claim_choice, rollout_action
 from py_engine.ai.inference import SKIPPED, WorldPool, history_reader, lead_reader
@@ -279,3 +279,20 @@ def test_imprecise_levels_err_between_close_actions_and_hardly_ever_between_clea
     assert level_named("5").imprecision == 0.0  # the top level always plays its best
     levels = [level_named(name) for name in ("2", "3", "4")]
     assert [lv.imprecision for lv in levels] == sorted((lv.imprecision for lv in levels), reverse=True)
+
+
+@pytest.mark.parametrize("preset_id", PRESET_IDS)
+def test_exchange_allowed_now_agrees_with_the_legal_actions(preset_id: str) -> None:
+    rng = random.Random(17)
+    seen = 0
+    for _ in range(40):
+        match = Match(PRESETS[preset_id], rng.randrange(10**6), single_deal=True)
+        while not match.deal.over:
+            deal = match.deal
+            seat = deal.to_act
+            if deal.lead < 0 and not deal.final_order:
+                holds = bool(deal.hands[seat] >> deal.low_trump & 1)
+                assert (EXCHANGE in deal.legal_actions(seat)) == (holds and deal.exchange_allowed_now())
+                seen += holds
+            match.act(seat, random_action(match.legal(seat), rng))
+    assert seen > 0

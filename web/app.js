@@ -340,10 +340,19 @@ async function run(task) {
   proceed();
 }
 
+/** Only games against the computer count in the statistics (not two people, nor the computer against itself). */
+function countsInStats() {
+  return state.meta.mode === "computer";
+}
+
 /** Count a finished deal (and match) against the computer in the statistics, once. */
 function recordStats() {
-  if (state.meta.mode !== "computer") return; // two people, or the computer against itself
-  noteFinishedDeal(state.view, { level: state.settings.level, presets: state.presets });
+  if (countsInStats()) noteFinishedDeal(state.view, { level: state.settings.level, presets: state.presets });
+}
+
+/** An undo or a hint: the match in play will count in the totals but not in the rating. */
+function noteHelpTaken() {
+  if (countsInStats()) noteAssistance();
 }
 
 /** An error's details for a notice (the engine's own messages are technical and stay in English). */
@@ -572,7 +581,7 @@ function undo() {
   state.hint = null;
   run(async () => {
     const answer = await ask({ cmd: "undo", game: state.game, seat: state.seat });
-    if (state.meta.mode === "computer") noteAssistance();
+    noteHelpTaken();
     state.view = answer.view;
     state.message = "";
     await show(clone(answer.view));
@@ -587,7 +596,7 @@ function hint() {
   cancelAi();
   run(async () => {
     const answer = await state.client.request({ cmd: "hint", game: state.game, seat: state.seat, budget_ms: HINT_MS });
-    if (state.meta.mode === "computer") noteAssistance();
+    noteHelpTaken();
     const best = answer.ranking.find((entry) => state.view.legal.includes(entry.action));
     state.hint = best ? { action: best.action, value: best.value } : null;
   });

@@ -37,10 +37,15 @@ TEMPERATURE = 4.0
 #: The weight of a world in which the opponent passed up a marriage or an exchange it could make.
 SKIPPED = 0.15
 
-_EXCHANGED = 1  # Deal.prelead: the leader exchanged before this lead
-_CLOSED_NOW = 2  # Deal.prelead: the leader closed before this lead
-
 Reader = Callable[[Deal], float]
+
+
+def soft_choice(values: list[float], chosen: float) -> float:
+    """The probability of the option worth ``chosen`` among options worth ``values`` (a softmax at TEMPERATURE)."""
+    total = 0.0
+    for value in values:
+        total += math.exp((value - chosen) / TEMPERATURE)
+    return 1.0 / total
 
 
 def lead_reader(deal: Deal, seat: int) -> Reader | None:
@@ -54,31 +59,19 @@ def lead_reader(deal: Deal, seat: int) -> Reader | None:
     lead = deal.lead
     if lead < 0 or deal.leader != opponent or deal.to_act != seat or deal.declared >= 0:
         return None
-    rules = deal.rules
     trump = deal.trump
     strict = deal.strict
     gone = played_mask(deal) if strict else 0  # (the lead itself is in the hand weighed, so its presence here is moot)
     lead_bit = 1 << lead
+    # Nothing is drawn between a lead and its answer, so what the leader could do then it could do now.
     could_marry = deal.marriage_allowed_now()
-    talon_open = deal.closed_by < 0 and not deal.exhausted and not deal.prelead & (_EXCHANGED | _CLOSED_NOW)
-    last_open = len(deal.talon) - deal.talon_pos == 1
-    could_exchange = (
-        talon_open
-        and (rules.exchange_first_lead or deal.tricks_done > 0)
-        and (rules.exchange_last_open_trick or not last_open)
-        and deal.upcard >= 0
-        and deal.upcard != deal.low_trump
-    )
+    could_exchange = deal.exchange_allowed_now()
     exchange_bit = 1 << deal.low_trump
-    exp = math.exp
 
     def weight(world: Deal) -> float:
         hand = world.hands[opponent] | lead_bit
-        chosen = lead_value(hand, lead, trump, strict, gone)
-        total = 0.0
-        for card in cards_of(hand):
-            total += exp((lead_value(hand, card, trump, strict, gone) - chosen) / TEMPERATURE)
-        likelihood = 1.0 / total
+        values = [lead_value(hand, card, trump, strict, gone) for card in cards_of(hand)]
+        likelihood = soft_choice(values, lead_value(hand, lead, trump, strict, gone))
         if could_marry and marriage_partners(hand):
             likelihood *= SKIPPED
         if could_exchange and hand & exchange_bit:
@@ -117,14 +110,7 @@ def history_reader(deal: Deal, seat: int) -> Reader | None:
     if not plays and current is None:
         return None
     draws = [not (0 <= strict_from <= index) for index in range(len(plays))]
-    exp = math.exp
     choice_rng = random.Random(len(plays) * 7919 + deal.tricks_done)
-
-    def soft(values: list[float], chosen: float) -> float:
-        total = 0.0
-        for v in values:
-            total += exp((v - chosen) / TEMPERATURE)
-        return 1.0 / total
 
     def weight(world: Deal) -> float:
         likelihood = current(world) if current is not None else 1.0
@@ -143,14 +129,14 @@ def history_reader(deal: Deal, seat: int) -> Reader | None:
                 if suit in declared and rank in (KING, QUEEN):
                     continue  # perhaps the lead of a declared marriage: not a free choice
                 values = [lead_value(hand, c, trump, strict, before) for c in cards_of(hand)]
-                likelihood *= soft(values, lead_value(hand, card, trump, strict, before))
+                likelihood *= soft_choice(values, lead_value(hand, card, trump, strict, before))
             else:
                 table = _RESPONSE[strict][trump]
                 base = answered * 24
                 allowed = world.response_mask(hand, answered) if strict else hand
                 partners = marriage_partners(hand)
                 values = [table[base + c] - (8.0 if partners >> c & 1 else 0.0) for c in cards_of(allowed)]
-                likelihood *= soft(values, table[base + card] - (8.0 if partners >> card & 1 else 0.0))
+                likelihood *= soft_choice(values, table[base + card] - (8.0 if partners >> card & 1 else 0.0))
         return likelihood
 
     return weight

@@ -137,7 +137,7 @@ def decide(
         ranking = exact_ranking(deal, seat, utility)
         stats["exact"] = True
         if level.imprecision:
-            return imprecise_decision(ranking, [(a, v) for a, v in ranking], level, rng, stats, start)
+            return imprecise_decision(ranking, ranking, level, rng, stats, start)
     else:
         its = iterations if iterations is not None else level.iterations_for(deal.rules.deck, clock)
         budget = (budget_ms if budget_ms is not None else level.budget_ms) if clock else None

@@ -17,8 +17,13 @@ from . import heuristic, inference, ismcts, player
 TUNABLE: dict[str, ModuleType] = {
     name: module
     for module, names in (
-        (ismcts, ("SOLVE_CARDS", "EXPLORATION", "PRIOR_WEIGHT", "PRIOR_SCALE", "PRIOR_OPPONENT_ONLY")),
-        (ismcts, ("READ_LEADS", "READ_TRIES", "POOL_SIZE", "SEES_ALL")),
+        (
+            ismcts,
+            (
+                *("SOLVE_CARDS", "EXPLORATION", "PRIOR_WEIGHT", "PRIOR_SCALE", "PRIOR_OPPONENT_ONLY"),
+                *("READ_LEADS", "READ_TRIES", "POOL_SIZE", "SEES_ALL"),
+            ),
+        ),
         (heuristic, ("ROLLOUT_RANDOM", "ROLLOUT_CLOSE")),
         (inference, ("TEMPERATURE", "SKIPPED")),
         (player, ("EXACT_CARDS",)),
