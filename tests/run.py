@@ -166,6 +166,7 @@ PYTHON_TEST_MODULES = (
     "playwright",
     "pytest_playwright",
     "pytest_timeout",
+    "xdist",
     "selenium",
     "axe_playwright_python",
 )
@@ -248,19 +249,32 @@ def step_build() -> str:
     return check([sys.executable, "build.py", "build"], "python build.py build")
 
 
+def parallel_options() -> list[str]:
+    """pytest-xdist workers, one per CPU (at most 4), idle ones taking tests from busy ones.
+
+    A browser test alone leaves part of a 2-CPU machine idle (it waits on
+    timers, animations and the worker's answers). Every test has its own
+    browser context and each worker serves ``dist/`` itself, so tests may run
+    in any order and place. ``--durations`` names the slowest tests, for
+    whoever wants CI faster.
+    """
+    workers = min(4, os.cpu_count() or 1)
+    return ["--durations=15", *(["-n", str(workers), "--dist", "worksteal"] if workers > 1 else [])]
+
+
 FIREFOX_PYTEST = [sys.executable, "-m", "pytest", "tests/browser", "--browser", "firefox"]
 FIREFOX_PYTEST += ["-m", "not webkit and not chromium_only"]
 
 
 def step_pytest() -> tuple[str, dict[str, int]]:
-    return pytest_step([sys.executable, "-m", "pytest", "tests"], "CPython pytest")
+    return pytest_step([sys.executable, "-m", "pytest", "tests", *parallel_options()], "CPython pytest")
 
 
 def step_firefox() -> tuple[str, dict[str, int]]:
     # The Playwright suite (tests/browser) in Firefox over WebDriver BiDi; conftest.py
     # launches the system's Firefox ESR. The WebKit test already ran in the pytest step.
     return pytest_step(
-        [*FIREFOX_PYTEST],
+        [*FIREFOX_PYTEST, *parallel_options()],
         "Firefox pytest",
     )
 
