@@ -270,15 +270,17 @@ def test_search_constants_are_set_by_name_with_their_own_types() -> None:
 
 
 def test_imprecise_levels_err_between_close_actions_and_hardly_ever_between_clear_ones() -> None:
-    level = level_named("3")
     ranking = [(1, 0.10), (2, 0.09), (3, -0.5)]
     rng = random.Random(8)
-    picks = [imprecise_decision(ranking, ranking, level, rng, {}, 0.0).action for _ in range(2000)]
+    picks = [imprecise_decision(ranking, ranking, 0.06, rng, {}, 0.0).action for _ in range(2000)]
     assert 0.3 < picks.count(2) / len(picks) < 0.5  # about exp(-0.01 / 0.06) against the best
     assert picks.count(3) == 0  # 0.6 worse: a chance of about e^-10
-    assert level_named("5").imprecision == 0.0  # the top level always plays its best
-    levels = [level_named(name) for name in ("2", "3", "4")]
-    assert [lv.imprecision for lv in levels] == sorted((lv.imprecision for lv in levels), reverse=True)
+    levels = [level_named(name) for name in ("2", "3", "4", "5")]
+    for deck in (20, 24):
+        temperatures = [lv.imprecision_for(deck) for lv in levels]
+        assert temperatures[-1] == 0.0  # the top level always plays its best
+        assert all(t > 0 for t in temperatures[:-1])
+        assert temperatures == sorted(temperatures, reverse=True)  # each level errs less than the one below
 
 
 @pytest.mark.parametrize("preset_id", PRESET_IDS)

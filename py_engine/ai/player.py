@@ -40,16 +40,21 @@ class Level:
     #: Without a clock (the arena), a level with a budget searches this many iterations instead:
     #: what its budget buys in the browser, (20-card deck, 24-card deck). See BROWSER_ITERATIONS.
     unclocked: tuple[int, int] | None = None
-    #: Human-like imprecision of a searching level: it picks among the well-explored actions with
-    #: probability proportional to exp(value / imprecision) (values are game points / 3), so it errs
-    #: between close choices and rarely between clear ones. 0: always the search's best.
-    imprecision: float = 0.0
+    #: Human-like imprecision of a searching level, (20-card deck, 24-card deck): it picks among the
+    #: well-explored actions with probability proportional to exp(value / imprecision) (values are
+    #: game points / 3), so it errs between close choices and rarely between clear ones. 0: always
+    #: the search's best.
+    imprecision: tuple[float, float] = (0.0, 0.0)
 
     def iterations_for(self, deck: int, clock: bool) -> int | None:
         """The iteration limit of a search on a ``deck``-card preset, with or without the clock."""
         if not clock and self.unclocked is not None:
             return self.unclocked[0] if deck == 20 else self.unclocked[1]
         return self.iterations
+
+    def imprecision_for(self, deck: int) -> float:
+        """The softmax temperature of this level's choices on a ``deck``-card preset (0: none)."""
+        return self.imprecision[0] if deck == 20 else self.imprecision[1]
 
 
 #: Iterations that Pyodide's search reaches within 95% of a 1 s budget, from the opening and early
@@ -63,9 +68,9 @@ LEVELS: dict[str, Level] = {
     "random": Level("random", "random"),
     "heuristic": Level("heuristic", "heuristic"),
     "1": Level("1", "heuristic", noise=14.0),
-    "2": Level("2", "search", iterations=100, imprecision=0.12),
-    "3": Level("3", "search", iterations=400, imprecision=0.06),
-    "4": Level("4", "search", iterations=1500, imprecision=0.025),
+    "2": Level("2", "search", iterations=100, imprecision=(0.12, 0.12)),
+    "3": Level("3", "search", iterations=400, imprecision=(0.06, 0.09)),
+    "4": Level("4", "search", iterations=1500, imprecision=(0.025, 0.05)),
     "5": Level("5", "search", iterations=20_000, budget_ms=1000, unclocked=BROWSER_ITERATIONS),
 }
 DEFAULT_LEVEL = "4"
@@ -127,6 +132,7 @@ def decide(
     actions = [a for a in deal.legal_actions(seat) if a not in (CLAIM, PASS, RESIGN)]
     stats: dict[str, Any] = {"iterations": 0}
     ranking: list[tuple[int, float]]
+    imprecision = level.imprecision_for(deal.rules.deck)
     if len(actions) == 1:
         ranking = [(actions[0], 0.0)]
     elif level.kind == "random":
@@ -136,8 +142,8 @@ def decide(
     elif deal.exhausted and (deal.hands[0] | deal.hands[1]).bit_count() <= EXACT_CARDS:
         ranking = exact_ranking(deal, seat, utility)
         stats["exact"] = True
-        if level.imprecision:
-            return imprecise_decision(ranking, ranking, level, rng, stats, start)
+        if imprecision:
+            return imprecise_decision(ranking, ranking, imprecision, rng, stats, start)
     else:
         its = iterations if iterations is not None else level.iterations_for(deal.rules.deck, clock)
         budget = (budget_ms if budget_ms is not None else level.budget_ms) if clock else None
@@ -147,11 +153,11 @@ def decide(
         result = search(deal, seat, rng, utility, iterations=its, budget_s=budget_s)
         ranking = [(a, v) for a, v, _ in result.ranking]
         stats["iterations"] = result.iterations
-        if level.imprecision:
+        if imprecision:
             top = result.ranking[0][2]
             enough = min(top, max(MIN_VISITS, top * EXPLORED_SHARE))  # the most visited always qualifies
             explored = [(a, v) for a, v, n in result.ranking if n >= enough]
-            return imprecise_decision(ranking, explored, level, rng, stats, start)
+            return imprecise_decision(ranking, explored, imprecision, rng, stats, start)
     stats["ms"] = round((time.perf_counter() - start) * 1000, 1)
     return Decision(ranking[0][0], ranking, stats)
 
@@ -165,14 +171,14 @@ EXPLORED_SHARE = 0.1
 def imprecise_decision(
     ranking: list[tuple[int, float]],
     candidates: list[tuple[int, float]],
-    level: Level,
+    imprecision: float,
     rng: random.Random,
     stats: dict[str, Any],
     start: float,
 ) -> Decision:
     """The decision of an imprecise level: a softmax choice among ``candidates`` (best first)."""
     best = candidates[0][1]
-    weights = [math.exp((value - best) / level.imprecision) for _, value in candidates]
+    weights = [math.exp((value - best) / imprecision) for _, value in candidates]
     pick = rng.random() * sum(weights)
     action = candidates[-1][0]
     for (candidate, _), weight in zip(candidates, weights, strict=True):
