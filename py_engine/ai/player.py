@@ -22,12 +22,14 @@ import math
 import random
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from ..actions import CLAIM, PASS, RESIGN
 from ..deal import Deal
 from .heuristic import heuristic_action
 from .ismcts import Utility, exact_ranking, search
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,12 +51,17 @@ class Level:
     def iterations_for(self, deck: int, clock: bool) -> int | None:
         """The iteration limit of a search on a ``deck``-card preset, with or without the clock."""
         if not clock and self.unclocked is not None:
-            return self.unclocked[0] if deck == 20 else self.unclocked[1]
+            return for_deck(self.unclocked, deck)
         return self.iterations
 
     def imprecision_for(self, deck: int) -> float:
         """The softmax temperature of this level's choices on a ``deck``-card preset (0: none)."""
-        return self.imprecision[0] if deck == 20 else self.imprecision[1]
+        return for_deck(self.imprecision, deck)
+
+
+def for_deck(values: tuple[T, T], deck: int) -> T:
+    """The value of a (20-card deck, 24-card deck) pair for a ``deck``-card preset."""
+    return values[0] if deck == 20 else values[1]
 
 
 #: Iterations that Pyodide's search reaches within 95% of a 1 s budget, from the opening and early

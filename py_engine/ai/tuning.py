@@ -20,8 +20,15 @@ TUNABLE: dict[str, ModuleType] = {
         (
             ismcts,
             (
-                *("SOLVE_CARDS", "EXPLORATION", "PRIOR_WEIGHT", "PRIOR_SCALE", "PRIOR_OPPONENT_ONLY"),
-                *("READ_LEADS", "READ_TRIES", "POOL_SIZE", "SEES_ALL"),
+                "SOLVE_CARDS",
+                "EXPLORATION",
+                "PRIOR_WEIGHT",
+                "PRIOR_SCALE",
+                "PRIOR_OPPONENT_ONLY",
+                "READ_LEADS",
+                "READ_TRIES",
+                "POOL_SIZE",
+                "SEES_ALL",
             ),
         ),
         (heuristic, ("ROLLOUT_RANDOM", "ROLLOUT_CLOSE")),
