@@ -27,13 +27,28 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from . import bots, review
 from .actions import action_name, sorted_names
 from .errors import EngineError
 from .match import Match, check_deck
 from .record import load_record
 from .rules import BOOLEANS, CHOICES, PARAMETERS, PRESET_IDS, PRESETS, Rules, RulesError, make_rules
 from .views import filter_events, view
+
+#: The computer player and the deal review, imported by the requests that use
+#: them (``ai_move``, ``hint``, ``undo``, ``review``) rather than with this
+#: module: they are the larger part of the engine, and in the browser the
+#: first table is drawn sooner without them. The worker imports them when the
+#: page is idle (``warm_up``).
+_LAZY_MODULES = ("py_engine.bots", "py_engine.review")
+
+
+def warm_up() -> None:
+    """Import what the protocol would otherwise import on first use (the browser does this when idle)."""
+    import importlib
+
+    for name in _LAZY_MODULES:
+        importlib.import_module(name)
+
 
 VERSION = 1
 
@@ -215,6 +230,8 @@ class Engine:
         match = self._game(req)
         seat = self._seat(req)
         observer = self._seat(req, "observer", seat)
+        from . import bots  # imported on first use: see _LAZY_MODULES
+
         settings = bots.BotSettings(
             level=_arg(req, "level", (int, str), bots.DEFAULT_LEVEL, what="a level 1-5"),
             budget_ms=_arg(req, "budget_ms", int, None),
@@ -236,6 +253,8 @@ class Engine:
         budget = _arg(req, "budget_ms", int, None)
         if match.finished:
             raise ProtocolError("game_over", "the game is over")
+        from . import bots  # imported on first use: see _LAZY_MODULES
+
         ranking = bots.rank(match, seat, bots.BotSettings(budget_ms=budget, seed=_arg(req, "seed", int, None)))
         return {"ranking": [{"action": action_name(a), "value": v} for a, v in ranking]}
 
@@ -253,6 +272,8 @@ class Engine:
         match = self._game(req)
         seat = self._seat(req)
         observer = self._seat(req, "observer", seat)
+        from . import review  # imported on first use: see _LAZY_MODULES
+
         replayed, removed = review.undo(match, seat)
         replayed.events.clear()
         self.games[req["game"]] = replayed
@@ -267,6 +288,8 @@ class Engine:
             raise ProtocolError("bad_request", "argument 'budget_ms' must be between 1 and 10000")
         # deal numbers restart with each match; the record counts the whole session
         offset = len(match.records) - match.deal_number
+        from . import review  # imported on first use: see _LAZY_MODULES
+
         return {"review": review.review_deal(match, number + offset, evaluate, budget, _arg(req, "seed", int, 0))}
 
     def _close_game(self, req: dict[str, Any]) -> dict[str, Any]:

@@ -264,3 +264,27 @@ def test_check_rules_answers_the_complete_rules_or_says_why_not(engine: Engine) 
             assert answer["error"]["detail"] == {"reason": reason, "values": values}, (cmd, overrides)
     assert error_code(call(engine, cmd="check_rules", preset="XX")) == "unknown_preset"
     assert not engine.games  # checking rules starts no game
+
+
+def test_the_computer_player_is_imported_on_first_use_and_by_warm_up() -> None:
+    """The browser draws its first table before the computer player is imported (web/worker.js)."""
+    import importlib
+    import sys
+
+    ours = {name: module for name, module in sys.modules.items() if name.split(".")[0] == "py_engine"}
+    for name in ours:
+        del sys.modules[name]
+    try:
+        fresh = importlib.import_module("py_engine.protocol")
+        lazy = ("py_engine.bots", "py_engine.review", "py_engine.ai.player", "py_engine.ai.ismcts")
+        assert not [name for name in lazy if name in sys.modules]
+        engine = fresh.Engine()
+        game = call(engine, cmd="new_game", preset="AT20", seed=3)["game"]
+        assert call(engine, cmd="view", game=game, seat=0)["ok"]
+        assert not [name for name in lazy if name in sys.modules]
+        fresh.warm_up()
+        assert all(name in sys.modules for name in lazy)
+    finally:
+        for name in [name for name in sys.modules if name.split(".")[0] == "py_engine"]:
+            del sys.modules[name]
+        sys.modules.update(ours)

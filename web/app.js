@@ -346,8 +346,8 @@ function countsInStats() {
 }
 
 /** Count a finished deal (and match) against the computer in the statistics, once. */
-function recordStats() {
-  if (countsInStats()) noteFinishedDeal(state.view, { level: state.settings.level, presets: state.presets });
+function recordStats(view = state.view) {
+  if (countsInStats()) noteFinishedDeal(view, { level: state.settings.level, presets: state.presets });
 }
 
 /** An undo or a hint: the match in play will count in the totals but not in the rating. */
@@ -1113,17 +1113,18 @@ async function main() {
   dom.root.dataset.build = info.build;
   bootProgress({ stage: "deal", fraction: 1 });
   state.busy = true;
+  let restoredView = null;
   try {
-    // Both go out at once (the worker answers them in order); the first table
-    // is drawn once, when it is playable, without the dealing animation.
-    const [presets, saved] = await Promise.all([state.client.request({ cmd: "presets" }), state.client.resume()]);
-    state.presets = presets.presets;
+    // The first table is drawn once, when it is playable, without the dealing
+    // animation. The presets (for the settings, help and statistics) are
+    // asked for after it.
+    const saved = await state.client.resume();
     state.booted = true;
     if (saved.status === "restored") {
       state.game = saved.game;
       adoptGame(saved);
+      restoredView = state.view;
       if (saved.view) state.model = clone(state.view);
-      recordStats();
       if (saved.view) narrateGame(state.view, true);
     } else {
       if (saved.status === "corrupt") {
@@ -1141,6 +1142,13 @@ async function main() {
   proceed();
   maybeOfferTutorial();
   dom.root.dataset.bootMs = String(Math.round(performance.now()));
+  try {
+    state.presets = (await state.client.request({ cmd: "presets" })).presets;
+  } catch (error) {
+    notify(t("notice.warning", { detail: errorText(error) }));
+  }
+  // A restored game may have ended a deal: it is counted once the presets tell custom rules from a preset.
+  if (restoredView) recordStats(restoredView);
   if (params.get("sw") !== "0") {
     registerServiceWorker({
       onReady: () => {

@@ -19,17 +19,14 @@
 // "deals" {game} (the deals of a game, no cards); "review_deal" {game, index,
 // evaluate?: [seats], budget_ms?}; "close_review" {}.
 
-import { loadPyodide, version as runtimeVersion } from "./pyodide/pyodide.mjs";
-import {
-  cleanMeta,
-  dealList,
-  decorate,
-  exportable,
-  gate,
-  mergeReviews,
-  recordUpTo,
-  undoAllowed,
-} from "./worker-games.js";
+// The modules this worker needs are imported dynamically, so that the boot's
+// other first steps (build.json, the snapshot store, the saved game) start
+// at once instead of after both modules have arrived.
+const runtimeModule = import("./pyodide/pyodide.mjs");
+let games = null; // worker-games.js, loaded while the runtime boots (before any message is answered)
+const gamesLoaded = import("./worker-games.js").then((module) => {
+  games = module;
+});
 
 const BASE = new URL("./", import.meta.url);
 const INDEX_URL = new URL("pyodide/", BASE).href;
@@ -49,6 +46,7 @@ const timings = {}; // milliseconds since the worker started, by boot stage (sen
 let handleFn = null; // the Python function py_engine.protocol.handle
 let currentGame = null; // the handle of the game that is saved after each change
 let bootMode = "cold";
+let runtimeVersion = ""; // Pyodide's version, known once its module has loaded
 
 function post(message) {
   self.postMessage(message);
@@ -215,7 +213,7 @@ function writeWheel(pyodide, wheel) {
   pyodide.FS.writeFile(WHEEL_PATH, wheel);
 }
 
-async function coldBoot(wheelPromise, makeSnapshot) {
+async function coldBoot(loadPyodide, wheelPromise, makeSnapshot) {
   progress("runtime", "Loading the Python runtime (about 13 MB on the first visit)", 0.15);
   const pyodide = await watched(loadPyodide({ indexURL: INDEX_URL, _makeSnapshot: makeSnapshot }));
   progress("engine", "Installing the rules engine", 0.8);
@@ -236,7 +234,7 @@ async function coldBoot(wheelPromise, makeSnapshot) {
   return { pyodide, snapshot };
 }
 
-async function restore(found, wheelPromise) {
+async function restore(loadPyodide, found, wheelPromise) {
   progress("restore", "Restoring the engine", 0.5);
   // The snapshot is read once Pyodide has begun to fetch its runtime (a task later).
   const bytes = new Promise((resolve) => setTimeout(resolve, 0)).then(() => found.read());
@@ -294,13 +292,16 @@ async function bootEngine() {
   mark("info");
   const wheelPromise = fetchBytes(info.wheel);
   wheelPromise.catch(() => {}); // awaited below; a failure then fails the boot
+  const runtime = await runtimeModule;
+  runtimeVersion = runtime.version;
+  mark("module");
   const store = await storePromise;
   let pyodide = null;
   let snapshot = null;
   const found = await findSnapshot(store, info);
   if (found) {
     try {
-      pyodide = await restore(found, wheelPromise);
+      pyodide = await restore(runtime.loadPyodide, found, wheelPromise);
       bootMode = "snapshot";
     } catch (error) {
       if (error instanceof SnapshotUnreadable) {
@@ -313,11 +314,13 @@ async function bootEngine() {
     }
   }
   if (!pyodide) {
-    ({ pyodide, snapshot } = await coldBoot(wheelPromise, Boolean(store.folder || store.cache)));
+    ({ pyodide, snapshot } = await coldBoot(runtime.loadPyodide, wheelPromise, Boolean(store.folder || store.cache)));
   }
   const protocol = pyodide.pyimport("py_engine.protocol");
   handleFn = protocol.handle.copy();
+  const warmUp = protocol.warm_up.copy();
   protocol.destroy();
+  await gamesLoaded;
   mark("ready");
   post({
     type: "ready",
@@ -326,10 +329,21 @@ async function bootEngine() {
     engine: info.engine_version,
     build: info.wheel_sha256.slice(0, 12),
     timings,
-    timeOrigin: performance.timeOrigin,
+    // The clock of the stages above: they count from when this script began to run.
+    timeOrigin: performance.timeOrigin + t0,
   });
   // Storing 30 MB must not delay the page's first requests: it waits until the page is idle.
   if (snapshot) whenIdle(() => storeSnapshot(store, info, snapshot));
+  // The computer player is imported when first needed, or here, once the page is idle.
+  whenIdle(() => {
+    try {
+      warmUp();
+    } catch (error) {
+      post({ type: "warning", message: `The computer player could not be loaded ahead: ${error}` });
+    } finally {
+      warmUp.destroy();
+    }
+  });
 }
 
 const booted = boot();
@@ -373,7 +387,7 @@ const metas = new Map(); // game handle -> its meta (worker-games.js)
 let reviewGame = null; // the handle of an imported record, if any (never saved)
 
 function metaOf(game) {
-  return metas.get(game) || cleanMeta(null);
+  return metas.get(game) || games.cleanMeta(null);
 }
 
 function gameFor(payload) {
@@ -391,7 +405,7 @@ function records(id, payload) {
     if (reviewGame !== null) call({ cmd: "close_game", game: reviewGame });
     reviewGame = loaded.game;
     const players = payload.record && typeof payload.record === "object" ? payload.record.players : null;
-    metas.set(reviewGame, cleanMeta(players));
+    metas.set(reviewGame, games.cleanMeta(players));
     return { v: 1, id, ok: true, game: reviewGame, meta: metaOf(reviewGame), deals: dealsOf(reviewGame) };
   }
   if (cmd === "close_review") {
@@ -404,7 +418,7 @@ function records(id, payload) {
   if (cmd === "deals") return { v: 1, id, ok: true, meta: metaOf(game), deals: dealsOf(game) };
   if (cmd === "export_record") {
     const view = call({ cmd: "view", game, seat: 0 }).view;
-    const record = exportable(
+    const record = games.exportable(
       call({ cmd: "save", game }).record,
       { dealOver: Boolean(view.deal_result), finished: Boolean(view.game_over) },
       metaOf(game),
@@ -418,7 +432,7 @@ function records(id, payload) {
   if (!Number.isInteger(index) || index < 0 || index >= record.deals.length) {
     return refusal(id, "bad_request", `no deal ${index} in this game`);
   }
-  const scratch = call({ cmd: "load", record: recordUpTo(record, index) });
+  const scratch = call({ cmd: "load", record: games.recordUpTo(record, index) });
   if (!scratch.ok) return { ...scratch, id };
   try {
     const seats = Array.isArray(payload.evaluate) ? payload.evaluate.filter((s) => s === 0 || s === 1) : [];
@@ -428,7 +442,7 @@ function records(id, payload) {
     const answers = seats.length ? seats.map((seat) => call({ ...base, evaluate: seat })) : [call(base)];
     const failed = answers.find((answer) => !answer.ok);
     if (failed) return { ...failed, id };
-    return { v: 1, id, ok: true, review: mergeReviews(answers.map((answer) => answer.review)), meta: metaOf(game) };
+    return { v: 1, id, ok: true, review: games.mergeReviews(answers.map((answer) => answer.review)), meta: metaOf(game) };
   } finally {
     call({ cmd: "close_game", game: scratch.game });
   }
@@ -436,7 +450,7 @@ function records(id, payload) {
 
 function dealsOf(game) {
   const view = call({ cmd: "view", game, seat: 0 }).view;
-  return dealList(call({ cmd: "save", game }).record, Boolean(view.deal_result));
+  return games.dealList(call({ cmd: "save", game }).record, Boolean(view.deal_result));
 }
 
 const RECORD_COMMANDS = new Set(["import_record", "close_review", "deals", "export_record", "review_deal"]);
@@ -459,17 +473,17 @@ async function answer(id, payload) {
       metas.delete(currentGame);
     }
     currentGame = result.game;
-    metas.set(currentGame, cleanMeta(meta));
+    metas.set(currentGame, games.cleanMeta(meta));
     await persist();
-    return { ...decorate(payload, result, metaOf(currentGame), currentGame, call), meta: metaOf(currentGame) };
+    return { ...games.decorate(payload, result, metaOf(currentGame), currentGame, call), meta: metaOf(currentGame) };
   }
   if (cmd === "review" && gameFor(payload) === null) return refusal(id, "unknown_game", "no such game here");
   const meta = metaOf(payload.game);
-  const gated = gate(payload, meta, call);
+  const gated = games.gate(payload, meta, call);
   if (gated.refused) return { v: 1, id, ...gated.refused };
   const request = { ...gated.request, id };
   if (cmd === "undo" && payload.game === currentGame) {
-    const why = undoAllowed(call({ cmd: "save", game: currentGame }).record, payload.seat, call({ cmd: "view", game: currentGame, seat: 0 }).view);
+    const why = games.undoAllowed(call({ cmd: "save", game: currentGame }).record, payload.seat, call({ cmd: "view", game: currentGame, seat: 0 }).view);
     if (why) return refusal(id, "illegal_action", why);
   }
   const result = call(request);
@@ -482,7 +496,7 @@ async function answer(id, payload) {
       await forget();
     }
   }
-  return decorate(payload, result, meta, request.game, call);
+  return games.decorate(payload, result, meta, request.game, call);
 }
 
 // ------------------------------------------------------------- saved game
@@ -510,7 +524,18 @@ async function withStore(mode, action) {
   });
 }
 
+/** The saved game's entry in the database (undefined if there is none). */
+function readSave() {
+  return withStore("readonly", (store) => store.get(SAVE_KEY));
+}
+
+// The saved game is read while the runtime boots; resume() takes this read
+// unless something was saved or deleted since.
+let earlySave = readSave();
+earlySave.catch(() => {}); // resume() reports a failure
+
 async function persist() {
+  earlySave = null;
   const saved = call({ cmd: "save", game: currentGame });
   if (!saved.ok) return;
   try {
@@ -522,6 +547,7 @@ async function persist() {
 }
 
 async function forget() {
+  earlySave = null;
   try {
     await withStore("readwrite", (store) => store.delete(SAVE_KEY));
   } catch {
@@ -532,7 +558,9 @@ async function forget() {
 async function resume(id) {
   let saved;
   try {
-    saved = await withStore("readonly", (store) => store.get(SAVE_KEY));
+    const early = earlySave;
+    earlySave = null;
+    saved = await (early ?? readSave());
   } catch (error) {
     return { v: 1, id, ok: true, status: "none", message: `Saved games are not available: ${error}` };
   }
@@ -546,10 +574,10 @@ async function resume(id) {
   }
   if (currentGame !== null) call({ cmd: "close_game", game: currentGame });
   currentGame = loaded.game;
-  const meta = cleanMeta(saved.meta);
+  const meta = games.cleanMeta(saved.meta);
   metas.set(currentGame, meta);
   // A game for two opens on the hand-over screen: the page asks for a seat's view itself.
-  const shown = decorate({ cmd: "new_game" }, loaded, meta, currentGame, call);
+  const shown = games.decorate({ cmd: "new_game" }, loaded, meta, currentGame, call);
   return { v: 1, id, ok: true, status: "restored", game: loaded.game, view: shown.view, handover: shown.handover, meta };
 }
 

@@ -458,6 +458,7 @@ class Run:
 STAGES = (
     ("started", "worker script running"),
     ("info", "build.json loaded"),
+    ("module", "Pyodide's module loaded"),
     ("store", "snapshot store opened"),
     ("restore", "snapshot found, restore begins"),
     ("restored", "interpreter restored"),

@@ -1,8 +1,16 @@
 """Fixtures for the browser tests: Debian's Chromium or Firefox, the built site served locally, a page helper.
 
 The site is served from ``dist/`` (built once if missing) by a threading HTTP
-server on a free port in a background thread. Every test gets a fresh browser
-context: no service worker, no saved game, no memory snapshot to start with.
+server on a free port in a background thread.
+
+A test's ``context`` (and so its ``page``) is, by default, one browser context
+per test process that has already booted the site once: its service worker
+and the engine's memory snapshot are in place, so the page boots warm, in
+about a second instead of five. Between tests everything the game keeps about
+a player is wiped: the pages are closed, localStorage cleared and the saved
+game's database deleted. A test that needs a first visit (no service worker,
+no snapshot, no HTTP cache) is marked ``fresh_browser``, or asks for
+``new_context``, or uses ``site_copy`` (another origin), and gets a new context.
 """
 
 from __future__ import annotations
@@ -18,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import Browser, BrowserContext, expect
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
@@ -116,6 +125,61 @@ def site(dist: Path) -> Iterator[Site]:
     served = serve(dist)
     yield served
     served.stop()
+
+
+# The engine worker's database of the saved game (web/worker.js).
+SAVE_DATABASE = "sixty-six"
+FORGET_THE_PLAYER = """async (name) => {
+  localStorage.clear();
+  await new Promise((resolve, reject) => {
+    const request = indexedDB.deleteDatabase(name);
+    request.onsuccess = () => resolve();
+    request.onerror = () => reject(request.error);
+  });
+}"""
+
+
+def forget_the_player(context: BrowserContext, site: Site) -> None:
+    """Close the context's pages and wipe what the game keeps about a player on ``site``'s origin.
+
+    The service worker, its caches and the memory snapshot stay: they belong
+    to the build, not to the player. The wiping runs in a plain document of
+    the origin (the icon), so that no game boots for it.
+    """
+    for page in list(context.pages):
+        page.close()
+    page = context.new_page()
+    try:
+        page.goto(site.url + "icon.svg")
+        page.evaluate(FORGET_THE_PLAYER, SAVE_DATABASE)
+    finally:
+        page.close()
+
+
+@pytest.fixture(scope="session")
+def warm_context(browser: Browser, browser_context_args: dict[str, Any], site: Site) -> Iterator[BrowserContext]:
+    """This test process's shared context, after one first visit that stored the snapshot and the offline cache."""
+    context = browser.new_context(**browser_context_args)
+    page = context.new_page()
+    page.goto(site.url + "?test=1&fast=1")
+    table = page.locator("#table")
+    expect(table).to_have_attribute("data-snapshot", "stored", timeout=BOOT_TIMEOUT_MS)
+    expect(table).to_have_attribute("data-sw", "ready", timeout=BOOT_TIMEOUT_MS)
+    forget_the_player(context, site)
+    yield context
+    context.close()
+
+
+@pytest.fixture
+def context(request: pytest.FixtureRequest, new_context: Callable[..., BrowserContext]) -> Iterator[BrowserContext]:
+    """The test's browser context: the warm shared one, or a new one for a first visit (see the module's docstring)."""
+    if request.node.get_closest_marker("fresh_browser") or "site_copy" in request.fixturenames:
+        yield new_context()
+        return
+    shared: BrowserContext = request.getfixturevalue("warm_context")
+    site: Site = request.getfixturevalue("site")
+    yield shared
+    forget_the_player(shared, site)
 
 
 @pytest.fixture

@@ -268,8 +268,10 @@ def test_watch_speed_pause_and_step(site: Site, page: Page, watch: Watch) -> Non
     )
 
     def gap_between_next_two_moves() -> float:
-        at = step_count(page)
-        seen = int(page.evaluate("window.stepTimes.length"))
+        # One read of both: a move between two reads would leave one time short.
+        at, seen = page.evaluate(
+            "() => [Number(document.querySelector('#table').dataset.step), window.stepTimes.length]"
+        )
         wait_steps(page, at + 2)
         times: list[float] = page.evaluate("seen => window.stepTimes.slice(seen)", seen)
         return (times[-1] - times[-2]) / 1000

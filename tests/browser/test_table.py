@@ -51,6 +51,7 @@ SCRIPTED_AT20 = {
 }
 
 
+@pytest.mark.fresh_browser
 def test_boot_shows_table_then_becomes_playable(site: Site, page: Page, watch: Watch) -> None:
     watch.attach(page)
     page.goto(site.url + TEST_QUERY)
@@ -241,6 +242,7 @@ def test_offline_reload_after_the_first_visit(site_copy: Site, context: BrowserC
     context.set_offline(False)
 
 
+@pytest.mark.fresh_browser
 def test_warm_boot_restores_the_memory_snapshot(site: Site, page: Page, watch: Watch) -> None:
     watch.attach(page)
     started = time.perf_counter()
