@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -40,6 +41,18 @@ from .views import filter_events, view
 #: first table is drawn sooner without them. The worker imports them when the
 #: page is idle (``warm_up``).
 _LAZY_MODULES = ("py_engine.bots", "py_engine.review")
+
+
+def _left_of(budget_ms: int | None, started: float) -> int | None:
+    """What is left of a request's time budget, which counts from ``started`` (``time.perf_counter()``).
+
+    The first ``ai_move`` or ``hint`` also imports the computer player; that
+    time is taken from the search, so the answer still comes within the budget.
+    """
+    if budget_ms is None or budget_ms <= 0:
+        return budget_ms  # no budget, or one that the search refuses itself
+    spent = int((time.perf_counter() - started) * 1000)
+    return max(1, budget_ms - spent)
 
 
 def warm_up() -> None:
@@ -227,6 +240,7 @@ class Engine:
         return {"events": filter_events(events, observer), "view": view(match, observer)}
 
     def _ai_move(self, req: dict[str, Any]) -> dict[str, Any]:
+        started = time.perf_counter()
         match = self._game(req)
         seat = self._seat(req)
         observer = self._seat(req, "observer", seat)
@@ -234,7 +248,7 @@ class Engine:
 
         settings = bots.BotSettings(
             level=_arg(req, "level", (int, str), bots.DEFAULT_LEVEL, what="a level 1-5"),
-            budget_ms=_arg(req, "budget_ms", int, None),
+            budget_ms=_left_of(_arg(req, "budget_ms", int, None), started),
             iterations=_arg(req, "iterations", int, None),
             seed=_arg(req, "seed", int, None),
         )
@@ -248,6 +262,7 @@ class Engine:
         }
 
     def _hint(self, req: dict[str, Any]) -> dict[str, Any]:
+        started = time.perf_counter()
         match = self._game(req)
         seat = self._seat(req)
         budget = _arg(req, "budget_ms", int, None)
@@ -255,6 +270,7 @@ class Engine:
             raise ProtocolError("game_over", "the game is over")
         from . import bots  # imported on first use: see _LAZY_MODULES
 
+        budget = _left_of(budget, started)
         ranking = bots.rank(match, seat, bots.BotSettings(budget_ms=budget, seed=_arg(req, "seed", int, None)))
         return {"ranking": [{"action": action_name(a), "value": v} for a, v in ranking]}
 

@@ -288,3 +288,17 @@ def test_the_computer_player_is_imported_on_first_use_and_by_warm_up() -> None:
         for name in [name for name in sys.modules if name.split(".")[0] == "py_engine"]:
             del sys.modules[name]
         sys.modules.update(ours)
+
+
+def test_a_move_budget_counts_from_the_request() -> None:
+    """What importing the computer player took on the first move is taken from that move's search."""
+    import time
+
+    from py_engine.protocol import _left_of
+
+    now = time.perf_counter()
+    assert _left_of(None, now) is None
+    assert _left_of(0, now) == 0  # refused later, by the search, with its own message
+    assert _left_of(1000, now - 0.3) <= 700
+    assert 0 < _left_of(1000, now) <= 1000
+    assert _left_of(100, now - 5.0) == 1
