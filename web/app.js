@@ -161,6 +161,7 @@ function draw() {
   if (state.tutorial && ready()) state.tutorial.update(state.view);
   dom.root.dataset.ready = ready() ? "1" : "0";
   dom.root.dataset.step = String(state.steps);
+  dom.root.dataset.points = state.settings.points;
 }
 
 /** Where a card that just appeared comes from, for the flip animation. */

@@ -18,6 +18,8 @@ def set_points(page: Page, mode: str) -> None:
     page.select_option("#setting-points", mode)
     page.locator("[data-action='settings-save']").click()
     expect(page.locator("#settings-dialog")).to_be_hidden()
+    # The settings are saved when the dialog's "close" event comes, a task after it is hidden.
+    expect(page.locator("#table")).to_have_attribute("data-points", mode)
     assert page.evaluate("window.__test.settings()")["points"] == mode
 
 
