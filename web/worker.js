@@ -23,6 +23,10 @@
 // other first steps (build.json, the snapshot store, the saved game) start
 // at once instead of after both modules have arrived.
 const runtimeModule = import("./pyodide/pyodide.mjs");
+// The runtime's own script (1.25 MB) too: loadPyodide would fetch and compile
+// it only after its other first steps; it is handed over (runtimeOptions).
+const runtimeScript = import("./pyodide/pyodide.asm.mjs");
+runtimeScript.catch(() => {}); // a failure fails loadPyodide, and so the boot
 let games = null; // worker-games.js, loaded while the runtime boots (before any message is answered)
 const gamesLoaded = import("./worker-games.js").then((module) => {
   games = module;
@@ -208,6 +212,15 @@ sys.path.insert(0, "${WHEEL_PATH}")
 import py_engine.protocol
 `;
 
+/** loadPyodide's options for this site: its files, and the runtime script already loading. */
+function runtimeOptions(more) {
+  return {
+    indexURL: INDEX_URL,
+    createPyodideModule: async (settings) => (await runtimeScript).default(settings),
+    ...more,
+  };
+}
+
 function writeWheel(pyodide, wheel) {
   pyodide.FS.mkdirTree(WHEEL_PATH.slice(0, WHEEL_PATH.lastIndexOf("/")));
   pyodide.FS.writeFile(WHEEL_PATH, wheel);
@@ -215,7 +228,7 @@ function writeWheel(pyodide, wheel) {
 
 async function coldBoot(loadPyodide, wheelPromise, makeSnapshot) {
   progress("runtime", "Loading the Python runtime (about 13 MB on the first visit)", 0.15);
-  const pyodide = await watched(loadPyodide({ indexURL: INDEX_URL, _makeSnapshot: makeSnapshot }));
+  const pyodide = await watched(loadPyodide(runtimeOptions({ _makeSnapshot: makeSnapshot })));
   progress("engine", "Installing the rules engine", 0.8);
   writeWheel(pyodide, await wheelPromise);
   pyodide.runPython(INSTALL_ENGINE);
@@ -239,7 +252,7 @@ async function restore(loadPyodide, found, wheelPromise) {
   // The snapshot is read once Pyodide has begun to fetch its runtime (a task later).
   const bytes = new Promise((resolve) => setTimeout(resolve, 0)).then(() => found.read());
   bytes.then(() => mark("snapshotRead"), () => {});
-  const pyodide = await watched(loadPyodide({ indexURL: INDEX_URL, _loadSnapshot: bytes }));
+  const pyodide = await watched(loadPyodide(runtimeOptions({ _loadSnapshot: bytes })));
   mark("restored");
   // Modules imported before the snapshot live in it; the wheel file does not.
   // Put it back where sys.path expects it, for modules imported later.
