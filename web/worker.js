@@ -22,15 +22,18 @@
 // The modules this worker needs are imported dynamically, so that the boot's
 // other first steps (build.json, the snapshot store, the saved game) start
 // at once instead of after both modules have arrived.
+// A failed import fails the boot where it is awaited (with a message to the page).
 const runtimeModule = import("./pyodide/pyodide.mjs");
+runtimeModule.catch(() => {});
 // The runtime's own script (1.25 MB) too: loadPyodide would fetch and compile
 // it only after its other first steps; it is handed over (runtimeOptions).
 const runtimeScript = import("./pyodide/pyodide.asm.mjs");
-runtimeScript.catch(() => {}); // a failure fails loadPyodide, and so the boot
+runtimeScript.catch(() => {});
 let games = null; // worker-games.js, loaded while the runtime boots (before any message is answered)
 const gamesLoaded = import("./worker-games.js").then((module) => {
   games = module;
 });
+gamesLoaded.catch(() => {});
 
 const BASE = new URL("./", import.meta.url);
 const INDEX_URL = new URL("pyodide/", BASE).href;
