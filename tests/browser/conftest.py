@@ -34,6 +34,8 @@ sys.path.insert(0, str(ROOT))
 import build  # noqa: E402  (the project's build script: its server and service-worker writer)
 
 BOOT_TIMEOUT_MS = 90_000
+#: The query of the page under test: its test hooks, and short pauses (tests/browser/README.md).
+TEST_QUERY = "?test=1&fast=1"
 STEP_TIMEOUT_MS = 30_000
 
 
@@ -161,7 +163,7 @@ def warm_context(browser: Browser, browser_context_args: dict[str, Any], site: S
     """This test process's shared context, after one first visit that stored the snapshot and the offline cache."""
     context = browser.new_context(**browser_context_args)
     page = context.new_page()
-    page.goto(site.url + "?test=1&fast=1")
+    page.goto(site.url + TEST_QUERY)
     table = page.locator("#table")
     expect(table).to_have_attribute("data-snapshot", "stored", timeout=BOOT_TIMEOUT_MS)
     expect(table).to_have_attribute("data-sw", "ready", timeout=BOOT_TIMEOUT_MS)
@@ -171,13 +173,14 @@ def warm_context(browser: Browser, browser_context_args: dict[str, Any], site: S
 
 
 @pytest.fixture
-def context(request: pytest.FixtureRequest, new_context: Callable[..., BrowserContext]) -> Iterator[BrowserContext]:
+def context(
+    request: pytest.FixtureRequest, new_context: Callable[..., BrowserContext], site: Site
+) -> Iterator[BrowserContext]:
     """The test's browser context: the warm shared one, or a new one for a first visit (see the module's docstring)."""
     if request.node.get_closest_marker("fresh_browser") or "site_copy" in request.fixturenames:
         yield new_context()
         return
-    shared: BrowserContext = request.getfixturevalue("warm_context")
-    site: Site = request.getfixturevalue("site")
+    shared: BrowserContext = request.getfixturevalue("warm_context")  # only started when a test needs it
     yield shared
     forget_the_player(shared, site)
 

@@ -14,9 +14,9 @@ from py_engine.cards import CARD_NAMES, names
 from py_engine.protocol import Engine
 
 from .conftest import BOOT_TIMEOUT_MS, STEP_TIMEOUT_MS
+from .conftest import TEST_QUERY as TEST_QUERY  # re-exported: tests import it with the other helpers
 
 TABLE = "#table"
-TEST_QUERY = "?test=1&fast=1"
 CARD_RE = re.compile(r'"([AKQJT9][HDCS])"')
 
 
