@@ -22,7 +22,7 @@ import { EngineClient } from "./engine-client.js";
 import { has, LANGUAGES, localize, missingKeys, setLanguage, t } from "./i18n.js";
 import { decorate, installKeyboard, renderKeyHelp, setShortcutsOn, shortcutsOn } from "./keyboard.js";
 import { clearLog, describeTurn, narrate, narrateGame, say } from "./narrate.js";
-import { registerServiceWorker } from "./pwa.js";
+import { linkManifest, registerServiceWorker } from "./pwa.js";
 import {
   budgetFor,
   DEALERS,
@@ -1143,6 +1143,7 @@ async function main() {
   proceed();
   maybeOfferTutorial();
   dom.root.dataset.bootMs = String(Math.round(performance.now()));
+  linkManifest();
   try {
     state.presets = (await state.client.request({ cmd: "presets" })).presets;
   } catch (error) {

@@ -1,4 +1,20 @@
-// Service worker registration and the "new version available" flow.
+// Service worker registration, the "new version available" flow, and the
+// web app manifest.
+
+/**
+ * Link the web app manifest (manifest.webmanifest), which makes the site
+ * installable. index.html leaves it out and the page links it once the table
+ * is playable: a browser that sees the link at once fetches the manifest and
+ * decodes its icons to check installability, in the middle of the engine's
+ * boot, which on a busy machine costs it CPU it needs.
+ */
+export function linkManifest() {
+  if (document.querySelector('link[rel="manifest"]')) return;
+  const link = document.createElement("link");
+  link.rel = "manifest";
+  link.href = "manifest.webmanifest";
+  document.head.append(link);
+}
 
 /**
  * Register sw.js (relative, so a project sub-path works).

@@ -242,6 +242,28 @@ def test_offline_reload_after_the_first_visit(site_copy: Site, context: BrowserC
     context.set_offline(False)
 
 
+@pytest.mark.chromium_only
+def test_the_site_is_installable_once_playable(site: Site, page: Page, watch: Watch, browser_name: str) -> None:
+    """The manifest is linked once the table is playable (not during the boot), and Chromium reads it without errors.
+
+    (Chromium's own installability check stops at "in-incognito" in a Playwright context.)
+    """
+    assert browser_name == "chromium", "this test asks Chromium's DevTools protocol (the Firefox run deselects it)"
+    watch.attach(page)
+    page.goto(site.url + TEST_QUERY, wait_until="commit")
+    manifest_links = "document.querySelectorAll('link[rel=manifest]').length"
+    page.wait_for_selector("#table[data-boot]", state="attached")
+    assert page.evaluate(manifest_links) == 0 or table_data(page)["boot"] == "ready"
+    wait_ready(page, BOOT_TIMEOUT_MS)
+    assert page.evaluate(manifest_links) == 1
+    expect(page.locator(TABLE)).to_have_attribute("data-sw", "ready", timeout=BOOT_TIMEOUT_MS)
+    session = page.context.new_cdp_session(page)
+    manifest = session.send("Page.getAppManifest")
+    assert manifest["url"] == site.url + "manifest.webmanifest"
+    assert manifest["errors"] == []
+    assert {icon["sizes"] for icon in json.loads(manifest["data"])["icons"]} >= {"192x192", "512x512"}
+
+
 @pytest.mark.fresh_browser
 def test_warm_boot_restores_the_memory_snapshot(site: Site, page: Page, watch: Watch) -> None:
     watch.attach(page)
