@@ -1,10 +1,12 @@
-// Starts the engine worker as early as possible.
+// The page's entry point: starts the engine worker, then loads the page.
 //
-// index.html loads this module (no imports) with `async`, so it runs as soon
-// as it arrives, while app.js and its modules are still loading: Pyodide's
-// runtime starts downloading (or restoring from the memory snapshot) a few
-// hundred milliseconds earlier. EngineClient (engine-client.js) adopts the
-// worker, with the messages it sent meanwhile.
+// index.html loads only this module (with `async`, so it runs as soon as it
+// arrives). It asks for the engine worker first and only then imports app.js
+// and its modules: on a warm visit every request goes through the service
+// worker, and the engine's files are then not queued behind twenty of the
+// page's own. Pyodide's runtime starts restoring from the memory snapshot
+// (or downloading) that much earlier. EngineClient (engine-client.js) adopts
+// the worker, with the messages it sent meanwhile.
 //
 // app.js asks for the same URL (engineWorkerUrl()); a worker started for
 // another URL than the client's is stopped, and the client starts its own.
@@ -70,3 +72,15 @@ export function adoptEngineWorker(url) {
   found.worker.onerror = null;
   return found;
 }
+
+// The page itself, once the worker has been asked for.
+import("./app.js").catch((error) => {
+  // No translations without the page's modules: the message is in English.
+  const table = document.getElementById("table");
+  const message = document.getElementById("boot-error");
+  if (table) table.dataset.boot = "failed";
+  if (message) {
+    message.hidden = false;
+    message.textContent = `The game could not load its scripts (${error.message || error}). Reload the page to try again.`;
+  }
+});

@@ -425,3 +425,9 @@ def test_a_runtime_that_cannot_start_is_explained(site: Site, new_context: Any) 
     page.goto(site.url + TEST_QUERY)
     expect(page.locator("#boot-error")).to_contain_text("could not start", timeout=BOOT_TIMEOUT_MS)
     expect(page.locator(TABLE)).to_have_attribute("data-ready", "0")
+    # The page's own scripts cannot be fetched (boot.js imports app.js after starting the worker).
+    page = context.new_page()
+    page.route("**/app.js", lambda route: route.abort())
+    page.goto(site.url + TEST_QUERY)
+    expect(page.locator("#boot-error")).to_contain_text("could not load its scripts", timeout=BOOT_TIMEOUT_MS)
+    assert table_data(page)["boot"] == "failed"
