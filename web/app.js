@@ -64,6 +64,12 @@ function timing() {
 const pause = (ms) => (ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve());
 const clone = (value) => structuredClone(value);
 
+// boot.js imports this module as soon as the worker is started, which may be
+// before the document is parsed.
+if (document.readyState === "loading") {
+  await new Promise((resolve) => document.addEventListener("DOMContentLoaded", resolve, { once: true }));
+}
+
 const dom = queryDom();
 const state = {
   client: null,

@@ -73,14 +73,23 @@ export function adoptEngineWorker(url) {
   return found;
 }
 
+/** Says that the page's own scripts could not be loaded (in English: the translations are among them). */
+function scriptsFailed(error) {
+  early?.worker.terminate();
+  early = null;
+  document.getElementById("table").dataset.boot = "failed";
+  document.getElementById("table").dataset.ready = "0";
+  document.getElementById("boot-label").textContent = "The game could not start.";
+  const message = document.getElementById("boot-error");
+  message.textContent = `Its scripts could not be loaded (${error.message || error}). Reload the page to try again.`;
+  message.hidden = false;
+}
+
 // The page itself, once the worker has been asked for.
 import("./app.js").catch((error) => {
-  // No translations without the page's modules: the message is in English.
-  const table = document.getElementById("table");
-  const message = document.getElementById("boot-error");
-  if (table) table.dataset.boot = "failed";
-  if (message) {
-    message.hidden = false;
-    message.textContent = `The game could not load its scripts (${error.message || error}). Reload the page to try again.`;
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", () => scriptsFailed(error), { once: true });
+  } else {
+    scriptsFailed(error);
   }
 });
