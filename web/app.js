@@ -15,7 +15,7 @@
 // Every word on the page comes from i18n.js (web/i18n/<language>.json); the
 // language and the card pattern are settings (settings.js).
 
-import { engineWorkerUrl } from "./boot.js";
+import { documentParsed, engineWorkerUrl, showBootFailure } from "./boot.js";
 import { cardLabel, DECK_STYLES, installCardSprites, setDeckStyle, suitName } from "./cards.js";
 import { mountRulesEditor, overridesFor, saveCustomRules } from "./custom-rules.js";
 import { EngineClient } from "./engine-client.js";
@@ -66,9 +66,7 @@ const clone = (value) => structuredClone(value);
 
 // boot.js imports this module as soon as the worker is started, which may be
 // before the document is parsed.
-if (document.readyState === "loading") {
-  await new Promise((resolve) => document.addEventListener("DOMContentLoaded", resolve, { once: true }));
-}
+await documentParsed();
 
 const dom = queryDom();
 const state = {
@@ -1005,18 +1003,14 @@ function bootProgress(progress) {
 /** The boot failed: {key, detail?} says why in words, and the technical detail (as it came) beneath. */
 function bootFailed(failure) {
   state.failure = failure;
-  dom.root.dataset.boot = "failed";
-  const box = document.getElementById("boot-error");
-  box.replaceChildren(t(failure.key));
+  const message = [t(failure.key)];
   if (failure.detail) {
     const detail = document.createElement("small");
     detail.className = "boot-detail";
     detail.textContent = failure.detail;
-    box.append(detail);
+    message.push(detail);
   }
-  box.hidden = false;
-  document.getElementById("boot-label").textContent = t("boot.failed");
-  dom.root.dataset.ready = "0";
+  showBootFailure(t("boot.failed"), ...message);
 }
 
 function placeholderTable() {

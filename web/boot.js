@@ -73,23 +73,32 @@ export function adoptEngineWorker(url) {
   return found;
 }
 
-/** Says that the page's own scripts could not be loaded (in English: the translations are among them). */
-function scriptsFailed(error) {
-  early?.worker.terminate();
-  early = null;
-  document.getElementById("table").dataset.boot = "failed";
-  document.getElementById("table").dataset.ready = "0";
-  document.getElementById("boot-label").textContent = "The game could not start.";
-  const message = document.getElementById("boot-error");
-  message.textContent = `Its scripts could not be loaded (${error.message || error}). Reload the page to try again.`;
-  message.hidden = false;
+/** Resolves once the document is parsed (boot.js, being async, and the modules it imports may run before). */
+export function documentParsed() {
+  if (document.readyState !== "loading") return Promise.resolve();
+  return new Promise((resolve) => document.addEventListener("DOMContentLoaded", resolve, { once: true }));
 }
 
-// The page itself, once the worker has been asked for.
-import("./app.js").catch((error) => {
-  if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", () => scriptsFailed(error), { once: true });
-  } else {
-    scriptsFailed(error);
-  }
+/** Show that the boot failed: ``label`` under the progress bar, ``message`` (text or nodes) in the error box. */
+export function showBootFailure(label, ...message) {
+  const table = document.getElementById("table");
+  table.dataset.boot = "failed";
+  table.dataset.ready = "0";
+  document.getElementById("boot-label").textContent = label;
+  const box = document.getElementById("boot-error");
+  box.replaceChildren(...message);
+  box.hidden = false;
+}
+
+// The page itself, once the worker has been asked for. If its scripts cannot
+// be loaded, the worker is stopped and the failure shown in English (the
+// translations are among those scripts).
+import("./app.js").catch(async (error) => {
+  early?.worker.terminate();
+  early = null;
+  await documentParsed();
+  showBootFailure(
+    "The game could not start.",
+    `Its scripts could not be loaded (${error.message || error}). Reload the page to try again.`,
+  );
 });

@@ -9,7 +9,6 @@
  * boot, which on a busy machine costs it CPU it needs.
  */
 export function linkManifest() {
-  if (document.querySelector('link[rel="manifest"]')) return;
   const link = document.createElement("link");
   link.rel = "manifest";
   link.href = "manifest.webmanifest";
