@@ -42,10 +42,17 @@ class Tally:
 
 
 def _play(
-    match: Match, levels: tuple[Level, Level], rng: random.Random, budget_ms: int | None, iterations: int | None
+    match: Match,
+    levels: tuple[Level, Level],
+    rng: random.Random,
+    budget_ms: int | None,
+    iterations: int | None,
+    settings: tuple[tuple[str, ...], tuple[str, ...]] = ((), ()),
 ) -> list[Tally]:
-    """Play ``match`` to its end (one deal, or the match); seat s plays ``levels[s]``."""
+    """Play ``match`` to its end (one deal, or the match); seat s plays ``levels[s]`` with ``settings[s]``."""
     tallies = [Tally(), Tally()]
+    per_seat = settings[0] != settings[1]
+    tuning.use(settings[0])
     while not match.finished:
         deal = match.deal
         if deal.over:
@@ -59,6 +66,8 @@ def _play(
                 seat = s
                 break
         utility = match_utility(seat, match.scores, match.rules.match_target, match.carry)
+        if per_seat:
+            tuning.use(settings[seat])
         decision = decide(
             deal,
             seat,
@@ -91,12 +100,12 @@ class Job:
     matches: bool
     budget_ms: int | None
     iterations: int | None = None
-    settings: tuple[str, ...] = ()  # search constants to set first (py_engine.ai.tuning)
+    settings_a: tuple[str, ...] = ()  # search constants for A's decisions (py_engine.ai.tuning)
+    settings_b: tuple[str, ...] = ()  # and for B's
 
 
 def play_pair(job: Job) -> tuple[Tally, Tally]:
     """One pack (or match seed) twice, seats swapped; returns (A's tally, B's tally) summed."""
-    tuning.apply(job.settings)
     pack_rng = random.Random(job.seed)
     deck = shuffled_deck(pack_rng, job.rules.deck)
     dealer = pack_rng.randrange(2)
@@ -104,13 +113,15 @@ def play_pair(job: Job) -> tuple[Tally, Tally]:
     for a_seat in (0, 1):
         levels = (level_named(job.a), level_named(job.b)) if a_seat == 0 else (level_named(job.b), level_named(job.a))
         match = Match(job.rules, job.seed, dealer=dealer, deck=deck, single_deal=not job.matches)
-        tallies = _play(match, levels, random.Random(job.seed * 2 + a_seat), job.budget_ms, job.iterations)
+        sides = (job.settings_a, job.settings_b) if a_seat == 0 else (job.settings_b, job.settings_a)
+        tallies = _play(match, levels, random.Random(job.seed * 2 + a_seat), job.budget_ms, job.iterations, sides)
         for total, tally in ((a_total, tallies[a_seat]), (b_total, tallies[1 - a_seat])):
             total.game_points += tally.game_points
             total.deals_won += tally.deals_won
             total.matches_won += tally.matches_won
             total.move_ms += tally.move_ms
             total.iterations += tally.iterations
+    tuning.use(())
     return a_total, b_total
 
 
@@ -154,7 +165,13 @@ def main(argv: list[str] | None = None) -> int:
         action="append",
         default=[],
         metavar="NAME=VALUE",
-        help=f"set a search constant for this run (repeatable): {', '.join(sorted(tuning.TUNABLE))}",
+        help=f"set a search constant for both players (repeatable): {', '.join(sorted(tuning.TUNABLE))}",
+    )
+    parser.add_argument(
+        "--set-a", action="append", default=[], metavar="NAME=VALUE", help="set a search constant for A only"
+    )
+    parser.add_argument(
+        "--set-b", action="append", default=[], metavar="NAME=VALUE", help="set a search constant for B only"
     )
     parser.add_argument(
         "--markdown", action="store_true", help="also print the result as a row of the table in docs/arena.md"
@@ -162,7 +179,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     level_named(args.a)
     level_named(args.b)
-    for text in args.set:
+    for text in (*args.set, *args.set_a, *args.set_b):
         try:
             tuning.parse_setting(text)
         except ValueError as error:
@@ -177,7 +194,8 @@ def main(argv: list[str] | None = None) -> int:
             args.matches,
             args.budget_ms,
             args.iterations,
-            tuple(args.set),
+            (*args.set, *args.set_a),
+            (*args.set, *args.set_b),
         )
         for i in range(args.pairs)
     ]
@@ -236,6 +254,8 @@ def command_line(args: argparse.Namespace) -> str:
     if args.iterations is not None:
         words.append(f"--iterations {args.iterations}")
     words.extend(f"--set {text}" for text in args.set)
+    words.extend(f"--set-a {text}" for text in args.set_a)
+    words.extend(f"--set-b {text}" for text in args.set_b)
     return " ".join(words)
 
 

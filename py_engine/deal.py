@@ -15,7 +15,7 @@ information event (a dict) to it; :mod:`py_engine.views` filters them per seat.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from . import scoring
 from .actions import CLAIM, CLOSE, EXCHANGE, MARRY, PASS, RESIGN, action_name
@@ -33,6 +33,8 @@ from .cards import (
 )
 from .errors import IllegalActionError, NotYourTurnError
 from .rules import Rules
+
+T = TypeVar("T")
 
 _KQ = tuple((1 << card_of(s, KING)) | (1 << card_of(s, QUEEN)) for s in range(4))
 _KING_BIT = tuple(1 << card_of(s, KING) for s in range(4))
@@ -61,6 +63,19 @@ def deal_hands(deck: Sequence[int], pattern: str) -> tuple[list[int], list[int],
     if pattern == "3T2":
         return [*deck[0:3], *deck[7:9]], [*deck[3:6], *deck[9:11]], deck[6], list(deck[11:])
     return [*deck[0:3], *deck[6:9]], [*deck[3:6], *deck[9:12]], deck[12], list(deck[13:])
+
+
+def pack_of(
+    pattern: str, non_dealer_hand: Sequence[T], dealer_hand: Sequence[T], up: T, face_down: Sequence[T]
+) -> list[T]:
+    """The pack that :func:`deal_hands` splits into these hands, trump card and talon (its inverse).
+
+    Cards may be numbers or names: the pack is only put in order.
+    """
+    n, d = list(non_dealer_hand), list(dealer_hand)
+    if pattern == "3T2":
+        return [*n[:3], *d[:3], up, *n[3:], *d[3:], *face_down]
+    return [*n[:3], *d[:3], *n[3:], *d[3:], up, *face_down]
 
 
 class Deal:

@@ -6,6 +6,7 @@ from collections.abc import Iterable, Sequence
 
 from py_engine.actions import action_name, parse_action
 from py_engine.cards import CARD_NAMES, deck_cards, parse_card
+from py_engine.deal import pack_of
 from py_engine.match import Match
 from py_engine.rules import Rules, make_rules, preset
 
@@ -34,10 +35,7 @@ def make_deck(
         raise ValueError(f"a card is given twice: {used}")
     rest = [CARD_NAMES[c] for c in deck_cards(rules.deck) if CARD_NAMES[c] not in used]
     face_down = [*talon, *rest]
-    if rules.deal_pattern == "3T2":
-        deck = [*non_dealer[:3], *dealer[:3], trump, *non_dealer[3:], *dealer[3:], *face_down]
-    else:
-        deck = [*non_dealer[:3], *dealer[:3], *non_dealer[3:], *dealer[3:], trump, *face_down]
+    deck = pack_of(rules.deal_pattern, non_dealer, dealer, trump, face_down)
     assert len(deck) == rules.deck
     for c in deck:
         parse_card(c)

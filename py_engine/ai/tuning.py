@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from types import ModuleType
 
-from . import heuristic, inference, ismcts, player
+from . import heuristic, inference, ismcts, player, reading
 
 #: The constants that may be set, and the module that holds each.
 TUNABLE: dict[str, ModuleType] = {
@@ -29,11 +29,15 @@ TUNABLE: dict[str, ModuleType] = {
                 "READ_TRIES",
                 "POOL_SIZE",
                 "SEES_ALL",
+                "SEES_HAND",
+                "READ_PLAY",
+                "DECOY",
             ),
         ),
         (heuristic, ("ROLLOUT_RANDOM", "ROLLOUT_CLOSE")),
         (inference, ("TEMPERATURE", "SKIPPED")),
         (player, ("EXACT_CARDS",)),
+        (reading, ("PRIOR_SHARP", "PARTICLES")),
     )
     for name in names
 }
@@ -53,6 +57,17 @@ def parse_setting(text: str) -> tuple[str, object]:
         return name, type(current)(raw)
     except ValueError:
         raise ValueError(f"{name} is a {type(current).__name__}, not {raw!r}") from None
+
+
+#: Every constant's value as the code sets it, before any run changed one.
+DEFAULTS: dict[str, object] = {name: getattr(module, name) for name, module in TUNABLE.items()}
+
+
+def use(settings: Iterable[str]) -> None:
+    """Set every constant to its default, then each ``NAME=VALUE`` (one player's settings in the arena)."""
+    for name, value in DEFAULTS.items():
+        setattr(TUNABLE[name], name, value)
+    apply(settings)
 
 
 def apply(settings: Iterable[str]) -> None:

@@ -1,0 +1,301 @@
+"""Reading the opponent: worlds drawn in proportion to how well they explain its play.
+
+Uniform worlds (:func:`~py_engine.ai.knowledge.determinize`) treat the
+opponent's choices as if they told nothing. They tell a lot: a player who
+leads without declaring holds no marriage it could declare, one who could
+exchange and did not lacks the lowest trump, and which card it leads or
+answers with says what else it holds. An attentive human reads all of that.
+
+This module does it by replaying the deal. From the deal's event log it
+takes what ``seat`` saw (:class:`Story`: its own cards and draws, every
+public act); a *particle* deals the cards it did not see into the places
+they could have come from (the opponent's first hand, its face-down draws,
+the rest of the talon), so that every card the opponent played or showed was
+in its hand in time; the deal is then replayed from that pack, and each of
+the opponent's choices is weighed by a soft model of a sensible player (the
+rule of thumb of :mod:`.heuristic` with a softmax over its values, and
+passing up a marriage or an exchange as unlikely). A particle whose replay
+breaks a rule (a void the opponent showed under the strict rules) weighs
+nothing. The replayed deal's final state is a world consistent with all
+the seat knows, drawn in proportion to that weight by :class:`ReadWorlds`.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from bisect import bisect
+from dataclasses import dataclass
+from itertools import accumulate
+
+from ..actions import CLAIM, CLOSE, EXCHANGE, MARRY, PASS
+from ..cards import KING, QUEEN, card_of, cards_of, deck_mask
+from ..deal import Deal, pack_of
+from .heuristic import _lead_value, _response_value, should_close
+
+
+@dataclass(frozen=True, slots=True)
+class Model:
+    """A soft rule-of-thumb player: how likely it makes each choice."""
+
+    #: The softness of its card choices, in the rule of thumb's value units (larger: vaguer).
+    temperature: float
+    #: Its chance of passing up a marriage it may declare as it leads, or an exchange it may make.
+    skip: float
+    #: The weight of a close (or of leading on instead) against the rule of thumb's judgement.
+    surprise: float
+
+
+#: The two kinds of opponent the reader weighs against each other: one who plays much like the rule
+#: of thumb, and one whose play says little. A particle weighs PRIOR_SHARP * P(play | sharp) +
+#: (1 - PRIOR_SHARP) * P(play | vague), so the sharp reading takes over only when the opponent's
+#: play fits it, and a strong or erratic opponent is read loosely.
+SHARP = Model(temperature=1.0, skip=0.03, surprise=0.5)
+VAGUE = Model(temperature=8.0, skip=0.5, surprise=1.0)
+PRIOR_SHARP = 0.5
+#: How many particles a search draws its worlds from.
+PARTICLES = 200
+
+_ACT, _DRAW, _FACE_UP = 0, 1, 2
+
+
+@dataclass(frozen=True, slots=True)
+class Story:
+    """What ``seat`` saw of the current deal, in order: enough to replay it from any consistent pack.
+
+    ``steps`` are ``(kind, seat, value)``: an act (``value`` the action), a
+    face-down draw (``value`` the card, or -1 for the opponent's), or the
+    face-up draw of the trump card at exhaustion.
+    """
+
+    seat: int
+    dealer: int
+    up: int
+    own_hand: tuple[int, ...]
+    steps: tuple[tuple[int, int, int], ...]
+
+
+def story_of(deal: Deal, seat: int) -> Story | None:
+    """The seat's story of ``deal`` from its event log, or None without a log."""
+    log = deal.log
+    if not log:
+        return None
+    start = max((i for i, e in enumerate(log) if e.get("type") == "deal"), default=-1)
+    if start < 0:
+        return None
+    first = log[start]
+    own = tuple(cards_of(first["hands"][seat]))
+    steps: list[tuple[int, int, int]] = []
+    for event in log[start + 1 :]:
+        kind = event.get("type")
+        if kind == "play":
+            steps.append((_ACT, event["seat"], event["card"]))
+        elif kind == "marriage":
+            steps.append((_ACT, event["seat"], MARRY + event["suit"]))
+        elif kind == "exchange":
+            steps.append((_ACT, event["seat"], EXCHANGE))
+        elif kind == "close":
+            steps.append((_ACT, event["seat"], CLOSE))
+        elif kind == "claim":
+            steps.append((_ACT, event["seat"], CLAIM))
+        elif kind == "pass":
+            steps.append((_ACT, event["seat"], PASS))
+        elif kind == "draw":
+            if event["face_up"]:
+                steps.append((_FACE_UP, event["seat"], event["card"]))
+            else:
+                steps.append((_DRAW, event["seat"], event["card"] if event["seat"] == seat else -1))
+    return Story(seat, first["dealer"], first["trump_card"], own, tuple(steps))
+
+
+def _softmax_share(values: list[float], chosen: float, temperature: float) -> float:
+    total = 0.0
+    for value in values:
+        total += math.exp((value - chosen) / temperature)
+    return 1.0 / total
+
+
+def choice_likelihood(deal: Deal, seat: int, action: int, model: Model) -> float:
+    """How likely ``model`` makes ``seat``'s ``action`` in ``deal`` (the seat on turn, before acting)."""
+    if action >= MARRY:
+        if action == CLOSE and not should_close(deal, seat):
+            return model.surprise
+        return 1.0
+    if deal.lead >= 0:
+        options = cards_of(deal.response_mask(deal.hands[seat], deal.lead))
+        if len(options) == 1:
+            return 1.0
+        values = [_response_value(deal, seat, card) for card in options]
+        return _softmax_share(values, _response_value(deal, seat, action), model.temperature)
+    if deal.declared >= 0:
+        return 1.0  # the lead of a declared marriage: no free choice to read
+    legal = deal.legal_actions(seat)
+    likelihood = 1.0
+    if any(MARRY <= a < EXCHANGE for a in legal):
+        likelihood *= model.skip
+    if EXCHANGE in legal:
+        likelihood *= model.skip
+    if CLOSE in legal and should_close(deal, seat):
+        likelihood *= model.surprise
+    cards = [a for a in legal if a < MARRY]
+    if len(cards) > 1:
+        values = [_lead_value(deal, seat, card) for card in cards]
+        likelihood *= _softmax_share(values, _lead_value(deal, seat, action), model.temperature)
+    return likelihood
+
+
+class Replayer:
+    """Deals particles for one story and replays them: ``particle(rng)`` → (final deal, weight)."""
+
+    def __init__(self, deal: Deal, story: Story) -> None:
+        rules = deal.rules
+        seat = story.seat
+        opponent = 1 - seat
+        self.rules = rules
+        self.story = story
+        self.talon_size = len(deal.talon)
+        hand_size = len(story.own_hand)
+        seen = set(story.own_hand) | {story.up}
+        # Places the seat did not see: the opponent's first hand (time -1), then the talon positions.
+        self.opponent_places: list[int] = [-1] * hand_size  # the time (step index) each place reaches its hand
+        self.opponent_talon_pos: list[int] = []  # the talon position of each opponent draw place
+        talon_cards: dict[int, int] = {}  # talon position -> card the seat drew from it
+        position = 0
+        deadlines: dict[int, int] = {}
+        for index, (kind, who, value) in enumerate(story.steps):
+            if kind == _DRAW:
+                if who == seat:
+                    talon_cards[position] = value
+                    seen.add(value)
+                else:
+                    self.opponent_places.append(index)
+                    self.opponent_talon_pos.append(position)
+                position += 1
+            elif kind == _ACT and who == opponent:
+                for card in _cards_shown(value, deal.low_trump):
+                    deadlines.setdefault(card, index)
+        self.seat_talon = talon_cards
+        self.unseen = [c for c in cards_of(deck_mask(rules.deck)) if c not in seen]
+        self.forced = sorted(((t, c) for c, t in deadlines.items() if c in set(self.unseen)), key=lambda tc: tc[0])
+        self.hand_size = hand_size
+
+    def pack(self, rng: random.Random) -> list[int] | None:
+        """A pack that deals every card the seat did not see into a place it could have come from, or None.
+
+        Each card the opponent played or showed goes to one of its places
+        (first hand or face-down draw) reached in time, chosen at random, the
+        earliest-needed first; the other unseen cards are dealt at random.
+        """
+        places = len(self.opponent_places)
+        assigned: list[int] = [-1] * places
+        used: set[int] = set()
+        for deadline, card in self.forced:
+            eligible = [i for i in range(places) if assigned[i] < 0 and self.opponent_places[i] < deadline]
+            if not eligible:
+                return None
+            assigned[eligible[int(rng.random() * len(eligible))]] = card
+            used.add(card)
+        rest = [c for c in self.unseen if c not in used]
+        rng.shuffle(rest)
+        for i in range(places):
+            if assigned[i] < 0:
+                assigned[i] = rest.pop()
+        talon = [-1] * self.talon_size
+        for pos, card in self.seat_talon.items():
+            talon[pos] = card
+        for pos, card in zip(self.opponent_talon_pos, assigned[self.hand_size :], strict=True):
+            talon[pos] = card
+        for pos in range(self.talon_size):
+            if talon[pos] < 0:
+                talon[pos] = rest.pop()
+        story = self.story
+        own, theirs = list(story.own_hand), assigned[: self.hand_size]
+        non_dealer, dealer = (own, theirs) if story.dealer != story.seat else (theirs, own)
+        return pack_of(self.rules.deal_pattern, non_dealer, dealer, story.up, talon)
+
+    def replay(self, pack: list[int]) -> tuple[Deal | None, float]:
+        """The deal replayed from ``pack`` and its weight; (None, 0) if the story is not legal with it."""
+        story = self.story
+        world = Deal(self.rules, pack, story.dealer)
+        sharp = vague = 1.0
+        opponent = 1 - story.seat
+        for kind, who, value in story.steps:
+            if kind != _ACT:
+                continue
+            if value == CLAIM:
+                if not world.windows >> who & 1:
+                    return None, 0.0
+            elif who != world.to_act or value not in world.legal_actions(who):
+                return None, 0.0
+            if who == opponent:
+                sharp *= choice_likelihood(world, who, value, SHARP)
+                vague *= choice_likelihood(world, who, value, VAGUE)
+            world.apply(value, who)
+        return world, PRIOR_SHARP * sharp + (1.0 - PRIOR_SHARP) * vague
+
+    def particle(self, rng: random.Random) -> tuple[Deal | None, float]:
+        pack = self.pack(rng)
+        return (None, 0.0) if pack is None else self.replay(pack)
+
+
+def _cards_shown(action: int, low_trump: int) -> list[int]:
+    """The cards an act shows its player held just before it."""
+    if action < MARRY:
+        return [action]
+    if action < EXCHANGE:
+        suit = action - MARRY
+        return [card_of(suit, KING), card_of(suit, QUEEN)]
+    if action == EXCHANGE:
+        return [low_trump]
+    return []
+
+
+def _same_position(world: Deal, deal: Deal, seat: int) -> bool:
+    return (
+        world.hands[seat] == deal.hands[seat]
+        and world.to_act == deal.to_act
+        and world.lead == deal.lead
+        and world.talon_pos == deal.talon_pos
+        and world.upcard == deal.upcard
+        and world.card_points == deal.card_points
+        and world.hands[1 - seat].bit_count() == deal.hands[1 - seat].bit_count()
+    )
+
+
+class ReadWorlds:
+    """Worlds for a search, drawn from weighed particles; each draw a fresh copy with the talon reshuffled."""
+
+    def __init__(self, worlds: list[Deal], weights: list[float], rng: random.Random) -> None:
+        self.worlds = worlds
+        self.cumulative = list(accumulate(weights))
+        self.rng = rng
+
+    def draw(self) -> Deal:
+        index = bisect(self.cumulative, self.rng.random() * self.cumulative[-1])
+        world = self.worlds[min(index, len(self.worlds) - 1)].clone()
+        if world.talon_open:
+            rest = list(world.talon[world.talon_pos :])
+            self.rng.shuffle(rest)
+            world.talon = (*world.talon[: world.talon_pos], *rest)
+        return world
+
+
+def read_worlds(deal: Deal, seat: int, rng: random.Random, particles: int | None = None) -> ReadWorlds | None:
+    """Weighed worlds for ``seat``'s search of ``deal``, or None when its story cannot be read."""
+    story = story_of(deal, seat)
+    if story is None:
+        return None
+    replayer = Replayer(deal, story)
+    worlds: list[Deal] = []
+    weights: list[float] = []
+    count = particles if particles is not None else PARTICLES
+    for _ in range(count):
+        world, weight = replayer.particle(rng)
+        if world is not None and weight > 0.0:
+            if not _same_position(world, deal, seat):
+                return None  # the log does not tell this deal's story: read nothing rather than wrongly
+            worlds.append(world)
+            weights.append(weight)
+    if not worlds:
+        return None
+    return ReadWorlds(worlds, weights, rng)

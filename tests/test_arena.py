@@ -1,0 +1,68 @@
+"""The arena: paired deals, a reproducible command line, and settings for one side only."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from py_engine import arena
+from py_engine.ai import ismcts, tuning
+from py_engine.ai.player import Decision, Level
+from py_engine.deal import Deal
+from py_engine.rules import PRESETS
+
+
+def test_one_side_settings_apply_to_that_sides_decisions_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[tuple[str, bool]] = []
+    decide = arena.decide
+
+    def recording(deal: Deal, seat: int, level: Level, rng: random.Random, *args: object, **kwargs: object) -> Decision:
+        seen.append((level.name, ismcts.SEES_ALL))
+        return decide(deal, seat, level, rng, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(arena, "decide", recording)
+    job = arena.Job(PRESETS["AT20"], "2", "heuristic", 5, False, None, 30, ("SEES_ALL=1",), ())
+    first = arena.play_pair(job)
+    assert {sees for name, sees in seen if name == "2"} == {True}
+    assert {sees for name, sees in seen if name == "heuristic"} == {False}
+    assert ismcts.SEES_ALL is False  # the run leaves the defaults behind
+    again = arena.play_pair(job)
+    for ours, theirs in zip(first, again, strict=True):  # a pair depends on its seed alone (not the times)
+        assert (ours.game_points, ours.deals_won, ours.iterations) == (
+            theirs.game_points,
+            theirs.deals_won,
+            theirs.iterations,
+        )
+
+
+def test_the_arena_prints_shares_and_the_command_that_reproduces_them(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["--a", "heuristic", "--b", "random", "--pairs", "3", "--procs", "1", "--seed", "4", "--set-b"]
+    assert arena.main([*argv, "ROLLOUT_RANDOM=0.5", "--markdown"]) == 0
+    out = capsys.readouterr().out
+    assert "A=heuristic vs B=random, 3 pairs = 6 deals" in out
+    row = out.strip().splitlines()[-1]
+    assert row.startswith("| AT20 | heuristic | random | 3 | ")
+    assert row.endswith(
+        "`python -m py_engine.arena --a heuristic --b random --preset AT20 --pairs 3 --seed 4"
+        " --set-b ROLLOUT_RANDOM=0.5` |"
+    )
+    assert tuning.DEFAULTS["ROLLOUT_RANDOM"] == 0.15
+
+
+def test_a_bad_setting_is_refused_before_anything_is_played(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        arena.main(["--pairs", "1", "--set-a", "NO_SUCH=1"])
+    assert "NO_SUCH" in capsys.readouterr().err
+
+
+def test_the_search_shown_the_opponents_hand_still_guesses_the_talon(monkeypatch: pytest.MonkeyPatch) -> None:
+    from py_engine.ai.knowledge import knowledge_of
+    from py_engine.match import Match
+
+    deal = Match(PRESETS["HU24"], 3).deal
+    knowledge = knowledge_of(deal, deal.to_act)
+    worlds = [ismcts._talon_shuffled(deal, knowledge, random.Random(i)) for i in range(20)]
+    assert all(w.hands == deal.hands for w in worlds)
+    assert all(sorted(w.talon) == sorted(deal.talon) for w in worlds)
+    assert len({w.talon for w in worlds}) > 10

@@ -1,0 +1,171 @@
+"""Reading the opponent's play: worlds replayed from the seat's story, weighed by a model of the opponent."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from py_engine.actions import parse_action
+from py_engine.ai import reading
+from py_engine.ai.heuristic import claim_choice
+from py_engine.ai.knowledge import knowledge_of
+from py_engine.ai.reading import SHARP, Replayer, choice_likelihood, read_worlds, story_of
+from py_engine.cards import parse_card
+from py_engine.deal import Deal
+from py_engine.fuzz import random_action
+from py_engine.match import Match
+from py_engine.rules import PRESETS
+
+from .scenario import start
+
+
+def live_positions(preset_id: str, seed: int, count: int) -> list[Deal]:
+    """Positions from random play with their event logs (the live deal, not a copy), each played on after."""
+    rng = random.Random(seed)
+    found: list[Deal] = []
+    while len(found) < count:
+        match = Match(PRESETS[preset_id], rng.randrange(10**6), single_deal=True)
+        while not match.deal.over:
+            deal = match.deal
+            if claim_choice(deal) is None and len(deal.legal_actions()) > 1 and rng.random() < 0.25:
+                found.append(deal)
+                break
+            seat = deal.to_act
+            match.act(seat, random_action(match.legal(seat), rng))
+    return found
+
+
+@pytest.mark.parametrize("preset_id", ["AT20", "HU24", "DE24", "PL24", "SZLI20", "RO24"])
+def test_read_worlds_agree_with_everything_the_seat_knows(preset_id: str) -> None:
+    rng = random.Random(3)
+    for deal in live_positions(preset_id, 7, 30):
+        seat = deal.to_act
+        other = 1 - seat
+        knowledge = knowledge_of(deal, seat)
+        read = read_worlds(deal, seat, rng, 40)
+        assert read is not None  # random play always has a consistent story: the real pack tells it
+        for _ in range(10):
+            world = read.draw()
+            assert world.hands[seat] == deal.hands[seat]
+            assert world.hands[other].bit_count() == deal.hands[other].bit_count()
+            assert world.hands[other] & knowledge.opponent_known == knowledge.opponent_known
+            assert not world.hands[other] & knowledge.opponent_cannot_hold
+            assert world.hands[other] & ~knowledge.opponent_known & ~knowledge.unseen == 0
+            assert world.face_down_left == deal.face_down_left
+            assert (world.to_act, world.lead, world.upcard, world.closed_by) == (
+                deal.to_act,
+                deal.lead,
+                deal.upcard,
+                deal.closed_by,
+            )
+            assert world.card_points == deal.card_points and world.marriages == deal.marriages
+            assert world.log is None
+
+
+def test_reading_depends_on_the_story_alone_and_on_the_seed() -> None:
+    """Two deals that tell the seat the same story (a particle's pack replayed) give the same worlds."""
+    for deal in live_positions("HU24", 11, 8):
+        seat = deal.to_act
+        story = story_of(deal, seat)
+        assert story is not None
+        pack = Replayer(deal, story).pack(random.Random(1))
+        assert pack is not None
+        twin = Deal(deal.rules, pack, story.dealer, log=[])
+        for kind, who, value in story.steps:
+            if kind == 0:
+                twin.apply(value, who)
+        assert story_of(twin, seat) == story
+        a, b = read_worlds(deal, seat, random.Random(5)), read_worlds(twin, seat, random.Random(5))
+        assert a is not None and b is not None
+        assert [w.hands for w in a.worlds] == [w.hands for w in b.worlds]
+        assert [w.talon for w in a.worlds] == [w.talon for w in b.worlds]
+
+
+def test_without_an_event_log_there_is_nothing_to_read() -> None:
+    match = start("AT20", ["JS", "QS", "KH", "TC", "AC"], ["AD", "TD", "KD", "QD", "JD"], "AH", dealer_seat=0)
+    assert read_worlds(match.deal, 0, random.Random(1)) is not None
+    assert story_of(match.deal.clone(), 0) is None
+    assert read_worlds(match.deal.clone(), 0, random.Random(1)) is None
+
+
+def test_a_lead_that_passes_up_a_marriage_or_an_exchange_is_read_as_lacking_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # You (seat 0) deal; the opponent leads the jack of spades from JS QS KH TC AC, hearts trump (AH).
+    match = start(
+        "AT20",
+        ["JS", "QS", "KH", "TC", "AC"],
+        ["AD", "TD", "KD", "QD", "JD"],
+        "AH",
+        dealer_seat=0,
+        marriage_first_lead=True,
+        exchange_first_lead=True,
+    )
+    deal = match.deal
+
+    def likelihood(out: str, into: str) -> float:
+        before = deal.clone()
+        before.hands[1] = before.hands[1] & ~(1 << parse_card(out)) | 1 << parse_card(into)
+        return choice_likelihood(before, 1, parse_card("JS"), SHARP)
+
+    real = choice_likelihood(deal, 1, parse_card("JS"), SHARP)
+    assert real > 0.5  # the jack was the rule of thumb's clear choice
+    assert likelihood("TC", "JC") < real  # a second jack would have done as well: the lead tells less
+    assert likelihood("TC", "QH") <= SHARP.skip  # it held the trump marriage and did not declare
+    assert likelihood("TC", "JH") <= SHARP.skip  # it held the trump jack and did not exchange
+    match.act(1, parse_action("play:JS"))
+    monkeypatch.setattr(reading, "PRIOR_SHARP", 1.0)  # an opponent known to play by the rule of thumb
+    read = read_worlds(deal, 0, random.Random(2), 400)
+    assert read is not None
+    weights = [b - a for a, b in zip([0.0, *read.cumulative], read.cumulative, strict=False)]
+
+    def weighed_share(cards: int) -> tuple[float, float]:
+        """The share of weight, and of worlds, in which the opponent holds all of ``cards``."""
+        holds = [world.hands[1] & cards == cards for world in read.worlds]
+        weight = sum(w for w, h in zip(weights, holds, strict=True) if h) / sum(weights)
+        return weight, sum(holds) / len(holds)
+
+    marriage = 1 << parse_card("KH") | 1 << parse_card("QH")
+    weighed, counted = weighed_share(marriage)
+    assert counted > 0.02 and weighed < 0.2 * counted  # the undeclared trump marriage is read as unlikely
+    weighed, counted = weighed_share(1 << parse_card("JH"))
+    assert counted > 0.1 and weighed < 0.2 * counted  # and so is the trump jack it did not exchange
+
+
+def test_a_shown_void_or_marriage_binds_every_particle() -> None:
+    match = start("AT20", ["KS", "QS", "KH", "TC", "AC"], ["AD", "TD", "KD", "QD", "JD"], "AH", dealer_seat=0)
+    match.act(1, parse_action("marry:S"))
+    match.act(1, parse_action("play:KS"))
+    deal = match.deal
+    read = read_worlds(deal, 0, random.Random(4), 60)
+    assert read is not None
+    queen = parse_card("QS")
+    assert all(world.hands[1] >> queen & 1 for world in read.worlds)  # the declared queen is still held
+    # The particle places the king, shown then led, among the opponent's first cards.
+    story = story_of(deal, 0)
+    assert story is not None
+    for _ in range(20):
+        pack = Replayer(deal, story).pack(random.Random(_))
+        assert pack is not None and parse_card("KS") in pack[:3] + pack[7:9]
+
+
+def test_the_search_reads_the_opponent_when_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    from py_engine.ai import ismcts
+    from py_engine.ai.ismcts import Utility, search
+
+    match = start("AT20", ["JS", "QS", "KH", "TC", "AC"], ["AD", "TD", "KD", "QD", "JD"], "AH", dealer_seat=0)
+    match.act(1, parse_action("play:JS"))
+    calls: list[int] = []
+    real = reading.read_worlds
+
+    def counting(deal: Deal, seat: int, rng: random.Random, particles: int | None = None) -> object:
+        calls.append(seat)
+        return real(deal, seat, rng, particles)
+
+    monkeypatch.setattr(ismcts, "read_worlds", counting)
+    monkeypatch.setattr(ismcts, "READ_PLAY", True)
+    first = search(match.deal, 0, random.Random(3), Utility(0), iterations=60)
+    again = search(match.deal, 0, random.Random(3), Utility(0), iterations=60)
+    assert calls == [0, 0]
+    assert first.ranking == again.ranking and first.iterations == 60
