@@ -6,21 +6,18 @@ import random
 
 import pytest
 
-from py_engine.actions import CLAIM, EXCHANGE, NEXT, PASS, parse_action
+from py_engine.actions import CLAIM, EXCHANGE, NEXT, PASS
 from py_engine.ai import ismcts, tuning
 from py_engine.ai.heuristic import claim_choice, rollout_action
-from py_engine.ai.inference import SKIPPED, WorldPool, history_reader, lead_reader
 from py_engine.ai.ismcts import Utility, search
 from py_engine.ai.knowledge import determinize, knowledge_of
 from py_engine.ai.player import BROWSER_ITERATIONS, decide, imprecise_decision, level_named
 from py_engine.ai.solver import solve
-from py_engine.cards import cards_of, parse_card
+from py_engine.cards import cards_of
 from py_engine.deal import Deal
 from py_engine.fuzz import random_action
 from py_engine.match import Match
 from py_engine.rules import PRESET_IDS, PRESETS
-
-from .scenario import start
 
 
 def positions(preset_id: str, seed: int, count: int) -> list[Deal]:
@@ -196,68 +193,10 @@ def test_knowledge_uses_revealed_voids() -> None:
     pytest.fail("no position with a revealed void was found")
 
 
-def test_reading_the_opponents_lead_weighs_worlds_by_how_well_they_explain_it() -> None:
-    # You (seat 0) deal; the opponent leads the jack of spades from JS QS KH TC AC, hearts trump (AH).
-    match = start(
-        "AT20",
-        ["JS", "QS", "KH", "TC", "AC"],
-        ["AD", "TD", "KD", "QD", "JD"],
-        "AH",
-        dealer_seat=0,
-        marriage_first_lead=True,
-        exchange_first_lead=True,
-    )
-    deal = match.deal
-    assert lead_reader(deal, 1) is None  # nothing led yet
-    deal.apply(parse_action("play:JS"))
-    read = lead_reader(deal, 0)
-    assert read is not None and lead_reader(deal, 1) is None  # only the seat answering reads
-
-    def world(out: str, into: str) -> Deal:
-        other = deal.clone()
-        other.hands[1] = other.hands[1] & ~(1 << parse_card(out)) | 1 << parse_card(into)
-        return other
-
-    real = read(deal)
-    assert 0.5 < real <= 1.0  # the jack was the rule of thumb's clear choice
-    assert read(world("TC", "JC")) < real  # a second jack would have done as well: the lead tells less
-    assert read(world("TC", "QH")) <= SKIPPED  # it held the trump marriage and did not declare
-    assert read(world("TC", "JH")) <= SKIPPED  # it held the trump jack and did not exchange
-    # A declared marriage forces its lead: nothing to read in the card.
-    declared = start("AT20", ["KS", "QS", "KH", "TC", "AC"], ["AD", "TD", "KD", "QD", "JD"], "AH", dealer_seat=0)
-    declared.deal.apply(parse_action("marry:S"))
-    declared.deal.apply(parse_action("play:KS"))
-    assert lead_reader(declared.deal, 0) is None
-
-
-def test_the_history_reader_weighs_every_play_and_the_pool_follows_the_weights() -> None:
-    match = start("AT20", ["JS", "QS", "KH", "TC", "AC"], ["AD", "TD", "KD", "QD", "JD"], "AH", dealer_seat=0)
-    deal = match.deal
-    assert history_reader(deal, 1) is None  # nothing played yet: nothing to read
-    deal.apply(parse_action("play:JS"))
-    deal.apply(parse_action("play:JD"))  # the opponent's jack wins; both draw
-    read = history_reader(deal, 0)
-    assert read is not None
-    # A world in which it held a second jack when it led the first one explains that lead less well
-    # on average (the reader picks at random which card came with the draw, so the jack may have).
-    real = sum(read(deal) for _ in range(200))
-    other = deal.clone()
-    other.hands[1] = other.hands[1] & ~(1 << parse_card("TC")) | 1 << parse_card("JC")
-    other.talon = tuple(parse_card("TC") if c == parse_card("JC") else c for c in other.talon)
-    assert sum(read(other) for _ in range(200)) < 0.9 * real
-    # The pool draws only worlds of positive weight, as copies.
-    knowledge = knowledge_of(deal, 0)
-    holds = parse_card("AC")
-    pool = WorldPool(deal, knowledge, lambda w: float(w.hands[1] >> holds & 1), random.Random(5), 60)
-    drawn = [pool.draw() for _ in range(30)]
-    assert all(w.hands[1] >> holds & 1 for w in drawn)
-    assert all(w is not p for w in drawn for p in pool.worlds)
-
-
 def test_search_constants_are_set_by_name_with_their_own_types() -> None:
     assert tuning.parse_setting("PRIOR_WEIGHT=1.5") == ("PRIOR_WEIGHT", 1.5)
     assert tuning.parse_setting("SOLVE_CARDS=10") == ("SOLVE_CARDS", 10)
-    assert tuning.parse_setting("READ_LEADS=true") == ("READ_LEADS", True)
+    assert tuning.parse_setting("READ_PLAY=true") == ("READ_PLAY", True)
     for bad in ("PRIOR_WEIGHT", "NO_SUCH=1", "SOLVE_CARDS=ten", "READ_LEADS=maybe"):
         with pytest.raises(ValueError):
             tuning.parse_setting(bad)

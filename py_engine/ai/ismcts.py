@@ -29,7 +29,6 @@ from ..cards import cards_of
 from ..deal import Deal
 from ..scoring import DealResult
 from .heuristic import claim_choice, rollout_action
-from .inference import WorldPool, history_reader, lead_reader
 from .knowledge import Knowledge, determinize, knowledge_of
 from .reading import read_worlds
 from .solver import Table, best_actions, solve
@@ -83,18 +82,8 @@ PRIOR_WEIGHT = 0.0
 PRIOR_SCALE = 20.0
 #: Whose decisions get the prior: False both seats', True only the opponent's.
 PRIOR_OPPONENT_ONLY = False
-#: Weigh sampled worlds by the opponent's lead when answering it (:mod:`.inference`); at most this many tries.
-READ_LEADS = False
-READ_TRIES = 20
-#: Weigh sampled worlds by every card the opponent played (:func:`.inference.history_reader`): the
-#: search draws its worlds from a pool of this many, in proportion to their weights. 0: off.
-POOL_SIZE = 0
 #: Draw worlds from particles weighed by the opponent's play so far (:mod:`.reading`).
 READ_PLAY = False
-#: The share of iterations in which, after the root action, the searching seat's hand is dealt anew
-#: from the opponent's point of view, and only the opponent's statistics learn from it: the opponent
-#: in the tree then plays without knowing the seat's cards, as the real one does. 0: off.
-DECOY = 0.0
 #: A diagnostic, never for play: the search is shown the opponent's real hand, not the talon order.
 SEES_HAND = False
 #: A diagnostic, never for play: the search is shown the real cards (an upper bound on what inference can gain).
@@ -122,14 +111,10 @@ def search(
     if exploration is None:
         exploration = EXPLORATION
     knowledge = knowledge_of(deal, seat)
-    reader = lead_reader(deal, seat) if READ_LEADS else None
-    history = history_reader(deal, seat) if POOL_SIZE else None
     sample: Callable[[], Deal]
     read = read_worlds(deal, seat, rng) if READ_PLAY else None
     if read is not None:
         sample = read.draw
-    elif history is not None:
-        sample = WorldPool(deal, knowledge, history, rng, POOL_SIZE).draw
     elif SEES_ALL:
         sample = deal.clone
     elif SEES_HAND:
@@ -143,26 +128,15 @@ def search(
     sqrt = math.sqrt
     prior_weight = PRIOR_WEIGHT
     prior_opponent_only = PRIOR_OPPONENT_ONLY
-    decoy_share = DECOY
     while done < limit:
         if done & 3 == 0 and time.perf_counter() >= deadline and done:
             break
         done += 1
         world = sample()
-        if reader is not None:
-            tries = 1
-            while tries < READ_TRIES and rng.random() >= reader(world):
-                world = sample()
-                tries += 1
         node = root
         path: list[tuple[_Node, int]] = []
         value: float | None = None
-        decoy = bool(decoy_share) and rng.random() < decoy_share
-        swapped = False
         while world.result is None:
-            if decoy and not swapped and path and world.to_act != seat:
-                world = determinize(world, knowledge_of(world, 1 - seat), rng)
-                swapped = True
             claim = claim_choice(world)
             if claim is not None:
                 world.apply(claim[1], claim[0])
@@ -174,8 +148,6 @@ def search(
             actions = [a for a in world.legal_actions() if a < CLAIM]
             children = node.children
             untried = [a for a in actions if a not in children]
-            if swapped and mover == seat and untried:
-                break  # the seat's own statistics do not learn from a decoy hand: play it out
             prior = -1
             if prior_weight and (mover != seat or not prior_opponent_only):
                 prior = rollout_action(world, rng, 0.0)
@@ -195,10 +167,9 @@ def search(
                         best_score = score
                         action = a
                 child = children[action]
-            if not (swapped and mover == seat):
-                for a in actions:
-                    if a in children:
-                        children[a].avail += 1
+            for a in actions:
+                if a in children:
+                    children[a].avail += 1
             world.apply(action)
             path.append((child, mover))
             node = child
@@ -207,8 +178,6 @@ def search(
         if value is None:
             value = _playout(world, seat, utility, table, rng)
         for n, mover in path:
-            if swapped and mover == seat:
-                continue
             n.visits += 1
             n.value += value if mover == seat else -value
     ranking = sorted(

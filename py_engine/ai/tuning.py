@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from types import ModuleType
 
-from . import heuristic, inference, ismcts, player, reading
+from . import heuristic, ismcts, player, reading
 
 #: The constants that may be set, and the module that holds each.
 TUNABLE: dict[str, ModuleType] = {
@@ -25,17 +25,12 @@ TUNABLE: dict[str, ModuleType] = {
                 "PRIOR_WEIGHT",
                 "PRIOR_SCALE",
                 "PRIOR_OPPONENT_ONLY",
-                "READ_LEADS",
-                "READ_TRIES",
-                "POOL_SIZE",
                 "SEES_ALL",
                 "SEES_HAND",
                 "READ_PLAY",
-                "DECOY",
             ),
         ),
         (heuristic, ("ROLLOUT_RANDOM", "ROLLOUT_CLOSE")),
-        (inference, ("TEMPERATURE", "SKIPPED")),
         (player, ("EXACT_CARDS",)),
         (reading, ("PRIOR_SHARP", "PARTICLES")),
     )
