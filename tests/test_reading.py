@@ -169,3 +169,23 @@ def test_the_search_reads_the_opponent_when_asked(monkeypatch: pytest.MonkeyPatc
     again = search(match.deal, 0, random.Random(3), Utility(0), iterations=60)
     assert calls == [0, 0]
     assert first.ranking == again.ranking and first.iterations == 60
+
+
+def test_the_story_is_the_current_deals_only() -> None:
+    """A match's log holds every deal: the reader starts from the last one dealt."""
+    rng = random.Random(8)
+    match = Match(PRESETS["AT20"], 21)
+    first_hands = list(match.deal.hands)
+    while not match.deal.over:
+        choice = claim_choice(match.deal)
+        seat = choice[0] if choice is not None else match.deal.to_act
+        match.act(seat, random_action(match.legal(seat), rng))
+    match.act(0, parse_action("next"))
+    deal = match.deal
+    assert deal.hands != first_hands
+    seat = deal.to_act
+    story = story_of(deal, seat)
+    assert story is not None and story.steps == ()
+    assert sum(1 << c for c in story.own_hand) == deal.hands[seat]
+    read = read_worlds(deal, seat, random.Random(1), 20)
+    assert read is not None and all(w.hands[seat] == deal.hands[seat] for w in read.worlds)

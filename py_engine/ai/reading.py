@@ -1,10 +1,13 @@
 """Reading the opponent: worlds drawn in proportion to how well they explain its play.
 
 Uniform worlds (:func:`~py_engine.ai.knowledge.determinize`) treat the
-opponent's choices as if they told nothing. They tell a lot: a player who
-leads without declaring holds no marriage it could declare, one who could
-exchange and did not lacks the lowest trump, and which card it leads or
-answers with says what else it holds. An attentive human reads all of that.
+opponent's choices as if they told nothing. They tell something: a player
+who leads without declaring holds no marriage it could declare, one who
+could exchange and did not lacks the lowest trump, and which card it leads
+or answers with says a little about what else it holds. An attentive human
+reads all of that. (Against the rule-of-thumb bot it did not change the
+search's score measurably: docs/arena.md has the figures, and why. The
+search uses it only with ``ismcts.READ_PLAY``.)
 
 This module does it by replaying the deal. From the deal's event log it
 takes what ``seat`` saw (:class:`Story`: its own cards and draws, every
@@ -176,7 +179,8 @@ class Replayer:
                     deadlines.setdefault(card, index)
         self.seat_talon = talon_cards
         self.unseen = [c for c in cards_of(deck_mask(rules.deck)) if c not in seen]
-        self.forced = sorted(((t, c) for c, t in deadlines.items() if c in set(self.unseen)), key=lambda tc: tc[0])
+        unseen = set(self.unseen)
+        self.forced = sorted(((t, c) for c, t in deadlines.items() if c in unseen), key=lambda tc: tc[0])
         self.hand_size = hand_size
 
     def pack(self, rng: random.Random) -> list[int] | None:
