@@ -73,7 +73,7 @@ def test_reading_depends_on_the_story_alone_and_on_the_seed() -> None:
         assert pack is not None
         twin = Deal(deal.rules, pack, story.dealer, log=[])
         for kind, who, value in story.steps:
-            if kind == 0:
+            if kind == 0:  # an act (draws follow from the pack)
                 twin.apply(value, who)
         assert story_of(twin, seat) == story
         a, b = read_worlds(deal, seat, random.Random(5)), read_worlds(twin, seat, random.Random(5))
