@@ -49,8 +49,8 @@ def _left_of(budget_ms: int | None, started: float) -> int | None:
     The first ``ai_move`` or ``hint`` also imports the computer player; that
     time is taken from the search, so the answer still comes within the budget.
     """
-    if budget_ms is None or budget_ms <= 0:
-        return budget_ms  # no budget, or one that the search refuses itself
+    if budget_ms is None:
+        return None
     spent = int((time.perf_counter() - started) * 1000)
     return max(1, budget_ms - spent)
 
@@ -64,6 +64,7 @@ def warm_up() -> None:
 
 
 VERSION = 1
+_MS = "a positive number of milliseconds"
 
 
 class ProtocolError(Exception):
@@ -82,6 +83,14 @@ def _arg(req: dict[str, Any], name: str, kind: type | tuple[type, ...], default:
     value = req[name]
     if not isinstance(value, kind) or (isinstance(value, bool) and bool not in _as_tuple(kind)):
         raise ProtocolError("bad_request", f"argument {name!r} must be {what or _kind_name(kind)}, not {value!r}")
+    return value
+
+
+def _positive(req: dict[str, Any], name: str, default: int | None, what: str) -> int | None:
+    """An optional argument that must be a positive integer (a count, or milliseconds)."""
+    value: int | None = _arg(req, name, int, default, what=what)
+    if value is not None and value <= 0:
+        raise ProtocolError("bad_request", f"argument {name!r} must be {what}, not {value!r}")
     return value
 
 
@@ -248,8 +257,8 @@ class Engine:
 
         settings = bots.BotSettings(
             level=_arg(req, "level", (int, str), bots.DEFAULT_LEVEL, what="a level 1-5"),
-            budget_ms=_left_of(_arg(req, "budget_ms", int, None), started),
-            iterations=_arg(req, "iterations", int, None),
+            budget_ms=_left_of(_positive(req, "budget_ms", None, _MS), started),
+            iterations=_positive(req, "iterations", None, "a positive integer"),
             seed=_arg(req, "seed", int, None),
         )
         decision = bots.choose(match, seat, settings)
@@ -265,7 +274,7 @@ class Engine:
         started = time.perf_counter()
         match = self._game(req)
         seat = self._seat(req)
-        budget = _arg(req, "budget_ms", int, None)
+        budget = _positive(req, "budget_ms", None, _MS)
         if match.finished:
             raise ProtocolError("game_over", "the game is over")
         from . import bots  # imported on first use: see _LAZY_MODULES
