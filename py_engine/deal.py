@@ -34,7 +34,7 @@ from .cards import (
 from .errors import IllegalActionError, NotYourTurnError
 from .rules import Rules
 
-T = TypeVar("T")
+_T = TypeVar("_T")
 
 _KQ = tuple((1 << card_of(s, KING)) | (1 << card_of(s, QUEEN)) for s in range(4))
 _KING_BIT = tuple(1 << card_of(s, KING) for s in range(4))
@@ -66,8 +66,8 @@ def deal_hands(deck: Sequence[int], pattern: str) -> tuple[list[int], list[int],
 
 
 def pack_of(
-    pattern: str, non_dealer_hand: Sequence[T], dealer_hand: Sequence[T], up: T, face_down: Sequence[T]
-) -> list[T]:
+    pattern: str, non_dealer_hand: Sequence[_T], dealer_hand: Sequence[_T], up: _T, face_down: Sequence[_T]
+) -> list[_T]:
     """The pack that :func:`deal_hands` splits into these hands, trump card and talon (its inverse).
 
     Cards may be numbers or names: the pack is only put in order.

@@ -65,6 +65,9 @@ def warm_up() -> None:
 
 VERSION = 1
 _MS = "a positive number of milliseconds"
+#: Beyond these a request would tie up the engine (a worker cannot be interrupted): refused.
+_MAX_BUDGET_MS = 60_000
+_MAX_ITERATIONS = 1_000_000
 
 
 class ProtocolError(Exception):
@@ -86,11 +89,11 @@ def _arg(req: dict[str, Any], name: str, kind: type | tuple[type, ...], default:
     return value
 
 
-def _positive(req: dict[str, Any], name: str, default: int | None, what: str) -> int | None:
-    """An optional argument that must be a positive integer (a count, or milliseconds)."""
-    value: int | None = _arg(req, name, int, default, what=what)
-    if value is not None and value <= 0:
-        raise ProtocolError("bad_request", f"argument {name!r} must be {what}, not {value!r}")
+def _positive(req: dict[str, Any], name: str, limit: int, what: str) -> int | None:
+    """An optional positive integer argument, at most ``limit`` (a count, or milliseconds)."""
+    value: int | None = _arg(req, name, int, None, what=what)
+    if value is not None and not 0 < value <= limit:
+        raise ProtocolError("bad_request", f"argument {name!r} must be {what} up to {limit}, not {value!r}")
     return value
 
 
@@ -257,8 +260,8 @@ class Engine:
 
         settings = bots.BotSettings(
             level=_arg(req, "level", (int, str), bots.DEFAULT_LEVEL, what="a level 1-5"),
-            budget_ms=_left_of(_positive(req, "budget_ms", None, _MS), started),
-            iterations=_positive(req, "iterations", None, "a positive integer"),
+            budget_ms=_left_of(_positive(req, "budget_ms", _MAX_BUDGET_MS, _MS), started),
+            iterations=_positive(req, "iterations", _MAX_ITERATIONS, "a positive integer"),
             seed=_arg(req, "seed", int, None),
         )
         decision = bots.choose(match, seat, settings)
@@ -274,7 +277,7 @@ class Engine:
         started = time.perf_counter()
         match = self._game(req)
         seat = self._seat(req)
-        budget = _positive(req, "budget_ms", None, _MS)
+        budget = _positive(req, "budget_ms", _MAX_BUDGET_MS, _MS)
         if match.finished:
             raise ProtocolError("game_over", "the game is over")
         from . import bots  # imported on first use: see _LAZY_MODULES

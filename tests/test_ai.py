@@ -197,7 +197,7 @@ def test_search_constants_are_set_by_name_with_their_own_types() -> None:
     assert tuning.parse_setting("PRIOR_WEIGHT=1.5") == ("PRIOR_WEIGHT", 1.5)
     assert tuning.parse_setting("SOLVE_CARDS=10") == ("SOLVE_CARDS", 10)
     assert tuning.parse_setting("READ_PLAY=true") == ("READ_PLAY", True)
-    for bad in ("PRIOR_WEIGHT", "NO_SUCH=1", "SOLVE_CARDS=ten", "READ_LEADS=maybe"):
+    for bad in ("PRIOR_WEIGHT", "NO_SUCH=1", "SOLVE_CARDS=ten", "READ_PLAY=maybe"):
         with pytest.raises(ValueError):
             tuning.parse_setting(bad)
     before = ismcts.EXPLORATION
@@ -237,3 +237,11 @@ def test_exchange_allowed_now_agrees_with_the_legal_actions(preset_id: str) -> N
                 seen += holds
             match.act(seat, random_action(match.legal(seat), rng))
     assert seen > 0
+
+
+def test_the_search_shown_the_opponents_hand_still_guesses_the_talon() -> None:
+    deal = Match(PRESETS["HU24"], 3).deal
+    worlds = [ismcts._talon_shuffled(deal, random.Random(i)) for i in range(20)]
+    assert all(w.hands == deal.hands for w in worlds)
+    assert all(sorted(w.talon) == sorted(deal.talon) for w in worlds)
+    assert len({w.talon for w in worlds}) > 10

@@ -183,8 +183,11 @@ def test_search_limits_must_be_positive_and_a_refusal_changes_nothing(engine: En
         assert error_code(refused) == "bad_request"
         name = next(iter(bad))
         assert f"argument {name!r} must be a positive" in refused["error"]["message"]
-        assert error_code(call(engine, cmd="hint", game=game, seat=1, budget_ms=0)) == "bad_request"
         assert call(engine, cmd="view", game=game, seat=1)["view"] == before
+    for budget in (0, -1, "fast", 600_000):
+        assert error_code(call(engine, cmd="hint", game=game, seat=1, budget_ms=budget)) == "bad_request"
+    assert error_code(call(engine, cmd="ai_move", game=game, seat=1, level=2, iterations=10**9)) == "bad_request"
+    assert call(engine, cmd="view", game=game, seat=1)["view"] == before
     moved = call(engine, cmd="ai_move", game=game, seat=1, iterations=1, seed=2)
     assert moved["ok"] and moved["stats"]["iterations"] <= 1
 

@@ -133,21 +133,32 @@ def test_a_lead_that_passes_up_a_marriage_or_an_exchange_is_read_as_lacking_them
     assert counted > 0.1 and weighed < 0.2 * counted  # and so is the trump jack it did not exchange
 
 
-def test_a_shown_void_or_marriage_binds_every_particle() -> None:
-    match = start("AT20", ["KS", "QS", "KH", "TC", "AC"], ["AD", "TD", "KD", "QD", "JD"], "AH", dealer_seat=0)
-    match.act(1, parse_action("marry:S"))
-    match.act(1, parse_action("play:KS"))
+def test_a_declared_marriage_places_its_cards_where_the_opponent_could_have_had_them() -> None:
+    # The opponent (seat 1) leads JS and wins; it draws the talon's first card (QS here), then
+    # declares spades and leads the king: the king and queen were in its first hand or came with
+    # that draw, and in no later place.
+    match = start(
+        "AT20", ["JS", "KS", "KH", "TC", "AC"], ["AD", "TD", "KD", "QD", "JD"], "AH", ["QS", "QC"], dealer_seat=0
+    )
+    for move in ("play:JS", "play:JD", "marry:S", "play:KS"):
+        match.act(match.deal.to_act, parse_action(move))
     deal = match.deal
-    read = read_worlds(deal, 0, random.Random(4), 60)
-    assert read is not None
-    queen = parse_card("QS")
-    assert all(world.hands[1] >> queen & 1 for world in read.worlds)  # the declared queen is still held
-    # The particle places the king, shown then led, among the opponent's first cards.
     story = story_of(deal, 0)
     assert story is not None
-    for _ in range(20):
-        pack = Replayer(deal, story).pack(random.Random(_))
-        assert pack is not None and parse_card("KS") in pack[:3] + pack[7:9]
+    replayer = Replayer(deal, story)
+    first_hand = {0, 1, 2, 7, 8}  # the non-dealer's places in a 3T2 pack
+    its_draw = 11  # the first face-down card, drawn by the trick's winner
+    where = set()
+    for seed in range(40):
+        pack = replayer.pack(random.Random(seed))
+        assert pack is not None
+        for card in ("KS", "QS"):
+            where.add(pack.index(parse_card(card)))
+        world, weight = replayer.replay(pack)
+        assert world is not None and weight > 0
+        assert world.hands[1] >> parse_card("QS") & 1  # the queen is still in its hand
+    assert where <= first_hand | {its_draw}
+    assert its_draw in where and where & first_hand  # both kinds of place are used
 
 
 def test_the_search_reads_the_opponent_when_asked(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -157,17 +168,28 @@ def test_the_search_reads_the_opponent_when_asked(monkeypatch: pytest.MonkeyPatc
     match = start("AT20", ["JS", "QS", "KH", "TC", "AC"], ["AD", "TD", "KD", "QD", "JD"], "AH", dealer_seat=0)
     match.act(1, parse_action("play:JS"))
     calls: list[int] = []
+    drawn: list[Deal] = []
     real = reading.read_worlds
 
     def counting(deal: Deal, seat: int, rng: random.Random, particles: int | None = None) -> object:
         calls.append(seat)
-        return real(deal, seat, rng, particles)
+        read = real(deal, seat, rng, particles)
+        assert read is not None
+        draw = read.draw
+
+        def recorded() -> Deal:
+            drawn.append(draw())
+            return drawn[-1]
+
+        read.draw = recorded  # type: ignore[method-assign]
+        return read
 
     monkeypatch.setattr(ismcts, "read_worlds", counting)
     monkeypatch.setattr(ismcts, "READ_PLAY", True)
     first = search(match.deal, 0, random.Random(3), Utility(0), iterations=60)
     again = search(match.deal, 0, random.Random(3), Utility(0), iterations=60)
     assert calls == [0, 0]
+    assert len(drawn) == 120  # every iteration's world came from the reader
     assert first.ranking == again.ranking and first.iterations == 60
 
 

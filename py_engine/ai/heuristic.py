@@ -66,7 +66,8 @@ def should_close(deal: Deal, seat: int) -> bool:
     return trumps >= 2 and deal.total(seat) + sure_points(deal, seat) + pending_marriage >= 66
 
 
-def _lead_value(deal: Deal, seat: int, card: int, gone: int = -1) -> float:
+def lead_value_in(deal: Deal, seat: int, card: int, gone: int = -1) -> float:
+    """:func:`lead_value` of ``card`` for ``seat`` leading in ``deal`` (``gone``: the cards played, if known)."""
     if deal.strict and gone < 0:
         gone = _gone(deal)
     return lead_value(deal.hands[seat], card, deal.trump, deal.strict, gone)
@@ -101,7 +102,8 @@ def _gone(deal: Deal) -> int:
     return mask
 
 
-def _response_value(deal: Deal, seat: int, card: int) -> float:
+def response_value(deal: Deal, seat: int, card: int) -> float:
+    """How much the rule of thumb likes answering the card led in ``deal`` with ``card``."""
     lead = deal.lead
     trump = deal.trump
     is_trump = card // 6 == trump
@@ -124,7 +126,7 @@ def scored_actions(deal: Deal, seat: int) -> list[tuple[float, int]]:
     scored: list[tuple[float, int]] = []
     for action in deal.legal_actions(seat):
         if action < MARRY:
-            value = _lead_value(deal, seat, action) if deal.lead < 0 else _response_value(deal, seat, action)
+            value = lead_value_in(deal, seat, action) if deal.lead < 0 else response_value(deal, seat, action)
         elif action < EXCHANGE:
             value = 100.0 + (20 if action - MARRY == deal.trump else 0)
         elif action == EXCHANGE:
@@ -164,7 +166,7 @@ ROLLOUT_CLOSE = False
 
 
 def _response_table(strict: bool, trump: int) -> tuple[float, ...]:
-    """``_response_value`` without the marriage-partner penalty, for every (lead, response) pair."""
+    """``response_value`` without the marriage-partner penalty, for every (lead, response) pair."""
     values = []
     for lead in range(24):
         for card in range(24):
@@ -183,7 +185,7 @@ def _response_table(strict: bool, trump: int) -> tuple[float, ...]:
 
 # _RESPONSE[strict][trump][lead * 24 + card]
 _RESPONSE = tuple(tuple(_response_table(strict, trump) for trump in range(4)) for strict in (False, True))
-# _OPEN_LEAD[trump][card]: ``_lead_value`` in the open phase, without the marriage-partner penalty.
+# _OPEN_LEAD[trump][card]: ``lead_value_in`` in the open phase, without the marriage-partner penalty.
 _OPEN_LEAD = tuple(
     tuple(10.0 - POINTS[c] - (12 if c // 6 == trump else 0) + (3 if c % 6 in (JACK, NINE) else 0) for c in range(24))
     for trump in range(4)
@@ -243,7 +245,7 @@ def rollout_action(deal: Deal, rng: random.Random, randomness: float | None = No
     cards = [a for a in actions if a < MARRY]
     if deal.strict:
         gone = _gone(deal)
-        return max(cards, key=lambda c: _lead_value(deal, seat, c, gone))
+        return max(cards, key=lambda c: lead_value_in(deal, seat, c, gone))
     table = _OPEN_LEAD[deal.trump]
     partners = marriage_partners(hand)
     best = cards[0]

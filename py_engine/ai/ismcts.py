@@ -25,11 +25,10 @@ from dataclasses import dataclass
 from functools import partial
 
 from ..actions import CLAIM
-from ..cards import cards_of
 from ..deal import Deal
 from ..scoring import DealResult
 from .heuristic import claim_choice, rollout_action
-from .knowledge import Knowledge, determinize, knowledge_of
+from .knowledge import determinize, knowledge_of, reshuffle_talon
 from .reading import read_worlds
 from .solver import Table, best_actions, solve
 
@@ -118,7 +117,7 @@ def search(
     elif SEES_ALL:
         sample = deal.clone
     elif SEES_HAND:
-        sample = partial(_talon_shuffled, deal, knowledge, rng)
+        sample = partial(_talon_shuffled, deal, rng)
     else:
         sample = partial(determinize, deal, knowledge, rng)
     table: Table = {}
@@ -187,12 +186,10 @@ def search(
     return SearchResult(ranking, done, time.perf_counter() - start)
 
 
-def _talon_shuffled(deal: Deal, knowledge: Knowledge, rng: random.Random) -> Deal:
+def _talon_shuffled(deal: Deal, rng: random.Random) -> Deal:
     """The real deal with its face-down talon dealt anew (for the ``SEES_HAND`` diagnostic)."""
     world = deal.clone()
-    rest = [c for c in cards_of(knowledge.unseen) if not deal.hands[1 - knowledge.seat] >> c & 1]
-    rng.shuffle(rest)
-    world.talon = (*deal.talon[: deal.talon_pos], *rest)
+    reshuffle_talon(world, rng)
     return world
 
 

@@ -103,3 +103,10 @@ def determinize(deal: Deal, knowledge: Knowledge, rng: random.Random) -> Deal:
     world.talon = tuple(talon)
     world.talon_pos = 0
     return world
+
+
+def reshuffle_talon(world: Deal, rng: random.Random) -> None:
+    """Deal the face-down cards not yet drawn anew, in place (what is known of them is only the set)."""
+    rest = list(world.talon[world.talon_pos :])
+    rng.shuffle(rest)
+    world.talon = (*world.talon[: world.talon_pos], *rest)

@@ -34,7 +34,8 @@ from itertools import accumulate
 from ..actions import CLAIM, CLOSE, EXCHANGE, MARRY, PASS
 from ..cards import KING, QUEEN, card_of, cards_of, deck_mask
 from ..deal import Deal, pack_of
-from .heuristic import _lead_value, _response_value, should_close
+from .heuristic import lead_value_in, response_value, should_close
+from .knowledge import reshuffle_talon, revealed_voids
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,8 +129,8 @@ def choice_likelihood(deal: Deal, seat: int, action: int, model: Model) -> float
         options = cards_of(deal.response_mask(deal.hands[seat], deal.lead))
         if len(options) == 1:
             return 1.0
-        values = [_response_value(deal, seat, card) for card in options]
-        return _softmax_share(values, _response_value(deal, seat, action), model.temperature)
+        values = [response_value(deal, seat, card) for card in options]
+        return _softmax_share(values, response_value(deal, seat, action), model.temperature)
     if deal.declared >= 0:
         return 1.0  # the lead of a declared marriage: no free choice to read
     legal = deal.legal_actions(seat)
@@ -142,8 +143,8 @@ def choice_likelihood(deal: Deal, seat: int, action: int, model: Model) -> float
         likelihood *= model.surprise
     cards = [a for a in legal if a < MARRY]
     if len(cards) > 1:
-        values = [_lead_value(deal, seat, card) for card in cards]
-        likelihood *= _softmax_share(values, _lead_value(deal, seat, action), model.temperature)
+        values = [lead_value_in(deal, seat, card) for card in cards]
+        likelihood *= _softmax_share(values, lead_value_in(deal, seat, action), model.temperature)
     return likelihood
 
 
@@ -181,6 +182,9 @@ class Replayer:
         self.unseen = [c for c in cards_of(deck_mask(rules.deck)) if c not in seen]
         unseen = set(self.unseen)
         self.forced = sorted(((t, c) for c, t in deadlines.items() if c in unseen), key=lambda tc: tc[0])
+        # A void the opponent showed under the strict rules lasts (nothing is drawn then), and it never
+        # discards: an unseen card of it was never in its hand, so it goes to the talon's places only.
+        self.talon_only = set(cards_of(revealed_voids(deal, opponent))) & unseen
         self.hand_size = hand_size
 
     def pack(self, rng: random.Random) -> list[int] | None:
@@ -188,7 +192,8 @@ class Replayer:
 
         Each card the opponent played or showed goes to one of its places
         (first hand or face-down draw) reached in time, chosen at random, the
-        earliest-needed first; the other unseen cards are dealt at random.
+        earliest-needed first; the other unseen cards are dealt at random,
+        those of a suit it showed it lacks to the talon only.
         """
         places = len(self.opponent_places)
         assigned: list[int] = [-1] * places
@@ -199,11 +204,17 @@ class Replayer:
                 return None
             assigned[eligible[int(rng.random() * len(eligible))]] = card
             used.add(card)
-        rest = [c for c in self.unseen if c not in used]
+        talon_only = self.talon_only
+        rest = [c for c in self.unseen if c not in used and c not in talon_only]
         rng.shuffle(rest)
         for i in range(places):
             if assigned[i] < 0:
+                if not rest:
+                    return None
                 assigned[i] = rest.pop()
+        if talon_only:
+            rest += sorted(talon_only)
+            rng.shuffle(rest)
         talon = [-1] * self.talon_size
         for pos, card in self.seat_talon.items():
             talon[pos] = card
@@ -277,10 +288,7 @@ class ReadWorlds:
     def draw(self) -> Deal:
         index = bisect(self.cumulative, self.rng.random() * self.cumulative[-1])
         world = self.worlds[min(index, len(self.worlds) - 1)].clone()
-        if world.talon_open:
-            rest = list(world.talon[world.talon_pos :])
-            self.rng.shuffle(rest)
-            world.talon = (*world.talon[: world.talon_pos], *rest)
+        reshuffle_talon(world, self.rng)
         return world
 
 

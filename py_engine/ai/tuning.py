@@ -66,7 +66,7 @@ def use(settings: Iterable[str]) -> None:
 
 
 def apply(settings: Iterable[str]) -> None:
-    """Set each ``NAME=VALUE`` in this process (the arena does it in every worker)."""
+    """Set each ``NAME=VALUE`` in this process, leaving the other constants as they are."""
     for text in settings:
         name, value = parse_setting(text)
         setattr(TUNABLE[name], name, value)
