@@ -110,13 +110,13 @@ def play_pair(job: Job) -> tuple[Tally, Tally]:
     deck = shuffled_deck(pack_rng, job.rules.deck)
     dealer = pack_rng.randrange(2)
     a_total, b_total = Tally(), Tally()
+    players = ((level_named(job.a), job.settings_a), (level_named(job.b), job.settings_b))
     try:
         for a_seat in (0, 1):
-            levels = (
-                (level_named(job.a), level_named(job.b)) if a_seat == 0 else (level_named(job.b), level_named(job.a))
-            )
+            seated = players if a_seat == 0 else players[::-1]  # (level, settings) of seat 0, then seat 1
+            levels = (seated[0][0], seated[1][0])
+            sides = (seated[0][1], seated[1][1])
             match = Match(job.rules, job.seed, dealer=dealer, deck=deck, single_deal=not job.matches)
-            sides = (job.settings_a, job.settings_b) if a_seat == 0 else (job.settings_b, job.settings_a)
             tallies = _play(match, levels, random.Random(job.seed * 2 + a_seat), job.budget_ms, job.iterations, sides)
             for total, tally in ((a_total, tallies[a_seat]), (b_total, tallies[1 - a_seat])):
                 total.game_points += tally.game_points

@@ -311,9 +311,7 @@ class Engine:
         match = self._game(req)
         number = _arg(req, "deal", int, match.deal_number if match.deal.over else match.deal_number - 1)
         evaluate = self._seat(req, "evaluate", None) if req.get("evaluate") is not None else None
-        budget = _arg(req, "budget_ms", int, 300)
-        if not 0 < budget <= 10_000:
-            raise ProtocolError("bad_request", "argument 'budget_ms' must be between 1 and 10000")
+        budget = _positive(req, "budget_ms", 10_000, _MS) or 300
         # deal numbers restart with each match; the record counts the whole session
         offset = len(match.records) - match.deal_number
         from . import review  # imported on first use: see _LAZY_MODULES

@@ -119,33 +119,48 @@ def _softmax_share(values: list[float], chosen: float, temperature: float) -> fl
     return 1.0 / total
 
 
-def choice_likelihood(deal: Deal, seat: int, action: int, model: Model) -> float:
-    """How likely ``model`` makes ``seat``'s ``action`` in ``deal`` (the seat on turn, before acting)."""
+def _evidence(deal: Deal, seat: int, action: int, legal: list[int]) -> tuple[int, bool, list[float], float]:
+    """What ``seat``'s ``action`` shows, whatever the model: (marriages and exchanges passed up, whether it
+    went against the rule of thumb's close, the values of the cards it chose among, the chosen card's value)."""
     if action >= MARRY:
-        if action == CLOSE and not should_close(deal, seat):
-            return model.surprise
-        return 1.0
+        return 0, action == CLOSE and not should_close(deal, seat), [], 0.0
     if deal.lead >= 0:
         options = cards_of(deal.response_mask(deal.hands[seat], deal.lead))
         if len(options) == 1:
-            return 1.0
-        values = [response_value(deal, seat, card) for card in options]
-        return _softmax_share(values, response_value(deal, seat, action), model.temperature)
+            return 0, False, [], 0.0
+        return 0, False, [response_value(deal, seat, c) for c in options], response_value(deal, seat, action)
     if deal.declared >= 0:
-        return 1.0  # the lead of a declared marriage: no free choice to read
-    legal = deal.legal_actions(seat)
-    likelihood = 1.0
-    if any(MARRY <= a < EXCHANGE for a in legal):
-        likelihood *= model.skip
-    if EXCHANGE in legal:
-        likelihood *= model.skip
-    if CLOSE in legal and should_close(deal, seat):
-        likelihood *= model.surprise
+        return 0, False, [], 0.0  # the lead of a declared marriage: no free choice to read
+    skipped = any(MARRY <= a < EXCHANGE for a in legal) + (EXCHANGE in legal)
+    surprised = CLOSE in legal and should_close(deal, seat)
     cards = [a for a in legal if a < MARRY]
-    if len(cards) > 1:
-        values = [lead_value_in(deal, seat, card) for card in cards]
-        likelihood *= _softmax_share(values, lead_value_in(deal, seat, action), model.temperature)
-    return likelihood
+    if len(cards) == 1:
+        return skipped, surprised, [], 0.0
+    return skipped, surprised, [lead_value_in(deal, seat, c) for c in cards], lead_value_in(deal, seat, action)
+
+
+def choice_likelihoods(
+    deal: Deal, seat: int, action: int, models: tuple[Model, ...], legal: list[int] | None = None
+) -> list[float]:
+    """How likely each model makes ``seat``'s ``action`` in ``deal`` (the seat on turn, before acting).
+
+    ``legal``: the seat's legal actions, if the caller has them already.
+    """
+    skipped, surprised, values, chosen = _evidence(
+        deal, seat, action, legal if legal is not None else deal.legal_actions(seat)
+    )
+    likelihoods = []
+    for model in models:
+        likelihood = model.skip**skipped * (model.surprise if surprised else 1.0)
+        if values:
+            likelihood *= _softmax_share(values, chosen, model.temperature)
+        likelihoods.append(likelihood)
+    return likelihoods
+
+
+def choice_likelihood(deal: Deal, seat: int, action: int, model: Model) -> float:
+    """How likely ``model`` makes ``seat``'s ``action`` in ``deal`` (the seat on turn, before acting)."""
+    return choice_likelihoods(deal, seat, action, (model,))[0]
 
 
 class Replayer:
@@ -237,14 +252,18 @@ class Replayer:
         for kind, who, value in story.steps:
             if kind != _ACT:
                 continue
+            legal: list[int] | None = None
             if value == CLAIM:
                 if not world.windows >> who & 1:
                     return None, 0.0
-            elif who != world.to_act or value not in world.legal_actions(who):
-                return None, 0.0
+            else:
+                legal = world.legal_actions(who) if who == world.to_act else []
+                if value not in legal:
+                    return None, 0.0
             if who == opponent:
-                sharp *= choice_likelihood(world, who, value, SHARP)
-                vague *= choice_likelihood(world, who, value, VAGUE)
+                as_sharp, as_vague = choice_likelihoods(world, who, value, (SHARP, VAGUE), legal)
+                sharp *= as_sharp
+                vague *= as_vague
             world.apply(value, who)
         return world, PRIOR_SHARP * sharp + (1.0 - PRIOR_SHARP) * vague
 
