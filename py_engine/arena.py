@@ -40,6 +40,14 @@ class Tally:
     move_ms: list[float] = field(default_factory=list)
     iterations: list[int] = field(default_factory=list)
 
+    def add(self, other: Tally) -> None:
+        """Count ``other``'s game into this one."""
+        self.game_points += other.game_points
+        self.deals_won += other.deals_won
+        self.matches_won += other.matches_won
+        self.move_ms += other.move_ms
+        self.iterations += other.iterations
+
 
 def _play(
     match: Match,
@@ -113,17 +121,12 @@ def play_pair(job: Job) -> tuple[Tally, Tally]:
     players = ((level_named(job.a), job.settings_a), (level_named(job.b), job.settings_b))
     try:
         for a_seat in (0, 1):
-            seated = players if a_seat == 0 else players[::-1]  # (level, settings) of seat 0, then seat 1
-            levels = (seated[0][0], seated[1][0])
-            sides = (seated[0][1], seated[1][1])
+            (level0, settings0), (level1, settings1) = players if a_seat == 0 else players[::-1]
             match = Match(job.rules, job.seed, dealer=dealer, deck=deck, single_deal=not job.matches)
-            tallies = _play(match, levels, random.Random(job.seed * 2 + a_seat), job.budget_ms, job.iterations, sides)
-            for total, tally in ((a_total, tallies[a_seat]), (b_total, tallies[1 - a_seat])):
-                total.game_points += tally.game_points
-                total.deals_won += tally.deals_won
-                total.matches_won += tally.matches_won
-                total.move_ms += tally.move_ms
-                total.iterations += tally.iterations
+            rng = random.Random(job.seed * 2 + a_seat)
+            tallies = _play(match, (level0, level1), rng, job.budget_ms, job.iterations, (settings0, settings1))
+            a_total.add(tallies[a_seat])
+            b_total.add(tallies[1 - a_seat])
     finally:
         tuning.use(())  # the defaults again, whatever happened
     return a_total, b_total

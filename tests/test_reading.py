@@ -10,7 +10,7 @@ from py_engine.actions import parse_action
 from py_engine.ai import reading
 from py_engine.ai.heuristic import claim_choice
 from py_engine.ai.knowledge import knowledge_of
-from py_engine.ai.reading import SHARP, Replayer, choice_likelihood, read_worlds, story_of
+from py_engine.ai.reading import SHARP, Replayer, choice_likelihoods, read_worlds, story_of
 from py_engine.cards import parse_card
 from py_engine.deal import Deal
 from py_engine.fuzz import random_action
@@ -107,9 +107,9 @@ def test_a_lead_that_passes_up_a_marriage_or_an_exchange_is_read_as_lacking_them
     def likelihood(out: str, into: str) -> float:
         before = deal.clone()
         before.hands[1] = before.hands[1] & ~(1 << parse_card(out)) | 1 << parse_card(into)
-        return choice_likelihood(before, 1, parse_card("JS"), SHARP)
+        return choice_likelihoods(before, 1, parse_card("JS"), (SHARP,))[0]
 
-    real = choice_likelihood(deal, 1, parse_card("JS"), SHARP)
+    real = choice_likelihoods(deal, 1, parse_card("JS"), (SHARP,))[0]
     assert real > 0.5  # the jack was the rule of thumb's clear choice
     assert likelihood("TC", "JC") < real  # a second jack would have done as well: the lead tells less
     assert likelihood("TC", "QH") <= SHARP.skip  # it held the trump marriage and did not declare

@@ -158,11 +158,6 @@ def choice_likelihoods(
     return likelihoods
 
 
-def choice_likelihood(deal: Deal, seat: int, action: int, model: Model) -> float:
-    """How likely ``model`` makes ``seat``'s ``action`` in ``deal`` (the seat on turn, before acting)."""
-    return choice_likelihoods(deal, seat, action, (model,))[0]
-
-
 class Replayer:
     """Deals particles for one story and replays them: ``particle(rng)`` → (final deal, weight)."""
 
