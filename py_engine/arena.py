@@ -9,8 +9,10 @@ instead (the same shuffles, seats swapped).
 
 Searching levels run their fixed iteration count and never look at the
 clock, so a run depends on its seed alone, not on the machine's load
-(``--iterations`` overrides the count for every searching level;
-``--budget-ms`` searches against the clock instead, as the browser does).
+(``--iterations`` overrides the count for every searching level, and
+``--iterations-a``/``--iterations-b`` for one side's, as when a setting costs
+search time in the browser; ``--budget-ms`` searches against the clock
+instead, as the browser does).
 """
 
 from __future__ import annotations
@@ -54,10 +56,13 @@ def _play(
     levels: tuple[Level, Level],
     rng: random.Random,
     budget_ms: int | None,
-    iterations: int | None,
+    iterations: tuple[int | None, int | None] = (None, None),
     settings: tuple[tuple[str, ...], tuple[str, ...]] = ((), ()),
 ) -> list[Tally]:
-    """Play ``match`` to its end (one deal, or the match); seat s plays ``levels[s]`` with ``settings[s]``."""
+    """Play ``match`` to its end (one deal, or the match).
+
+    Seat s plays ``levels[s]`` with ``settings[s]``, searching ``iterations[s]`` (None: its level's).
+    """
     tallies = [Tally(), Tally()]
     per_seat = settings[0] != settings[1]
     tuning.use(settings[0])
@@ -82,7 +87,7 @@ def _play(
             levels[seat],
             rng,
             utility,
-            iterations=iterations,
+            iterations=iterations[seat],
             budget_ms=budget_ms,
             clock=budget_ms is not None,
         )
@@ -107,7 +112,8 @@ class Job:
     seed: int
     matches: bool
     budget_ms: int | None
-    iterations: int | None = None
+    iterations_a: int | None = None  # A's iteration count (None: its level's)
+    iterations_b: int | None = None  # and B's
     settings_a: tuple[str, ...] = ()  # search constants for A's decisions (py_engine.ai.tuning)
     settings_b: tuple[str, ...] = ()  # and for B's
 
@@ -118,13 +124,16 @@ def play_pair(job: Job) -> tuple[Tally, Tally]:
     deck = shuffled_deck(pack_rng, job.rules.deck)
     dealer = pack_rng.randrange(2)
     a_total, b_total = Tally(), Tally()
-    players = ((level_named(job.a), job.settings_a), (level_named(job.b), job.settings_b))
+    players = (
+        (level_named(job.a), job.iterations_a, job.settings_a),
+        (level_named(job.b), job.iterations_b, job.settings_b),
+    )
     try:
         for a_seat in (0, 1):
-            (level0, settings0), (level1, settings1) = players if a_seat == 0 else players[::-1]
+            (level0, its0, settings0), (level1, its1, settings1) = players if a_seat == 0 else players[::-1]
             match = Match(job.rules, job.seed, dealer=dealer, deck=deck, single_deal=not job.matches)
             rng = random.Random(job.seed * 2 + a_seat)
-            tallies = _play(match, (level0, level1), rng, job.budget_ms, job.iterations, (settings0, settings1))
+            tallies = _play(match, (level0, level1), rng, job.budget_ms, (its0, its1), (settings0, settings1))
             a_total.add(tallies[a_seat])
             b_total.add(tallies[1 - a_seat])
     finally:
@@ -167,6 +176,8 @@ def main(argv: list[str] | None = None) -> int:
         help="search against the clock with this budget (default: no clock, each level searches its iteration count)",
     )
     parser.add_argument("--iterations", type=int, default=None, help="override the searching levels' iteration count")
+    parser.add_argument("--iterations-a", type=int, default=None, help="override A's iteration count only")
+    parser.add_argument("--iterations-b", type=int, default=None, help="override B's iteration count only")
     parser.add_argument(
         "--set",
         action="append",
@@ -200,7 +211,8 @@ def main(argv: list[str] | None = None) -> int:
             args.seed * 1_000_003 + i,
             args.matches,
             args.budget_ms,
-            args.iterations,
+            args.iterations_a if args.iterations_a is not None else args.iterations,
+            args.iterations_b if args.iterations_b is not None else args.iterations,
             (*args.set, *args.set_a),
             (*args.set, *args.set_b),
         )
@@ -260,6 +272,10 @@ def command_line(args: argparse.Namespace) -> str:
         words.append(f"--budget-ms {args.budget_ms}")
     if args.iterations is not None:
         words.append(f"--iterations {args.iterations}")
+    if args.iterations_a is not None:
+        words.append(f"--iterations-a {args.iterations_a}")
+    if args.iterations_b is not None:
+        words.append(f"--iterations-b {args.iterations_b}")
     words.extend(f"--set {text}" for text in args.set)
     words.extend(f"--set-a {text}" for text in args.set_a)
     words.extend(f"--set-b {text}" for text in args.set_b)

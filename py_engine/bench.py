@@ -13,6 +13,10 @@ Prints, per preset, the median of several runs of:
   (ISMCTS), from openings and early middle-game positions.
 
 ``--pyodide`` measures the same inside Pyodide under Node and prints the ratio.
+``--set NAME=VALUE`` changes a search constant (:mod:`py_engine.ai.tuning`) in
+both, so the cost of a search setting inside the browser's budget can be read
+off: the search's clock starts before it reads the opponent's play, so that
+reading is counted against the iterations.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ import time
 from pathlib import Path
 
 from .actions import CLAIM, PASS, RESIGN
+from .ai import tuning
 from .ai.heuristic import claim_choice, heuristic_action
 from .ai.ismcts import Utility, search
 from .cards import deck_cards
@@ -93,11 +98,14 @@ def ops_per_second(rules: Rules, seconds: float, seed: int) -> float:
 
 
 def search_iterations_per_second(rules: Rules, seconds: float, seed: int) -> float:
-    """ISMCTS iterations per second from one position: the opening, or after 1-4 tricks of rule-of-thumb play."""
+    """ISMCTS iterations per second from one position: the opening, or after 1-4 tricks of rule-of-thumb play.
+
+    The deal keeps its event log, as a game's does, so a search that reads the opponent's play can.
+    """
     rng = random.Random(seed)
     deck = deck_cards(rules.deck)
     rng.shuffle(deck)
-    deal = Deal(rules, deck, seed % 2)
+    deal = Deal(rules, deck, seed % 2, log=[])
     for _ in range(rng.randrange(5) * 2):
         while (claim := claim_choice(deal)) is not None and deal.result is None:
             deal.apply(claim[1], claim[0])
@@ -105,7 +113,7 @@ def search_iterations_per_second(rules: Rules, seconds: float, seed: int) -> flo
             break
         deal.apply(heuristic_action(deal, deal.to_act, rng))
     if deal.result is not None or deal.exhausted:
-        deal = Deal(rules, deck, seed % 2)
+        deal = Deal(rules, deck, seed % 2, log=[])
     seat = deal.to_act
     result = search(deal, seat, rng, Utility(seat), budget_s=seconds)
     return result.iterations / result.seconds
@@ -125,11 +133,15 @@ def measure(presets: list[str], runs: int, seconds: float, ai: bool) -> dict[str
     return figures
 
 
-def in_pyodide(presets: list[str], runs: int, seconds: float, ai: bool) -> dict[str, tuple[float, ...]]:
+def in_pyodide(
+    presets: list[str], runs: int, seconds: float, ai: bool, settings: list[str]
+) -> dict[str, tuple[float, ...]]:
     """The same figures measured inside Pyodide under Node (needs ``npm ci``)."""
     root = Path(__file__).resolve().parent.parent
     command = ["node", str(root / "tests" / "pyodide" / "run_module.mjs"), "py_engine.bench", "--json"]
     command += ["--runs", str(runs), "--seconds", str(seconds)] + (["--ai"] if ai else [])
+    for text in settings:
+        command += ["--set", text]
     for pid in presets:
         command += ["--preset", pid]
     out = subprocess.run(command, cwd=root, check=True, capture_output=True, text=True).stdout
@@ -145,16 +157,35 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pyodide", action="store_true", help="also measure inside Pyodide (Node) and compare")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--ai", action="store_true", help="also measure ISMCTS iterations per second")
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help=f"set a search constant (repeatable): {', '.join(sorted(tuning.TUNABLE))}",
+    )
     args = parser.parse_args(argv)
+    try:
+        tuning.apply(args.set)
+    except ValueError as error:
+        parser.error(str(error))
+    try:
+        return _report(args)
+    finally:
+        tuning.use(())  # the defaults again, for whoever called main in this process
+
+
+def _report(args: argparse.Namespace) -> int:
     presets = args.preset or list(PRESET_IDS)
     impl = f"{platform.python_implementation()} {platform.python_version()} ({sys.platform})"
     if args.json:
         figures = measure(presets, args.runs, args.seconds, args.ai)
         print(json.dumps({"python": impl, "figures": figures}))
         return 0
-    print(f"py_engine.bench on {impl}: median of {args.runs} runs of {args.seconds:g} s", flush=True)
+    settings = f", with {' '.join(args.set)}" if args.set else ""
+    print(f"py_engine.bench on {impl}: median of {args.runs} runs of {args.seconds:g} s{settings}", flush=True)
     figures = measure(presets, args.runs, args.seconds, args.ai)
-    other = in_pyodide(presets, args.runs, args.seconds, args.ai) if args.pyodide else {}
+    other = in_pyodide(presets, args.runs, args.seconds, args.ai, args.set) if args.pyodide else {}
     names = ["deals/s", "ops/s"] + (["search it/s"] if args.ai else [])
     header = f"{'preset':8}" + "".join(f"{n:>13}" for n in names)
     if other:
