@@ -64,8 +64,6 @@ def _play(
     Seat s plays ``levels[s]`` with ``settings[s]``, searching ``iterations[s]`` (None: its level's).
     """
     tallies = [Tally(), Tally()]
-    per_seat = settings[0] != settings[1]
-    tuning.use(settings[0])
     while not match.finished:
         deal = match.deal
         if deal.over:
@@ -79,8 +77,6 @@ def _play(
                 seat = s
                 break
         utility = match_utility(seat, match.scores, match.rules.match_target, match.carry)
-        if per_seat:
-            tuning.use(settings[seat])
         decision = decide(
             deal,
             seat,
@@ -90,6 +86,7 @@ def _play(
             iterations=iterations[seat],
             budget_ms=budget_ms,
             clock=budget_ms is not None,
+            settings=settings[seat],
         )
         if decision.stats.get("iterations") or decision.stats.get("exact"):
             tallies[seat].move_ms.append(decision.stats["ms"])
@@ -128,16 +125,13 @@ def play_pair(job: Job) -> tuple[Tally, Tally]:
         (level_named(job.a), job.iterations_a, job.settings_a),
         (level_named(job.b), job.iterations_b, job.settings_b),
     )
-    try:
-        for a_seat in (0, 1):
-            (level0, its0, settings0), (level1, its1, settings1) = players if a_seat == 0 else players[::-1]
-            match = Match(job.rules, job.seed, dealer=dealer, deck=deck, single_deal=not job.matches)
-            rng = random.Random(job.seed * 2 + a_seat)
-            tallies = _play(match, (level0, level1), rng, job.budget_ms, (its0, its1), (settings0, settings1))
-            a_total.add(tallies[a_seat])
-            b_total.add(tallies[1 - a_seat])
-    finally:
-        tuning.use(())  # the defaults again, whatever happened
+    for a_seat in (0, 1):
+        (level0, its0, settings0), (level1, its1, settings1) = players if a_seat == 0 else players[::-1]
+        match = Match(job.rules, job.seed, dealer=dealer, deck=deck, single_deal=not job.matches)
+        rng = random.Random(job.seed * 2 + a_seat)
+        tallies = _play(match, (level0, level1), rng, job.budget_ms, (its0, its1), (settings0, settings1))
+        a_total.add(tallies[a_seat])
+        b_total.add(tallies[1 - a_seat])
     return a_total, b_total
 
 

@@ -165,14 +165,13 @@ def main(argv: list[str] | None = None) -> int:
         help=f"set a search constant (repeatable): {', '.join(sorted(tuning.TUNABLE))}",
     )
     args = parser.parse_args(argv)
-    try:
-        tuning.apply(args.set)
-    except ValueError as error:
-        parser.error(str(error))
-    try:
+    for text in args.set:
+        try:
+            tuning.parse_setting(text)
+        except ValueError as error:
+            parser.error(str(error))
+    with tuning.applied(args.set):
         return _report(args)
-    finally:
-        tuning.use(())  # the defaults again, for whoever called main in this process
 
 
 def _report(args: argparse.Namespace) -> int:

@@ -201,11 +201,18 @@ def test_search_constants_are_set_by_name_with_their_own_types() -> None:
         with pytest.raises(ValueError):
             tuning.parse_setting(bad)
     before = ismcts.EXPLORATION
-    try:
-        tuning.apply(["EXPLORATION=0.5"])
+    with tuning.applied(["EXPLORATION=0.5", "READ_PLAY=1"]):
+        assert (ismcts.EXPLORATION, ismcts.READ_PLAY) == (0.5, True)
+        with tuning.applied(["EXPLORATION=0.25"]):  # settings nest: the inner ones win, then the outer return
+            assert ismcts.EXPLORATION == 0.25
         assert ismcts.EXPLORATION == 0.5
-    finally:
-        ismcts.EXPLORATION = before
+    assert (before, False) == (ismcts.EXPLORATION, ismcts.READ_PLAY)
+    with pytest.raises(RuntimeError), tuning.applied(["EXPLORATION=0.5"]):
+        raise RuntimeError("a failed decision")
+    assert before == ismcts.EXPLORATION  # restored whatever happened
+    with pytest.raises(ValueError), tuning.applied(["EXPLORATION=0.5", "READ_PLAY=maybe"]):
+        pass
+    assert before == ismcts.EXPLORATION  # a bad setting changes nothing
 
 
 def test_imprecise_levels_err_between_close_actions_and_hardly_ever_between_clear_ones() -> None:

@@ -2,32 +2,30 @@
 
 from __future__ import annotations
 
-import random
+from typing import Any
 
 import pytest
 
 from py_engine import arena
-from py_engine.ai import heuristic, ismcts, tuning
-from py_engine.ai.player import Decision, Level
+from py_engine.ai import heuristic, ismcts, player
 from py_engine.deal import Deal
 from py_engine.rules import PRESETS
 
 
-def test_one_side_settings_apply_to_that_sides_decisions_only(monkeypatch: pytest.MonkeyPatch) -> None:
-    seen: list[tuple[str, bool, object]] = []
-    decide = arena.decide
+def test_one_side_settings_apply_to_that_sides_searches_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[tuple[bool, int | None]] = []
+    search = player.search
 
-    def recording(deal: Deal, seat: int, level: Level, rng: random.Random, *args: object, **kwargs: object) -> Decision:
-        seen.append((level.name, ismcts.SEES_ALL, kwargs["iterations"]))
-        return decide(deal, seat, level, rng, *args, **kwargs)  # type: ignore[arg-type]
+    def recording(deal: Deal, seat: int, *args: Any, **kwargs: Any) -> ismcts.SearchResult:
+        seen.append((ismcts.SEES_ALL, kwargs["iterations"]))
+        return search(deal, seat, *args, **kwargs)
 
-    monkeypatch.setattr(arena, "decide", recording)
+    monkeypatch.setattr(player, "search", recording)
     job = arena.Job(
         PRESETS["AT20"], "2", "3", 5, False, None, iterations_a=30, iterations_b=20, settings_a=("SEES_ALL=1",)
     )
     first = arena.play_pair(job)
-    assert {(sees, its) for name, sees, its in seen if name == "2"} == {(True, 30)}
-    assert {(sees, its) for name, sees, its in seen if name == "3"} == {(False, 20)}
+    assert set(seen) == {(True, 30), (False, 20)}  # A searches 30 iterations seeing all, B 20 without
     assert ismcts.SEES_ALL is False  # the run leaves the defaults behind
     again = arena.play_pair(job)
     for ours, theirs in zip(first, again, strict=True):  # a pair depends on its seed alone (not the times)
@@ -63,7 +61,7 @@ def test_the_arena_prints_shares_and_the_command_that_reproduces_them(capsys: py
         "`python -m py_engine.arena --a heuristic --b random --preset AT20 --pairs 3 --seed 4"
         " --iterations-a 9 --set-b ROLLOUT_RANDOM=0.5` |"
     )
-    assert heuristic.ROLLOUT_RANDOM == tuning.DEFAULTS["ROLLOUT_RANDOM"] == 0.15  # B's setting did not stay
+    assert heuristic.ROLLOUT_RANDOM == 0.15  # B's setting did not stay
 
 
 def test_a_bad_setting_is_refused_before_anything_is_played(capsys: pytest.CaptureFixture[str]) -> None:

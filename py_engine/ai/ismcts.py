@@ -205,6 +205,15 @@ def _playout(world: Deal, seat: int, utility: Utility, table: Table, rng: random
     return utility(world.result)
 
 
+#: Exhausted talon: solve exactly when both hands together hold at most this many cards.
+EXACT_CARDS = 12
+
+
+def known_exactly(deal: Deal) -> bool:
+    """Whether a decision in ``deal`` is solved exactly rather than searched: the talon is gone, few cards left."""
+    return deal.exhausted and (deal.hands[0] | deal.hands[1]).bit_count() <= EXACT_CARDS
+
+
 def exact_ranking(deal: Deal, seat: int, utility: Utility) -> list[tuple[int, float]]:
     """After the talon is exhausted both hands are known: rank by exact values."""
     return best_actions(deal, seat, utility, {})

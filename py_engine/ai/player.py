@@ -21,13 +21,15 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from ..actions import CLAIM, PASS, RESIGN
 from ..deal import Deal
+from . import tuning
 from .heuristic import heuristic_action
-from .ismcts import Utility, exact_ranking, search
+from .ismcts import Utility, exact_ranking, known_exactly, search
 
 T = TypeVar("T")
 
@@ -47,6 +49,9 @@ class Level:
     #: game points / 3), so it errs between close choices and rarely between clear ones. 0: always
     #: the search's best.
     imprecision: tuple[float, float] = (0.0, 0.0)
+    #: The search constants this level plays with, as ``NAME=VALUE`` (:mod:`.tuning`), set around
+    #: each of its decisions only.
+    settings: tuple[str, ...] = ()
 
     def iterations_for(self, deck: int, clock: bool) -> int | None:
         """The iteration limit of a search on a ``deck``-card preset, with or without the clock."""
@@ -81,8 +86,6 @@ LEVELS: dict[str, Level] = {
     "5": Level("5", "search", iterations=20_000, budget_ms=1000, unclocked=BROWSER_ITERATIONS),
 }
 DEFAULT_LEVEL = "4"
-#: Exhausted talon: solve exactly when both hands together hold at most this many cards.
-EXACT_CARDS = 12
 #: The share of a time budget the search itself may use (the rest answers the request in time).
 BUDGET_SHARE = 0.95
 
@@ -123,13 +126,30 @@ def decide(
     iterations: int | None = None,
     budget_ms: int | None = None,
     clock: bool = True,
+    settings: Iterable[str] = (),
 ) -> Decision:
     """Choose an action for ``seat`` (on turn, or with a valid claim out of turn).
 
     ``iterations`` and ``budget_ms`` override the level's; with ``clock=False``
     the search ignores every time budget and runs its iteration count, so the
-    decision depends on the seed alone (the arena plays this way).
+    decision depends on the seed alone (the arena plays this way). ``settings``
+    (``NAME=VALUE``, :mod:`.tuning`) change search constants for this decision,
+    after the level's own.
     """
+    with tuning.applied((*level.settings, *settings)):
+        return _decide(deal, seat, level, rng, utility, iterations, budget_ms, clock)
+
+
+def _decide(
+    deal: Deal,
+    seat: int,
+    level: Level,
+    rng: random.Random,
+    utility: Utility,
+    iterations: int | None,
+    budget_ms: int | None,
+    clock: bool,
+) -> Decision:
     start = time.perf_counter()
     forced = forced_decision(deal, seat)
     if forced is not None:
@@ -146,7 +166,7 @@ def decide(
         ranking = [(rng.choice(actions), 0.0)]
     elif level.kind == "heuristic":
         ranking = [(heuristic_action(deal, seat, rng, level.noise), 0.0)]
-    elif deal.exhausted and (deal.hands[0] | deal.hands[1]).bit_count() <= EXACT_CARDS:
+    elif known_exactly(deal):
         ranking = exact_ranking(deal, seat, utility)
         stats["exact"] = True
         if imprecision:

@@ -8,10 +8,11 @@ replace (booleans as 1/0 or true/false).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from types import ModuleType
 
-from . import heuristic, ismcts, player, reading
+from . import heuristic, ismcts, reading
 
 #: The constants that may be set, and the module that holds each.
 TUNABLE: dict[str, ModuleType] = {
@@ -28,10 +29,10 @@ TUNABLE: dict[str, ModuleType] = {
                 "SEES_ALL",
                 "SEES_HAND",
                 "READ_PLAY",
+                "EXACT_CARDS",
             ),
         ),
         (heuristic, ("ROLLOUT_RANDOM", "ROLLOUT_CLOSE")),
-        (player, ("EXACT_CARDS",)),
         (reading, ("PRIOR_SHARP", "PARTICLES")),
     )
     for name in names
@@ -54,19 +55,19 @@ def parse_setting(text: str) -> tuple[str, object]:
         raise ValueError(f"{name} is a {type(current).__name__}, not {raw!r}") from None
 
 
-#: Every constant's value as the code sets it, before any run changed one.
-DEFAULTS: dict[str, object] = {name: getattr(module, name) for name, module in TUNABLE.items()}
+@contextmanager
+def applied(settings: Iterable[str]) -> Iterator[None]:
+    """Each ``NAME=VALUE`` set for the duration of a ``with`` block, then the values from before again.
 
-
-def use(settings: Iterable[str]) -> None:
-    """Set every constant to its default, then each ``NAME=VALUE`` (one player's settings in the arena)."""
-    for name, value in DEFAULTS.items():
-        setattr(TUNABLE[name], name, value)
-    apply(settings)
-
-
-def apply(settings: Iterable[str]) -> None:
-    """Set each ``NAME=VALUE`` in this process, leaving the other constants as they are."""
-    for text in settings:
-        name, value = parse_setting(text)
-        setattr(TUNABLE[name], name, value)
+    A level's own settings (:class:`~py_engine.ai.player.Level`) are applied this way around each of
+    its decisions, so they never leak into another level's.
+    """
+    changes = [parse_setting(text) for text in settings]
+    before = [(name, getattr(TUNABLE[name], name)) for name, _ in changes]
+    try:
+        for name, value in changes:
+            setattr(TUNABLE[name], name, value)
+        yield
+    finally:
+        for name, value in reversed(before):
+            setattr(TUNABLE[name], name, value)
