@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
 from py_engine.actions import CLAIM, EXCHANGE, NEXT, PASS
 from py_engine.ai import ismcts, tuning
 from py_engine.ai.heuristic import claim_choice, rollout_action
-from py_engine.ai.ismcts import Utility, search
+from py_engine.ai.ismcts import Utility, known_exactly, search
 from py_engine.ai.knowledge import determinize, knowledge_of
 from py_engine.ai.player import BROWSER_ITERATIONS, decide, imprecise_decision, level_named
 from py_engine.ai.solver import solve
@@ -123,6 +124,33 @@ def test_top_level_without_a_clock_searches_what_the_browser_budget_buys() -> No
     seat = deal.to_act
     decision = decide(deal, seat, top, random.Random(2), Utility(seat), clock=False)
     assert decision.stats["iterations"] == BROWSER_ITERATIONS[1]
+
+
+def test_the_top_level_reads_the_opponents_play_and_keeps_its_settings_to_itself(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    read: list[tuple[bool, float]] = []
+    real = ismcts.read_worlds
+
+    def recording(*args: Any, **kwargs: Any) -> Any:
+        worlds = real(*args, **kwargs)
+        read.append((worlds is not None, ismcts.PRIOR_WEIGHT))
+        return worlds
+
+    monkeypatch.setattr(ismcts, "read_worlds", recording)
+    rng = random.Random(3)
+    match = Match(PRESETS["AT20"], 3)
+    for _ in range(6):  # some play to read: a game's deal keeps its event log
+        seat = match.deal.to_act
+        match.act(seat, random_action(match.legal(seat), rng))
+    deal = match.deal
+    seat = deal.to_act
+    assert deal.result is None and not known_exactly(deal)
+    decide(deal, seat, level_named("5"), random.Random(1), Utility(seat), iterations=40)
+    assert read == [(True, 10.0)]  # it read the story, and searched with the prior for the opponent
+    decide(deal, seat, level_named("4"), random.Random(1), Utility(seat), iterations=40)
+    assert len(read) == 1  # level 4 does not read
+    assert (ismcts.READ_PLAY, ismcts.PRIOR_WEIGHT) == (False, 0.0)  # nor did level 5's settings stay behind
 
 
 def _minimax(deal: Deal, seat: int, utility: Utility) -> float:

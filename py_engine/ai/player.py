@@ -11,8 +11,8 @@ heuristic the rule-of-thumb player, no noise (arena baseline)
 2..5      ISMCTS with more iterations and less imprecision (2-4 choose among
           close actions by a softmax, like a player who cannot always tell
           them apart); 5 searches for a time budget (in the arena, without a
-          clock: the iterations that budget buys in the browser) and always
-          plays its best
+          clock: the iterations that budget buys in the browser), always
+          plays its best, and reads the opponent's play (TOP_SETTINGS)
 ========  =====================================================
 """
 
@@ -69,11 +69,19 @@ def for_deck(values: tuple[T, T], deck: int) -> T:
     return values[0] if deck == 20 else values[1]
 
 
-#: Iterations that Pyodide's search reaches within 95% of a 1 s budget, from the opening and early
-#: middle game (``python -m py_engine.bench --ai --pyodide``: AT20 8,749 it/s; HU24 3,731 and DE24
-#: 3,895 it/s), rounded down. The arena plays the top level with these counts, so its results say
-#: how the browser's level 5 plays, on any machine and under any load.
-BROWSER_ITERATIONS = (8000, 3500)
+#: How the top level searches: it reads the opponent's play (:mod:`.reading`, with the sharp
+#: rule-of-thumb model) and, in the tree, expects the rule of thumb's move from the opponent in each
+#: sampled world. Against the plain search it held its own head to head, and it takes more game
+#: points from the rule-of-thumb player (docs/arena.md, "The top level").
+TOP_SETTINGS = ("READ_PLAY=1", "PRIOR_SHARP=1", "PRIOR_WEIGHT=10", "PRIOR_OPPONENT_ONLY=1")
+
+#: Iterations the top level reaches in Pyodide within 95% of a 1 s budget. The plain search reaches
+#: 8,000 on 20-card presets and 3,500 on 24-card ones from the opening and early middle game
+#: (``python -m py_engine.bench --ai --pyodide``); reading and the prior leave about three quarters
+#: of that (the same with ``--set`` for each of TOP_SETTINGS, and level-5 games in Pyodide against
+#: the clock). The arena plays the top level with these counts, so its results say how the
+#: browser's level 5 plays, on any machine and under any load.
+BROWSER_ITERATIONS = (6000, 2700)
 
 
 LEVELS: dict[str, Level] = {
@@ -83,7 +91,7 @@ LEVELS: dict[str, Level] = {
     "2": Level("2", "search", iterations=100, imprecision=(0.12, 0.12)),
     "3": Level("3", "search", iterations=400, imprecision=(0.06, 0.09)),
     "4": Level("4", "search", iterations=1500, imprecision=(0.025, 0.05)),
-    "5": Level("5", "search", iterations=20_000, budget_ms=1000, unclocked=BROWSER_ITERATIONS),
+    "5": Level("5", "search", iterations=20_000, budget_ms=1000, unclocked=BROWSER_ITERATIONS, settings=TOP_SETTINGS),
 }
 DEFAULT_LEVEL = "4"
 #: The share of a time budget the search itself may use (the rest answers the request in time).
