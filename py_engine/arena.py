@@ -13,17 +13,23 @@ clock, so a run depends on its seed alone, not on the machine's load
 ``--iterations-a``/``--iterations-b`` for one side's, as when a setting costs
 search time in the browser; ``--budget-ms`` searches against the clock
 instead, as the browser does).
+
+``--journal FILE`` appends each finished pair to FILE and skips the pairs
+already there, so a long run can be stopped and resumed (in another
+session, say) and still prints one result over all its pairs.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import multiprocessing
 import random
 import statistics
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
 
 from .actions import NEXT
 from .ai import tuning
@@ -135,6 +141,61 @@ def play_pair(job: Job) -> tuple[Tally, Tally]:
     return a_total, b_total
 
 
+def _play_seeded(job: Job) -> tuple[int, tuple[Tally, Tally]]:
+    """A pair's result with its job's seed (pairs finish in any order when several processes play)."""
+    return job.seed, play_pair(job)
+
+
+class Journal:
+    """The finished pairs of one run (``--journal``): a header naming the run, then a JSON line per pair.
+
+    A journal belongs to one run: the same options except the number of pairs, so a run can also be
+    extended, or a shorter one read back from a longer one's journal.
+    """
+
+    def __init__(self, path: Path, run: str):
+        self.path = path
+        self.run = run
+
+    def load(self) -> dict[int, tuple[Tally, Tally]]:
+        """The pairs finished so far, by seed; starts the journal if there is none.
+
+        A last line cut short (the run was stopped while writing it) is dropped, and that pair is
+        played again; any other unreadable line, or the journal of another run, is an error.
+        """
+        if not self.path.exists():
+            self.path.write_text(json.dumps({"run": self.run}) + "\n")
+            return {}
+        text = self.path.read_text()
+        lines = text.splitlines()
+        try:
+            run = json.loads(lines[0])["run"] if lines else None
+        except (ValueError, KeyError, TypeError):
+            run = None
+        if run != self.run:
+            raise ValueError(f"{self.path} is not the journal of this run ({self.run}): its first line is {lines[:1]}")
+        done: dict[int, tuple[Tally, Tally]] = {}
+        for number, line in enumerate(lines[1:], start=2):
+            try:
+                record = json.loads(line)
+                done[int(record["seed"])] = (Tally(**record["a"]), Tally(**record["b"]))
+            except (ValueError, KeyError, TypeError) as error:
+                if number < len(lines):
+                    raise ValueError(f"{self.path}, line {number}: not a finished pair ({error})") from None
+                self.path.write_text("\n".join(lines[:-1]) + "\n")  # the pair being written when it stopped
+                return done
+        if not text.endswith("\n"):  # stopped just before the newline: the next pair starts a line of its own
+            self.add_line("")
+        return done
+
+    def add(self, seed: int, result: tuple[Tally, Tally]) -> None:
+        self.add_line(json.dumps({"seed": seed, "a": asdict(result[0]), "b": asdict(result[1])}))
+
+    def add_line(self, line: str) -> None:
+        with self.path.open("a") as journal:
+            journal.write(line + "\n")
+
+
 def share_interval(pairs: list[tuple[int, int]], rng: random.Random, rounds: int = 2000) -> tuple[float, float]:
     """95% bootstrap interval of sum(a) / (sum(a) + sum(b)) over pairs."""
     n = len(pairs)
@@ -188,6 +249,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--markdown", action="store_true", help="also print the result as a row of the table in docs/arena.md"
     )
+    parser.add_argument(
+        "--journal",
+        type=Path,
+        metavar="FILE",
+        help="append each finished pair to FILE and skip the pairs already there (resume a stopped run)",
+    )
     args = parser.parse_args(argv)
     level_named(args.a)
     level_named(args.b)
@@ -212,13 +279,27 @@ def main(argv: list[str] | None = None) -> int:
         )
         for i in range(args.pairs)
     ]
+    journal = Journal(args.journal, command_line(args, with_pairs=False)) if args.journal else None
+    try:
+        done = journal.load() if journal else {}
+    except (OSError, ValueError) as error:
+        parser.error(str(error))
+    todo = [job for job in jobs if job.seed not in done]
     start = time.perf_counter()
-    if args.procs > 1:
+    if args.procs > 1 and len(todo) > 1:
         with multiprocessing.Pool(args.procs) as pool:
-            results = pool.map(play_pair, jobs, chunksize=max(1, len(jobs) // (args.procs * 8)))
+            finished = pool.imap_unordered(_play_seeded, todo, chunksize=max(1, len(todo) // (args.procs * 8)))
+            for seed, result in finished:
+                done[seed] = result
+                if journal:
+                    journal.add(seed, result)
     else:
-        results = [play_pair(job) for job in jobs]
+        for job in todo:
+            done[job.seed] = play_pair(job)
+            if journal:
+                journal.add(job.seed, done[job.seed])
     elapsed = time.perf_counter() - start
+    results = [done[job.seed] for job in jobs]
     unit = "matches" if args.matches else "deals"
     a_gp = sum(a.game_points for a, _ in results)
     b_gp = sum(b.game_points for _, b in results)
@@ -242,7 +323,8 @@ def main(argv: list[str] | None = None) -> int:
                 f"{name} searched moves {len(ms)}: mean {statistics.fmean(ms):.0f} ms, "
                 f"max {max(ms):.0f} ms, mean iterations {statistics.fmean(its):.0f}"
             )
-    print(f"wall time {elapsed:.0f} s on {args.procs} process(es)")
+    resumed = f"; {len(jobs) - len(todo)} pairs read from {args.journal}" if len(todo) < len(jobs) else ""
+    print(f"wall time {elapsed:.0f} s on {args.procs} process(es){resumed}")
     if args.markdown:
         a_moves = [m for a, _ in results for m in a.move_ms]
         a_its = [i for a, _ in results for i in a.iterations]
@@ -255,9 +337,11 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def command_line(args: argparse.Namespace) -> str:
-    """The options that reproduce a run (everything but the process count and the output format)."""
-    words = [f"--a {args.a}", f"--b {args.b}", f"--preset {args.preset}", f"--pairs {args.pairs}"]
+def command_line(args: argparse.Namespace, with_pairs: bool = True) -> str:
+    """The options that reproduce a run (everything but the process count, the journal and the output)."""
+    words = [f"--a {args.a}", f"--b {args.b}", f"--preset {args.preset}"]
+    if with_pairs:
+        words.append(f"--pairs {args.pairs}")
     if args.matches:
         words.append("--matches")
     if args.seed != 1:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -68,3 +69,50 @@ def test_a_bad_setting_is_refused_before_anything_is_played(capsys: pytest.Captu
     with pytest.raises(SystemExit):
         arena.main(["--pairs", "1", "--set-a", "NO_SUCH=1"])
     assert "NO_SUCH" in capsys.readouterr().err
+
+
+def test_a_journal_resumes_a_stopped_run_with_the_same_result(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["--a", "heuristic", "--b", "1", "--pairs", "4", "--procs", "1", "--seed", "6"]
+    assert arena.main(argv) == 0
+    whole = capsys.readouterr().out.splitlines()[:3]
+    journal = tmp_path / "run.jsonl"
+    assert arena.main([*argv[:5], "2", *argv[6:], "--journal", str(journal)]) == 0  # the first two pairs
+    capsys.readouterr()
+    lines = journal.read_text().splitlines()
+    assert len(lines) == 3 and '"run"' in lines[0] and "--pairs" not in lines[0]
+    journal.write_text("\n".join(lines) + '\n{"seed": 6000')  # stopped while writing a third pair
+    played: list[int] = []
+    play_pair = arena.play_pair
+
+    def counting(job: arena.Job) -> tuple[arena.Tally, arena.Tally]:
+        played.append(job.seed)
+        return play_pair(job)
+
+    monkeypatch.setattr(arena, "play_pair", counting)
+    assert arena.main([*argv, "--journal", str(journal)]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[:3] == whole  # the same shares as the run in one go
+    assert "2 pairs read from" in out
+    assert len(played) == 2  # only the two pairs not in the journal were played
+    assert len(journal.read_text().splitlines()) == 5
+    assert arena.main([*argv, "--journal", str(journal)]) == 0
+    assert len(played) == 2  # all four read back, none played
+
+
+def test_a_journal_of_another_run_or_a_damaged_one_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    journal = tmp_path / "run.jsonl"
+    argv = ["--a", "heuristic", "--b", "random", "--pairs", "1", "--procs", "1", "--journal", str(journal)]
+    assert arena.main(argv) == 0
+    capsys.readouterr()
+    with pytest.raises(SystemExit):
+        arena.main([*argv, "--seed", "2"])
+    assert "is not the journal of this run" in capsys.readouterr().err
+    before = journal.read_text()
+    journal.write_text(before + "not json\n" + before.splitlines()[1] + "\n")
+    with pytest.raises(SystemExit):
+        arena.main(argv)
+    assert "line 3: not a finished pair" in capsys.readouterr().err
