@@ -232,7 +232,6 @@ class Engine:
                 raise ProtocolError("bad_request", f"argument 'deck': {e}") from None
         single = not _arg(req, "match", bool, True)
         match = Match(rules, seed, dealer=dealer, deck=deck, single_deal=single)
-        match.events.clear()
         return {"game": self._register(match), "view": view(match, 0)}
 
     def _view(self, req: dict[str, Any]) -> dict[str, Any]:
@@ -293,7 +292,6 @@ class Engine:
         if "record" not in req:
             raise ProtocolError("bad_request", "missing argument 'record'")
         match = load_record(req["record"])
-        match.events.clear()
         return {"game": self._register(match), "view": view(match, 0)}
 
     def _undo(self, req: dict[str, Any]) -> dict[str, Any]:
@@ -303,7 +301,6 @@ class Engine:
         from . import review  # imported on first use: see _LAZY_MODULES
 
         replayed, removed = review.undo(match, seat)
-        replayed.events.clear()
         self.games[req["game"]] = replayed
         return {"undone": removed, "view": view(replayed, observer)}
 

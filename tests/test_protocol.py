@@ -318,3 +318,28 @@ def test_a_move_budget_counts_from_the_request() -> None:
     assert _left_of(1000, now - 0.3) <= 700
     assert 0 < _left_of(1000, now) <= 1000
     assert _left_of(100, now - 5.0) == 1
+
+
+def test_the_top_level_reads_the_play_of_a_new_loaded_or_undone_game(
+    engine: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from py_engine.ai import ismcts
+
+    read: list[bool] = []
+    real = ismcts.read_worlds
+
+    def recording(*args: Any, **kwargs: Any) -> Any:
+        worlds = real(*args, **kwargs)
+        read.append(worlds is not None)
+        return worlds
+
+    monkeypatch.setattr(ismcts, "read_worlds", recording)
+    game = new_at20(engine)
+    for seat, action in [(1, "play:AD"), (0, "play:JC")]:  # seat 1 leads again, after seat 0's play
+        assert call(engine, cmd="act", game=game, seat=seat, action=action)["ok"]
+    assert call(engine, cmd="ai_move", game=game, seat=1, level=5, iterations=30, seed=1)["ok"]
+    loaded = call(engine, cmd="load", record=call(engine, cmd="save", game=game)["record"])["game"]
+    assert call(engine, cmd="ai_move", game=loaded, seat=0, level=5, iterations=30, seed=1)["ok"]
+    assert call(engine, cmd="undo", game=loaded, seat=0)["ok"]
+    assert call(engine, cmd="ai_move", game=loaded, seat=0, level=5, iterations=30, seed=1)["ok"]
+    assert read == [True, True, True]  # the deal's story survives the game's start, a load and an undo
