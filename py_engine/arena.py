@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing
+import os
 import random
 import statistics
 import sys
@@ -149,13 +150,20 @@ def _play_seeded(job: Job) -> tuple[int, tuple[Tally, Tally]]:
 class Journal:
     """The finished pairs of one run (``--journal``): a header naming the run, then a JSON line per pair.
 
-    A journal belongs to one run: the same options except the number of pairs, so a run can also be
-    extended, or a shorter one read back from a longer one's journal.
+    A journal belongs to one run: the same options except the number of pairs (so a run can also be
+    extended, or a shorter one read back from a longer one's journal), and the same players: the
+    header holds each level's definition and every search constant's value, so a journal written
+    before the code changed what a level does is refused rather than mixed in. One run at a time
+    may write a journal.
     """
 
-    def __init__(self, path: Path, run: str):
+    def __init__(self, path: Path, run: str, players: tuple[Level, Level]):
         self.path = path
-        self.run = run
+        self.header = {
+            "run": run,
+            "players": [repr(level) for level in players],
+            "constants": {name: repr(getattr(module, name)) for name, module in sorted(tuning.TUNABLE.items())},
+        }
 
     def load(self) -> dict[int, tuple[Tally, Tally]]:
         """The pairs finished so far, by seed; starts the journal if there is none.
@@ -164,34 +172,38 @@ class Journal:
         played again; any other unreadable line, or the journal of another run, is an error.
         """
         if not self.path.exists():
-            self.path.write_text(json.dumps({"run": self.run}) + "\n")
+            self.path.write_text(json.dumps(self.header) + "\n")
             return {}
-        text = self.path.read_text()
+        data = self.path.read_bytes()
+        text = data.decode()
         lines = text.splitlines()
         try:
-            run = json.loads(lines[0])["run"] if lines else None
-        except (ValueError, KeyError, TypeError):
-            run = None
-        if run != self.run:
-            raise ValueError(f"{self.path} is not the journal of this run ({self.run}): its first line is {lines[:1]}")
+            header = json.loads(lines[0]) if lines else None
+        except ValueError:
+            header = None
+        if header != self.header:
+            raise ValueError(
+                f"{self.path} is not the journal of this run ({self.header['run']}, with these players and "
+                f"constants): its first line is {lines[0][:300] if lines else 'empty'!r}"
+            )
         done: dict[int, tuple[Tally, Tally]] = {}
         for number, line in enumerate(lines[1:], start=2):
             try:
                 record = json.loads(line)
                 done[int(record["seed"])] = (Tally(**record["a"]), Tally(**record["b"]))
             except (ValueError, KeyError, TypeError) as error:
-                if number < len(lines):
+                if number < len(lines) or text.endswith("\n"):
                     raise ValueError(f"{self.path}, line {number}: not a finished pair ({error})") from None
-                self.path.write_text("\n".join(lines[:-1]) + "\n")  # the pair being written when it stopped
+                os.truncate(self.path, data.rfind(b"\n") + 1)  # the pair being written when the run stopped
                 return done
         if not text.endswith("\n"):  # stopped just before the newline: the next pair starts a line of its own
-            self.add_line("")
+            self._append("")
         return done
 
     def add(self, seed: int, result: tuple[Tally, Tally]) -> None:
-        self.add_line(json.dumps({"seed": seed, "a": asdict(result[0]), "b": asdict(result[1])}))
+        self._append(json.dumps({"seed": seed, "a": asdict(result[0]), "b": asdict(result[1])}))
 
-    def add_line(self, line: str) -> None:
+    def _append(self, line: str) -> None:
         with self.path.open("a") as journal:
             journal.write(line + "\n")
 
@@ -279,7 +291,8 @@ def main(argv: list[str] | None = None) -> int:
         )
         for i in range(args.pairs)
     ]
-    journal = Journal(args.journal, command_line(args, with_pairs=False)) if args.journal else None
+    players = (level_named(args.a), level_named(args.b))
+    journal = Journal(args.journal, command_line(args, with_pairs=False), players) if args.journal else None
     try:
         done = journal.load() if journal else {}
     except (OSError, ValueError) as error:
@@ -288,7 +301,9 @@ def main(argv: list[str] | None = None) -> int:
     start = time.perf_counter()
     if args.procs > 1 and len(todo) > 1:
         with multiprocessing.Pool(args.procs) as pool:
-            finished = pool.imap_unordered(_play_seeded, todo, chunksize=max(1, len(todo) // (args.procs * 8)))
+            # With a journal, every pair is written as it finishes; larger chunks only come back whole.
+            chunk = 1 if journal else max(1, len(todo) // (args.procs * 8))
+            finished = pool.imap_unordered(_play_seeded, todo, chunksize=chunk)
             for seed, result in finished:
                 done[seed] = result
                 if journal:

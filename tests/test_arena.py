@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -116,3 +117,13 @@ def test_a_journal_of_another_run_or_a_damaged_one_is_refused(
     with pytest.raises(SystemExit):
         arena.main(argv)
     assert "line 3: not a finished pair" in capsys.readouterr().err
+    journal.write_text(before + "not json\n")  # a whole line, not one cut short: damaged, not stopped
+    with pytest.raises(SystemExit):
+        arena.main(argv)
+    assert "line 3: not a finished pair" in capsys.readouterr().err
+    header = json.loads(before.splitlines()[0])
+    header["players"][1] = header["players"][1].replace("'random'", "'heuristic'")  # the code changed a level
+    journal.write_text(json.dumps(header) + "\n" + before.splitlines()[1] + "\n")
+    with pytest.raises(SystemExit):
+        arena.main(argv)
+    assert "with these players and constants" in capsys.readouterr().err
