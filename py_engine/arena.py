@@ -248,15 +248,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--set",
         action="append",
+        type=tuning.setting,
         default=[],
         metavar="NAME=VALUE",
         help=f"set a search constant for both players (repeatable): {', '.join(sorted(tuning.TUNABLE))}",
     )
     parser.add_argument(
-        "--set-a", action="append", default=[], metavar="NAME=VALUE", help="set a search constant for A only"
+        "--set-a",
+        action="append",
+        type=tuning.setting,
+        default=[],
+        metavar="NAME=VALUE",
+        help="set a search constant for A only",
     )
     parser.add_argument(
-        "--set-b", action="append", default=[], metavar="NAME=VALUE", help="set a search constant for B only"
+        "--set-b",
+        action="append",
+        type=tuning.setting,
+        default=[],
+        metavar="NAME=VALUE",
+        help="set a search constant for B only",
     )
     parser.add_argument(
         "--markdown", action="store_true", help="also print the result as a row of the table in docs/arena.md"
@@ -270,11 +281,6 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     level_named(args.a)
     level_named(args.b)
-    for text in (*args.set, *args.set_a, *args.set_b):
-        try:
-            tuning.parse_setting(text)
-        except ValueError as error:
-            parser.error(str(error))
     rules = PRESETS[args.preset]
     jobs = [
         Job(

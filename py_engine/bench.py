@@ -160,17 +160,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--set",
         action="append",
+        type=tuning.setting,
         default=[],
         metavar="NAME=VALUE",
         help=f"set a search constant (repeatable): {', '.join(sorted(tuning.TUNABLE))}",
     )
     args = parser.parse_args(argv)
-    for text in args.set:
-        try:
-            tuning.parse_setting(text)
-        except ValueError as error:
-            parser.error(str(error))
-    with tuning.applied(args.set):
+    with tuning.applied(tuple(args.set)):
         return _report(args)
 
 

@@ -12,7 +12,7 @@ from py_engine.ai import ismcts, tuning
 from py_engine.ai.heuristic import claim_choice, rollout_action
 from py_engine.ai.ismcts import Utility, known_exactly, search
 from py_engine.ai.knowledge import determinize, knowledge_of
-from py_engine.ai.player import BROWSER_ITERATIONS, decide, imprecise_decision, level_named
+from py_engine.ai.player import BROWSER_ITERATIONS, LEVELS, decide, imprecise_decision, level_named
 from py_engine.ai.solver import solve
 from py_engine.cards import cards_of
 from py_engine.deal import Deal
@@ -229,18 +229,25 @@ def test_search_constants_are_set_by_name_with_their_own_types() -> None:
         with pytest.raises(ValueError):
             tuning.parse_setting(bad)
     before = ismcts.EXPLORATION
-    with tuning.applied(["EXPLORATION=0.5", "READ_PLAY=1"]):
+    with tuning.applied(("EXPLORATION=0.5", "READ_PLAY=1")):
         assert (ismcts.EXPLORATION, ismcts.READ_PLAY) == (0.5, True)
-        with tuning.applied(["EXPLORATION=0.25"]):  # settings nest: the inner ones win, then the outer return
+        with tuning.applied(("EXPLORATION=0.25",)):  # settings nest: the inner ones win, then the outer return
             assert ismcts.EXPLORATION == 0.25
         assert ismcts.EXPLORATION == 0.5
     assert (before, False) == (ismcts.EXPLORATION, ismcts.READ_PLAY)
-    with pytest.raises(RuntimeError), tuning.applied(["EXPLORATION=0.5"]):
+    with pytest.raises(RuntimeError), tuning.applied(("EXPLORATION=0.5",)):
         raise RuntimeError("a failed decision")
     assert before == ismcts.EXPLORATION  # restored whatever happened
-    with pytest.raises(ValueError), tuning.applied(["EXPLORATION=0.5", "READ_PLAY=maybe"]):
+    with pytest.raises(ValueError), tuning.applied(("EXPLORATION=0.5", "READ_PLAY=maybe")):
         pass
     assert before == ismcts.EXPLORATION  # a bad setting changes nothing
+
+
+def test_every_levels_own_settings_name_search_constants_of_the_right_type() -> None:
+    for level in LEVELS.values():
+        for text in level.settings:
+            assert tuning.setting(text) == text
+    assert level_named("5").settings  # the top level has its own (it reads the opponent)
 
 
 def test_imprecise_levels_err_between_close_actions_and_hardly_ever_between_clear_ones() -> None:

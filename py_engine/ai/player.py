@@ -21,7 +21,6 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -134,7 +133,7 @@ def decide(
     iterations: int | None = None,
     budget_ms: int | None = None,
     clock: bool = True,
-    settings: Iterable[str] = (),
+    settings: tuple[str, ...] = (),
 ) -> Decision:
     """Choose an action for ``seat`` (on turn, or with a valid claim out of turn).
 

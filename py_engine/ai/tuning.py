@@ -8,7 +8,8 @@ replace (booleans as 1/0 or true/false).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+import argparse
+from collections.abc import Iterator
 from contextlib import contextmanager
 from types import ModuleType
 
@@ -55,8 +56,17 @@ def parse_setting(text: str) -> tuple[str, object]:
         raise ValueError(f"{name} is a {type(current).__name__}, not {raw!r}") from None
 
 
+def setting(text: str) -> str:
+    """An argparse ``type`` for ``--set NAME=VALUE`` options: the text, once it is known to parse."""
+    try:
+        parse_setting(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return text
+
+
 @contextmanager
-def applied(settings: Iterable[str]) -> Iterator[None]:
+def applied(settings: tuple[str, ...]) -> Iterator[None]:
     """Each ``NAME=VALUE`` set for the duration of a ``with`` block, then the values from before again.
 
     A level's own settings (:class:`~py_engine.ai.player.Level`) are applied this way around each of
