@@ -74,12 +74,13 @@ def for_deck(values: tuple[T, T], deck: int) -> T:
 #: points from the rule-of-thumb player (docs/arena.md, "The top level").
 TOP_SETTINGS = ("READ_PLAY=1", "PRIOR_SHARP=1", "PRIOR_WEIGHT=10", "PRIOR_OPPONENT_ONLY=1")
 
-#: Iterations the top level reaches in Pyodide within 95% of a 1 s budget. The plain search reaches
-#: 8,000 on 20-card presets and 3,500 on 24-card ones from the opening and early middle game
-#: (``python -m py_engine.bench --ai --pyodide``); reading and the prior leave about three quarters
-#: of that (the same with ``--set`` for each of TOP_SETTINGS, and level-5 games in Pyodide against
-#: the clock). The arena plays the top level with these counts, so its results say how the
-#: browser's level 5 plays, on any machine and under any load.
+#: Iterations the top level reaches in Pyodide within 95% of a 1 s budget, an estimate: the plain
+#: search reaches 8,000 on 20-card presets and 3,500 on 24-card ones from the opening and early
+#: middle game (``python -m py_engine.bench --ai --pyodide``), and reading and the prior leave about
+#: three quarters of that (in level-5 games in Pyodide against the clock, a median 0.73 of the plain
+#: search's iterations on AT20 and 0.80 on HU24; 0.77-0.78 in CPython: docs/arena.md). The arena
+#: plays the top level with these counts, so its results say how the browser's level 5 plays, on
+#: any machine and under any load.
 BROWSER_ITERATIONS = (6000, 2700)
 
 
