@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Any
+
+import pytest
 
 from py_engine.actions import action_name, parse_action
 from py_engine.cards import CARD_NAMES, deck_cards, parse_card
@@ -72,3 +75,19 @@ def play(match: Match, moves: Iterable[tuple[int, str] | str]) -> None:
 def legal(match: Match, seat: int | None = None) -> list[str]:
     s = match.deal.to_act if seat is None else seat
     return sorted(action_name(a) for a in match.legal(s))
+
+
+def record_reads(monkeypatch: pytest.MonkeyPatch) -> list[tuple[bool, float]]:
+    """Each reading of the opponent's play from now on: (whether it read worlds, the search's PRIOR_WEIGHT then)."""
+    from py_engine.ai import ismcts
+
+    reads: list[tuple[bool, float]] = []
+    real = ismcts.read_worlds
+
+    def recording(*args: Any, **kwargs: Any) -> Any:
+        worlds = real(*args, **kwargs)
+        reads.append((worlds is not None, ismcts.PRIOR_WEIGHT))
+        return worlds
+
+    monkeypatch.setattr(ismcts, "read_worlds", recording)
+    return reads

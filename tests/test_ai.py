@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from typing import Any
 
 import pytest
 
@@ -19,6 +18,8 @@ from py_engine.deal import Deal
 from py_engine.fuzz import random_action
 from py_engine.match import Match
 from py_engine.rules import PRESET_IDS, PRESETS
+
+from .scenario import record_reads
 
 
 def positions(preset_id: str, seed: int, count: int) -> list[Deal]:
@@ -129,15 +130,7 @@ def test_top_level_without_a_clock_searches_what_the_browser_budget_buys() -> No
 def test_the_top_level_reads_the_opponents_play_and_keeps_its_settings_to_itself(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    read: list[tuple[bool, float]] = []
-    real = ismcts.read_worlds
-
-    def recording(*args: Any, **kwargs: Any) -> Any:
-        worlds = real(*args, **kwargs)
-        read.append((worlds is not None, ismcts.PRIOR_WEIGHT))
-        return worlds
-
-    monkeypatch.setattr(ismcts, "read_worlds", recording)
+    read = record_reads(monkeypatch)
     rng = random.Random(3)
     match = Match(PRESETS["AT20"], 3)
     for _ in range(6):  # some play to read: a game's deal keeps its event log

@@ -2,32 +2,24 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from py_engine import bench
 from py_engine.ai import ismcts
 
+from .scenario import record_reads
+
 
 def test_a_setting_reaches_the_measured_search_and_does_not_stay(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    read: list[bool] = []
-    real = ismcts.read_worlds
-
-    def recording(*args: Any, **kwargs: Any) -> Any:
-        worlds = real(*args, **kwargs)
-        read.append(worlds is not None)
-        return worlds
-
-    monkeypatch.setattr(ismcts, "read_worlds", recording)
+    read = record_reads(monkeypatch)
     argv = ["--ai", "--runs", "1", "--seconds", "0.02", "--preset", "AT20", "--set", "READ_PLAY=1"]
     assert bench.main(argv) == 0
     out = capsys.readouterr().out
     assert "median of 1 runs of 0.02 s, with READ_PLAY=1" in out
     assert "search it/s" in out
-    assert read == [True]  # the position keeps its event log, so the search read the opponent's play
+    assert [r for r, _ in read] == [True]  # the position keeps its event log, so the search read the opponent's play
     assert ismcts.READ_PLAY is False  # the default again after the run
 
 

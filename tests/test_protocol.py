@@ -10,7 +10,7 @@ import pytest
 from py_engine.protocol import Engine, handle
 from py_engine.rules import PRESET_IDS, PRESETS
 
-from .scenario import make_deck, rules_of
+from .scenario import make_deck, record_reads, rules_of
 
 
 def call(engine: Engine, **req: Any) -> dict[str, Any]:
@@ -323,17 +323,7 @@ def test_a_move_budget_counts_from_the_request() -> None:
 def test_the_top_level_reads_the_play_of_a_new_loaded_or_undone_game(
     engine: Engine, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from py_engine.ai import ismcts
-
-    read: list[bool] = []
-    real = ismcts.read_worlds
-
-    def recording(*args: Any, **kwargs: Any) -> Any:
-        worlds = real(*args, **kwargs)
-        read.append(worlds is not None)
-        return worlds
-
-    monkeypatch.setattr(ismcts, "read_worlds", recording)
+    read = record_reads(monkeypatch)
     game = new_at20(engine)
     for seat, action in [(1, "play:AD"), (0, "play:JC")]:  # seat 1 leads again, after seat 0's play
         assert call(engine, cmd="act", game=game, seat=seat, action=action)["ok"]
@@ -342,4 +332,4 @@ def test_the_top_level_reads_the_play_of_a_new_loaded_or_undone_game(
     assert call(engine, cmd="ai_move", game=loaded, seat=0, level=5, iterations=30, seed=1)["ok"]
     assert call(engine, cmd="undo", game=loaded, seat=0)["ok"]
     assert call(engine, cmd="ai_move", game=loaded, seat=0, level=5, iterations=30, seed=1)["ok"]
-    assert read == [True, True, True]  # the deal's story survives the game's start, a load and an undo
+    assert [r for r, _ in read] == [True, True, True]  # the deal's story survives the game's start, a load and an undo
