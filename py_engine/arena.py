@@ -245,30 +245,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--iterations", type=int, default=None, help="override the searching levels' iteration count")
     parser.add_argument("--iterations-a", type=int, default=None, help="override A's iteration count only")
     parser.add_argument("--iterations-b", type=int, default=None, help="override B's iteration count only")
-    parser.add_argument(
-        "--set",
-        action="append",
-        type=tuning.setting,
-        default=[],
-        metavar="NAME=VALUE",
-        help=f"set a search constant for both players (repeatable): {', '.join(sorted(tuning.TUNABLE))}",
-    )
-    parser.add_argument(
-        "--set-a",
-        action="append",
-        type=tuning.setting,
-        default=[],
-        metavar="NAME=VALUE",
-        help="set a search constant for A only",
-    )
-    parser.add_argument(
-        "--set-b",
-        action="append",
-        type=tuning.setting,
-        default=[],
-        metavar="NAME=VALUE",
-        help="set a search constant for B only",
-    )
+    names = ", ".join(sorted(tuning.TUNABLE))
+    tuning.add_option(parser, "--set", f"set a search constant for both players (repeatable): {names}")
+    tuning.add_option(parser, "--set-a", "set a search constant for A only")
+    tuning.add_option(parser, "--set-b", "set a search constant for B only")
     parser.add_argument(
         "--markdown", action="store_true", help="also print the result as a row of the table in docs/arena.md"
     )

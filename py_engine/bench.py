@@ -157,14 +157,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pyodide", action="store_true", help="also measure inside Pyodide (Node) and compare")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--ai", action="store_true", help="also measure ISMCTS iterations per second")
-    parser.add_argument(
-        "--set",
-        action="append",
-        type=tuning.setting,
-        default=[],
-        metavar="NAME=VALUE",
-        help=f"set a search constant (repeatable): {', '.join(sorted(tuning.TUNABLE))}",
-    )
+    tuning.add_option(parser, "--set", f"set a search constant (repeatable): {', '.join(sorted(tuning.TUNABLE))}")
     args = parser.parse_args(argv)
     with tuning.applied(tuple(args.set)):
         return _report(args)

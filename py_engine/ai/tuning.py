@@ -8,12 +8,15 @@ replace (booleans as 1/0 or true/false).
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Iterator
 from contextlib import contextmanager
 from types import ModuleType
+from typing import TYPE_CHECKING
 
 from . import heuristic, ismcts, reading
+
+if TYPE_CHECKING:
+    import argparse
 
 #: The constants that may be set, and the module that holds each.
 TUNABLE: dict[str, ModuleType] = {
@@ -61,8 +64,16 @@ def setting(text: str) -> str:
     try:
         parse_setting(text)
     except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
+        # Imported here: the worker imports this module with the player and never needs argparse.
+        from argparse import ArgumentTypeError
+
+        raise ArgumentTypeError(str(error)) from None
     return text
+
+
+def add_option(parser: argparse.ArgumentParser, flag: str, description: str) -> None:
+    """A repeatable ``flag NAME=VALUE`` option of a command line, each value checked as it is parsed."""
+    parser.add_argument(flag, action="append", type=setting, default=[], metavar="NAME=VALUE", help=description)
 
 
 @contextmanager
