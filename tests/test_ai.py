@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
 from py_engine.actions import CLAIM, EXCHANGE, NEXT, PASS
-from py_engine.ai import ismcts, tuning
+from py_engine.ai import ismcts, player, tuning
 from py_engine.ai.heuristic import claim_choice, rollout_action
 from py_engine.ai.ismcts import Utility, known_exactly, search
 from py_engine.ai.knowledge import determinize, knowledge_of
@@ -146,6 +147,28 @@ def test_the_top_level_reads_the_opponents_play_and_keeps_its_settings_to_itself
     assert (ismcts.READ_PLAY, ismcts.PRIOR_WEIGHT) == (False, 0.0)  # nor did level 5's settings stay behind
 
 
+def test_the_top_level_plays_the_plain_search_on_24_card_presets(monkeypatch: pytest.MonkeyPatch) -> None:
+    read = record_reads(monkeypatch)
+    rng = random.Random(3)
+    match = Match(PRESETS["HU24"], 3)
+    for _ in range(6):
+        seat = match.deal.to_act
+        match.act(seat, random_action(match.legal(seat), rng))
+    deal = match.deal
+    seat = deal.to_act
+    assert deal.result is None and not known_exactly(deal)
+    searched_with: list[tuple[bool, float]] = []
+
+    def recording(*args: Any, **kwargs: Any) -> Any:
+        searched_with.append((ismcts.READ_PLAY, ismcts.PRIOR_WEIGHT))
+        return search(*args, **kwargs)
+
+    monkeypatch.setattr(player, "search", recording)
+    decision = decide(deal, seat, level_named("5"), random.Random(1), Utility(seat), clock=False)
+    assert searched_with == [(False, 0.0)] and read == []  # the plain search: no reading, no prior
+    assert decision.stats["iterations"] == BROWSER_ITERATIONS[1]
+
+
 def _minimax(deal: Deal, seat: int, utility: Utility) -> float:
     """Plain minimax, no pruning and no table: the reference for the solver."""
     while deal.result is None and (claim := claim_choice(deal)) is not None:
@@ -238,9 +261,11 @@ def test_search_constants_are_set_by_name_with_their_own_types() -> None:
 
 def test_every_levels_own_settings_name_search_constants_of_the_right_type() -> None:
     for level in LEVELS.values():
-        for text in level.settings:
-            assert tuning.setting(text) == text
-    assert level_named("5").settings  # the top level has its own (it reads the opponent)
+        for deck in (20, 24):
+            for text in level.settings_for(deck):
+                assert tuning.setting(text) == text
+    assert level_named("5").settings_for(20)  # the top level has its own on 20-card presets (it reads the opponent)
+    assert level_named("5").settings_for(24) == ()  # and plays the plain search on 24-card ones
 
 
 def test_imprecise_levels_err_between_close_actions_and_hardly_ever_between_clear_ones() -> None:

@@ -12,7 +12,8 @@ heuristic the rule-of-thumb player, no noise (arena baseline)
           close actions by a softmax, like a player who cannot always tell
           them apart); 5 searches for a time budget (in the arena, without a
           clock: the iterations that budget buys in the browser), always
-          plays its best, and reads the opponent's play (TOP_SETTINGS)
+          plays its best, and on 20-card presets reads the opponent's play
+          (TOP_SETTINGS)
 ========  =====================================================
 """
 
@@ -48,9 +49,9 @@ class Level:
     #: game points / 3), so it errs between close choices and rarely between clear ones. 0: always
     #: the search's best.
     imprecision: tuple[float, float] = (0.0, 0.0)
-    #: The search constants this level plays with, as ``NAME=VALUE`` (:mod:`.tuning`), set around
-    #: each of its decisions only.
-    settings: tuple[str, ...] = ()
+    #: The search constants this level plays with, (20-card deck, 24-card deck), each as
+    #: ``NAME=VALUE`` (:mod:`.tuning`), set around each of its decisions only.
+    settings: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
 
     def iterations_for(self, deck: int, clock: bool) -> int | None:
         """The iteration limit of a search on a ``deck``-card preset, with or without the clock."""
@@ -62,26 +63,32 @@ class Level:
         """The softmax temperature of this level's choices on a ``deck``-card preset (0: none)."""
         return for_deck(self.imprecision, deck)
 
+    def settings_for(self, deck: int) -> tuple[str, ...]:
+        """The search constants this level sets on a ``deck``-card preset."""
+        return for_deck(self.settings, deck)
+
 
 def for_deck(values: tuple[T, T], deck: int) -> T:
     """The value of a (20-card deck, 24-card deck) pair for a ``deck``-card preset."""
     return values[0] if deck == 20 else values[1]
 
 
-#: How the top level searches: it reads the opponent's play (:mod:`.reading`, with the sharp
-#: rule-of-thumb model) and, in the tree, expects the rule of thumb's move from the opponent in each
-#: sampled world. Against the plain search it held its own head to head, and it takes more game
-#: points from the rule-of-thumb player (docs/arena.md, "The top level").
+#: How the top level searches on 20-card presets: it reads the opponent's play (:mod:`.reading`,
+#: with the sharp rule-of-thumb model) and, in the tree, expects the rule of thumb's move from the
+#: opponent in each sampled world. There it held its own head to head against the plain search, and
+#: it takes more game points from the rule-of-thumb player. On 24-card presets, where reading leaves
+#: fewer iterations in the second, it lost head to head against the plain search, so the top level
+#: plays the plain search there (docs/arena.md, "The top level").
 TOP_SETTINGS = ("READ_PLAY=1", "PRIOR_SHARP=1", "PRIOR_WEIGHT=10", "PRIOR_OPPONENT_ONLY=1")
 
-#: Iterations the top level reaches in Pyodide within 95% of a 1 s budget, an estimate: the plain
-#: search reaches 8,000 on 20-card presets and 3,500 on 24-card ones from the opening and early
-#: middle game (``python -m py_engine.bench --ai --pyodide``), and reading and the prior leave about
-#: three quarters of that (in level-5 games in Pyodide against the clock, a median 0.73 of the plain
-#: search's iterations on AT20 and 0.80 on HU24; 0.77-0.78 in CPython: docs/arena.md). The arena
-#: plays the top level with these counts, so its results say how the browser's level 5 plays, on
-#: any machine and under any load.
-BROWSER_ITERATIONS = (6000, 2700)
+#: Iterations the top level reaches in Pyodide within 95% of a 1 s budget: the plain search reaches
+#: 8,000 on 20-card presets and 3,500 on 24-card ones from the opening and early middle game
+#: (``python -m py_engine.bench --ai --pyodide``). On 20-card presets it reads, and reading and the
+#: prior leave about three quarters of that, an estimate (in level-5 games in Pyodide against the
+#: clock, a median 0.73 of the plain search's iterations on AT20; 0.77 in CPython: docs/arena.md).
+#: The arena plays the top level with these counts, so its results say how the browser's level 5
+#: plays, on any machine and under any load.
+BROWSER_ITERATIONS = (6000, 3500)
 
 
 LEVELS: dict[str, Level] = {
@@ -91,7 +98,9 @@ LEVELS: dict[str, Level] = {
     "2": Level("2", "search", iterations=100, imprecision=(0.12, 0.12)),
     "3": Level("3", "search", iterations=400, imprecision=(0.06, 0.09)),
     "4": Level("4", "search", iterations=1500, imprecision=(0.025, 0.05)),
-    "5": Level("5", "search", iterations=20_000, budget_ms=1000, unclocked=BROWSER_ITERATIONS, settings=TOP_SETTINGS),
+    "5": Level(
+        "5", "search", iterations=20_000, budget_ms=1000, unclocked=BROWSER_ITERATIONS, settings=(TOP_SETTINGS, ())
+    ),
 }
 DEFAULT_LEVEL = "4"
 #: The share of a time budget the search itself may use (the rest answers the request in time).
@@ -144,7 +153,7 @@ def decide(
     (``NAME=VALUE``, :mod:`.tuning`) change search constants for this decision,
     after the level's own.
     """
-    with tuning.applied((*level.settings, *settings)):
+    with tuning.applied((*level.settings_for(deal.rules.deck), *settings)):
         return _decide(deal, seat, level, rng, utility, iterations, budget_ms, clock)
 
 
