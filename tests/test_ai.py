@@ -128,18 +128,23 @@ def test_top_level_without_a_clock_searches_what_the_browser_budget_buys() -> No
     assert decision.stats["iterations"] == BROWSER_ITERATIONS[1]
 
 
+def _played_a_little(preset_id: str) -> Deal:
+    """A game's deal after six random moves: some play to read (a game's deal keeps its event log)."""
+    rng = random.Random(3)
+    match = Match(PRESETS[preset_id], 3)
+    for _ in range(6):
+        seat = match.deal.to_act
+        match.act(seat, random_action(match.legal(seat), rng))
+    assert match.deal.result is None and not known_exactly(match.deal)
+    return match.deal
+
+
 def test_the_top_level_reads_the_opponents_play_and_keeps_its_settings_to_itself(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     read = record_reads(monkeypatch)
-    rng = random.Random(3)
-    match = Match(PRESETS["AT20"], 3)
-    for _ in range(6):  # some play to read: a game's deal keeps its event log
-        seat = match.deal.to_act
-        match.act(seat, random_action(match.legal(seat), rng))
-    deal = match.deal
+    deal = _played_a_little("AT20")
     seat = deal.to_act
-    assert deal.result is None and not known_exactly(deal)
     decide(deal, seat, level_named("5"), random.Random(1), Utility(seat), iterations=40)
     assert read == [(True, 10.0)]  # it read the story, and searched with the prior for the opponent
     decide(deal, seat, level_named("4"), random.Random(1), Utility(seat), iterations=40)
@@ -149,14 +154,8 @@ def test_the_top_level_reads_the_opponents_play_and_keeps_its_settings_to_itself
 
 def test_the_top_level_plays_the_plain_search_on_24_card_presets(monkeypatch: pytest.MonkeyPatch) -> None:
     read = record_reads(monkeypatch)
-    rng = random.Random(3)
-    match = Match(PRESETS["HU24"], 3)
-    for _ in range(6):
-        seat = match.deal.to_act
-        match.act(seat, random_action(match.legal(seat), rng))
-    deal = match.deal
+    deal = _played_a_little("HU24")
     seat = deal.to_act
-    assert deal.result is None and not known_exactly(deal)
     searched_with: list[tuple[bool, float]] = []
 
     def recording(*args: Any, **kwargs: Any) -> Any:
