@@ -77,8 +77,9 @@ def for_deck(values: tuple[T, T], deck: int) -> T:
 #: with the sharp rule-of-thumb model) and, in the tree, expects the rule of thumb's move from the
 #: opponent in each sampled world. There it held its own head to head against the plain search, and
 #: it takes more game points from the rule-of-thumb player. On 24-card presets, where reading leaves
-#: fewer iterations in the second, it lost head to head against the plain search, so the top level
-#: plays the plain search there (docs/arena.md, "The top level").
+#: fewer iterations in the second, it lost head to head against the plain search on DE24 and leaned
+#: that way on HU24, and it was not clearly stronger than level 4, so the top level plays the plain
+#: search there (docs/arena.md, "The top level reads its opponent").
 TOP_SETTINGS = ("READ_PLAY=1", "PRIOR_SHARP=1", "PRIOR_WEIGHT=10", "PRIOR_OPPONENT_ONLY=1")
 
 #: Iterations the top level reaches in Pyodide within 95% of a 1 s budget: the plain search reaches
