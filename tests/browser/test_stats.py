@@ -278,6 +278,8 @@ def test_export_import_and_reset_of_local_data(site: Site, page: Page, watch: Wa
     page.locator("#open-settings").click()
     page.select_option("#setting-points", "both")
     page.locator("[data-action='settings-save']").click()
+    # The settings are saved when the dialog's "close" event comes, a task after it is hidden.
+    expect(page.locator("#table")).to_have_attribute("data-points", "both")
     before = stored_entries(page)
     assert {"sixty-six.stats", "sixty-six.settings.v1"} <= set(before)
 
