@@ -122,10 +122,7 @@ def test_top_level_without_a_clock_searches_what_the_browser_budget_buys() -> No
     assert top.iterations_for(24, clock=False) == BROWSER_ITERATIONS[1]
     assert top.iterations_for(20, clock=True) == top.iterations  # the clock, not the count, ends it then
     assert level_named("4").iterations_for(24, clock=False) == level_named("4").iterations
-    deal = positions("HU24", 3, 1)[0]
-    seat = deal.to_act
-    decision = decide(deal, seat, top, random.Random(2), Utility(seat), clock=False)
-    assert decision.stats["iterations"] == BROWSER_ITERATIONS[1]
+    # A decision's count without the clock: test_the_top_level_plays_the_plain_search_on_24_card_presets.
 
 
 def _played_a_little(preset_id: str) -> Deal:
