@@ -12,7 +12,7 @@ from py_engine.ai import ismcts, player, tuning
 from py_engine.ai.heuristic import claim_choice, rollout_action
 from py_engine.ai.ismcts import Utility, known_exactly, search
 from py_engine.ai.knowledge import determinize, knowledge_of
-from py_engine.ai.player import BROWSER_ITERATIONS, LEVELS, decide, imprecise_decision, level_named
+from py_engine.ai.player import BROWSER_ITERATIONS, LEVELS, READING_ITERATIONS, decide, imprecise_decision, level_named
 from py_engine.ai.solver import solve
 from py_engine.cards import cards_of
 from py_engine.deal import Deal
@@ -121,6 +121,8 @@ def test_top_level_without_a_clock_searches_what_the_browser_budget_buys() -> No
     assert top.iterations_for(20, clock=False) == BROWSER_ITERATIONS[0]
     assert top.iterations_for(24, clock=False) == BROWSER_ITERATIONS[1]
     assert top.iterations_for(20, clock=True) == top.iterations  # the clock, not the count, ends it then
+    assert top.reading_iterations_for(20, clock=False) == READING_ITERATIONS[0]  # reading leaves fewer
+    assert top.reading_iterations_for(20, clock=True) is None
     assert level_named("4").iterations_for(24, clock=False) == level_named("4").iterations
     # A decision's count without the clock: test_the_top_level_plays_the_plain_search_on_24_card_presets.
 
@@ -146,7 +148,11 @@ def test_the_top_level_reads_the_opponents_play_and_keeps_its_settings_to_itself
     assert read == [(True, 10.0)]  # it read the story, and searched with the prior for the opponent
     decide(deal, seat, level_named("4"), random.Random(1), Utility(seat), iterations=40)
     assert len(read) == 1  # level 4 does not read
-    assert (ismcts.READ_PLAY, ismcts.PRIOR_WEIGHT) == (False, 0.0)  # nor did level 5's settings stay behind
+    assert (ismcts.READ_PLAY, ismcts.READ_TRUST, ismcts.PRIOR_WEIGHT) == (
+        False,
+        0.0,
+        0.0,
+    )  # nor did level 5's settings stay behind
 
 
 def test_the_top_level_plays_the_plain_search_on_24_card_presets(monkeypatch: pytest.MonkeyPatch) -> None:

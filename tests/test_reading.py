@@ -7,7 +7,7 @@ import random
 import pytest
 
 from py_engine.actions import parse_action
-from py_engine.ai import reading
+from py_engine.ai import reading, tuning
 from py_engine.ai.heuristic import claim_choice
 from py_engine.ai.knowledge import knowledge_of
 from py_engine.ai.reading import SHARP, Replayer, choice_likelihoods, read_worlds, story_of
@@ -154,8 +154,8 @@ def test_a_declared_marriage_places_its_cards_where_the_opponent_could_have_had_
         assert pack is not None
         for card in ("KS", "QS"):
             where.add(pack.index(parse_card(card)))
-        world, weight = replayer.replay(pack)
-        assert world is not None and weight > 0
+        world, sharp, vague = replayer.replay(pack)
+        assert world is not None and sharp > 0 and vague > 0
         assert world.hands[1] >> parse_card("QS") & 1  # the queen is still in its hand
     assert where <= first_hand | {its_draw}
     assert its_draw in where and where & first_hand  # both kinds of place are used
@@ -191,6 +191,69 @@ def test_the_search_reads_the_opponent_when_asked(monkeypatch: pytest.MonkeyPatc
     assert calls == [0, 0]
     assert len(drawn) == 120  # every iteration's world came from the reader
     assert first.ranking == again.ranking and first.iterations == 60
+
+
+def _after_the_opponents_lead(card: str) -> Match:
+    """AT20, hearts trump; the opponent (seat 1) leads ``card`` from JS QS KH TC AC: the jack is the
+    rule of thumb's clear choice, the ace of clubs one it would almost never make in the open phase."""
+    match = start("AT20", ["JS", "QS", "KH", "TC", "AC"], ["AD", "TD", "KD", "QD", "JD"], "AH", dealer_seat=0)
+    match.act(1, parse_action(f"play:{card}"))
+    return match
+
+
+@pytest.mark.parametrize(("lead", "sharper"), [("JS", True), ("AC", False)])
+def test_the_opponents_play_tells_which_kind_of_player_it_is(lead: str, sharper: bool) -> None:
+    read = read_worlds(_after_the_opponents_lead(lead).deal, 0, random.Random(4), 100)
+    assert read is not None
+    assert 0.0 < read.sharp_share < 1.0
+    assert (read.sharp_share > reading.PRIOR_SHARP) == sharper
+    if not sharper:
+        assert read.sharp_share < 0.1  # the rule of thumb leads an ace in the open phase only from a hand of aces
+
+
+@pytest.mark.parametrize(("lead", "trusted"), [("JS", True), ("AC", False)])
+def test_the_search_trusts_its_reading_only_of_a_rule_of_thumb_player(
+    monkeypatch: pytest.MonkeyPatch, lead: str, trusted: bool
+) -> None:
+    from py_engine.ai import ismcts
+    from py_engine.ai.ismcts import Utility, search
+
+    drawn: list[Deal] = []
+    real = reading.read_worlds
+
+    def recording(deal: Deal, seat: int, rng: random.Random, particles: int | None = None) -> object:
+        read = real(deal, seat, rng, particles)
+        assert read is not None
+        draw = read.draw
+
+        def recorded() -> Deal:
+            drawn.append(draw())
+            return drawn[-1]
+
+        read.draw = recorded  # type: ignore[method-assign]
+        return read
+
+    priors: list[int] = []
+    rollout = ismcts.rollout_action
+
+    def counting(world: Deal, rng: random.Random, randomness: float | None = None) -> int:
+        if randomness == 0.0:  # the prior asks for the rule of thumb's own choice, playouts never do
+            priors.append(world.to_act)
+        return rollout(world, rng, randomness)
+
+    monkeypatch.setattr(ismcts, "read_worlds", recording)
+    monkeypatch.setattr(ismcts, "rollout_action", counting)
+    for setting in ("READ_PLAY=1", "PRIOR_SHARP=0.9", "READ_TRUST=0.5", "PRIOR_WEIGHT=10", "PRIOR_OPPONENT_ONLY=1"):
+        name, value = tuning.parse_setting(setting)
+        monkeypatch.setattr(tuning.TUNABLE[name], name, value)
+    deal = _after_the_opponents_lead(lead).deal
+    result = search(deal, 0, random.Random(3), Utility(0), iterations=60, reading_iterations=45)
+    assert result.iterations == (45 if trusted else 60)  # the arena's count for a reading search, or not
+    if trusted:
+        assert len(drawn) == 45  # every world from the reading
+        assert priors and set(priors) == {1}  # the rule of thumb expected of the opponent only
+    else:
+        assert drawn == [] and priors == []  # uniform worlds, and no rule of thumb expected
 
 
 def test_the_story_is_the_current_deals_only() -> None:

@@ -83,6 +83,10 @@ PRIOR_SCALE = 20.0
 PRIOR_OPPONENT_ONLY = False
 #: Draw worlds from particles weighed by the opponent's play so far (:mod:`.reading`).
 READ_PLAY = False
+#: With ``READ_PLAY``, the search trusts its reading only while the opponent's play so far makes it
+#: at least this likely to be the sharp kind, a player by the rule of thumb (``ReadWorlds.sharp_share``).
+#: Below it, reading would mislead: the search draws uniform worlds and gives no prior. 0: always trusts.
+READ_TRUST = 0.0
 #: A diagnostic, never for play: the search is shown the opponent's real hand, not the talon order.
 SEES_HAND = False
 #: A diagnostic, never for play: the search is shown the real cards (an upper bound on what inference can gain).
@@ -102,8 +106,14 @@ def search(
     iterations: int | None = None,
     budget_s: float | None = None,
     exploration: float | None = None,
+    reading_iterations: int | None = None,
 ) -> SearchResult:
-    """Search the decision of ``seat`` (on turn) and rank its actions."""
+    """Search the decision of ``seat`` (on turn) and rank its actions.
+
+    ``reading_iterations``, if given, replaces ``iterations`` when the search trusts its reading of
+    the opponent (``READ_PLAY``, ``READ_TRUST``): the arena's stand-in for the iterations the
+    reading costs against the clock.
+    """
     start = time.perf_counter()
     deadline = start + budget_s if budget_s is not None else math.inf
     limit = iterations if iterations is not None else (10**9 if budget_s is not None else 1000)
@@ -112,6 +122,12 @@ def search(
     knowledge = knowledge_of(deal, seat)
     sample: Callable[[], Deal]
     read = read_worlds(deal, seat, rng) if READ_PLAY else None
+    prior_weight = PRIOR_WEIGHT
+    if read is not None and read.sharp_share < READ_TRUST:
+        read = None
+        prior_weight = 0.0
+    elif read is not None and reading_iterations is not None:
+        limit = reading_iterations
     if read is not None:
         sample = read.draw
     elif SEES_ALL:
@@ -125,7 +141,6 @@ def search(
     done = 0
     log = math.log
     sqrt = math.sqrt
-    prior_weight = PRIOR_WEIGHT
     prior_opponent_only = PRIOR_OPPONENT_ONLY
     while done < limit:
         if done & 3 == 0 and time.perf_counter() >= deadline and done:

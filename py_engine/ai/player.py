@@ -12,8 +12,8 @@ heuristic the rule-of-thumb player, no noise (arena baseline)
           close actions by a softmax, like a player who cannot always tell
           them apart); 5 searches for a time budget (in the arena, without a
           clock: the iterations that budget buys in the browser), always
-          plays its best, and on 20-card presets reads the opponent's play
-          (TOP_SETTINGS)
+          plays its best, and on 20-card presets reads the opponent's play as
+          long as it plays by the rule of thumb (TOP_SETTINGS)
 ========  =====================================================
 """
 
@@ -44,6 +44,9 @@ class Level:
     #: Without a clock (the arena), a level with a budget searches this many iterations instead:
     #: what its budget buys in the browser, (20-card deck, 24-card deck). See BROWSER_ITERATIONS.
     unclocked: tuple[int, int] | None = None
+    #: And this many while it trusts its reading of the opponent (``ismcts.READ_TRUST``), which
+    #: leaves fewer iterations in the budget. See READING_ITERATIONS.
+    unclocked_reading: tuple[int, int] | None = None
     #: Human-like imprecision of a searching level, (20-card deck, 24-card deck): it picks among the
     #: well-explored actions with probability proportional to exp(value / imprecision) (values are
     #: game points / 3), so it errs between close choices and rarely between clear ones. 0: always
@@ -59,6 +62,12 @@ class Level:
             return for_deck(self.unclocked, deck)
         return self.iterations
 
+    def reading_iterations_for(self, deck: int, clock: bool) -> int | None:
+        """The iteration limit of a search that trusts its reading (None: the same as any other)."""
+        if not clock and self.unclocked_reading is not None:
+            return for_deck(self.unclocked_reading, deck)
+        return None
+
     def imprecision_for(self, deck: int) -> float:
         """The softmax temperature of this level's choices on a ``deck``-card preset (0: none)."""
         return for_deck(self.imprecision, deck)
@@ -73,23 +82,30 @@ def for_deck(values: tuple[T, T], deck: int) -> T:
     return values[0] if deck == 20 else values[1]
 
 
-#: How the top level searches on 20-card presets: it reads the opponent's play (:mod:`.reading`,
-#: with the sharp rule-of-thumb model) and, in the tree, expects the rule of thumb's move from the
-#: opponent in each sampled world. There it held its own head to head against the plain search, and
-#: it takes more game points from the rule-of-thumb player. On 24-card presets, where reading leaves
-#: fewer iterations in the second, it lost head to head against the plain search on DE24 and leaned
-#: that way on HU24, and it was not clearly stronger than level 4, so the top level plays the plain
-#: search there (docs/arena.md, "The top level reads its opponent").
-TOP_SETTINGS = ("READ_PLAY=1", "PRIOR_SHARP=1", "PRIOR_WEIGHT=10", "PRIOR_OPPONENT_ONLY=1")
+#: How the top level searches on 20-card presets: it reads the opponent's play (:mod:`.reading`) and
+#: weighs two kinds of player, one by the rule of thumb (the sharp model) and one whose play says
+#: little, 9 to 1 for the first before it has seen any play. While the play keeps the rule-of-thumb
+#: kind at least as likely as not, it draws its worlds from that reading and, in the tree, expects the
+#: rule of thumb's move from the opponent in each sampled world; once the opponent has shown it plays
+#: otherwise, it searches plainly, since expecting the rule of thumb from it would mislead. So it takes
+#: more game points from a rule-of-thumb player than the plain search, and more from a searching one
+#: than the search that always reads. On 24-card presets, where reading leaves fewer iterations in the
+#: second, the always-reading search lost head to head against the plain search on DE24 and leaned
+#: that way on HU24, so the top level plays the plain search there (docs/arena.md, "The top level
+#: reads its opponent").
+TOP_SETTINGS = ("READ_PLAY=1", "PRIOR_SHARP=0.9", "READ_TRUST=0.5", "PRIOR_WEIGHT=10", "PRIOR_OPPONENT_ONLY=1")
 
 #: Iterations the top level reaches in Pyodide within 95% of a 1 s budget: the plain search reaches
 #: 8,000 on 20-card presets and 3,500 on 24-card ones from the opening and early middle game
-#: (``python -m py_engine.bench --ai --pyodide``). On 20-card presets it reads, and reading and the
-#: prior leave about three quarters of that, an estimate (in level-5 games in Pyodide against the
-#: clock, a median 0.73 of the plain search's iterations on AT20; 0.77 in CPython: docs/arena.md).
-#: The arena plays the top level with these counts, so its results say how the browser's level 5
-#: plays, on any machine and under any load.
-BROWSER_ITERATIONS = (6000, 3500)
+#: (``python -m py_engine.bench --ai --pyodide``). The arena plays the top level with these counts,
+#: so its results say how the browser's level 5 plays, on any machine and under any load. (Reading
+#: the opponent's play once per decision costs about 1% of them, left out.)
+BROWSER_ITERATIONS = (8000, 3500)
+#: What the top level reaches while it trusts its reading: the rule-of-thumb prior at the opponent's
+#: nodes leaves about three quarters of the plain search's iterations, an estimate (in level-5 games
+#: in Pyodide against the clock, a median 0.73 of the plain search's on AT20 and 0.80 on HU24; 0.77
+#: and 0.78 in CPython: docs/arena.md). Level 5 reads only on 20-card presets.
+READING_ITERATIONS = (6000, 2700)
 
 
 LEVELS: dict[str, Level] = {
@@ -100,7 +116,13 @@ LEVELS: dict[str, Level] = {
     "3": Level("3", "search", iterations=400, imprecision=(0.06, 0.09)),
     "4": Level("4", "search", iterations=1500, imprecision=(0.025, 0.05)),
     "5": Level(
-        "5", "search", iterations=20_000, budget_ms=1000, unclocked=BROWSER_ITERATIONS, settings=(TOP_SETTINGS, ())
+        "5",
+        "search",
+        iterations=20_000,
+        budget_ms=1000,
+        unclocked=BROWSER_ITERATIONS,
+        unclocked_reading=READING_ITERATIONS,
+        settings=(TOP_SETTINGS, ()),
     ),
 }
 DEFAULT_LEVEL = "4"
@@ -190,12 +212,14 @@ def _decide(
         if imprecision:
             return imprecise_decision(ranking, ranking, imprecision, rng, stats, start)
     else:
-        its = iterations if iterations is not None else level.iterations_for(deal.rules.deck, clock)
+        deck = deal.rules.deck
+        its = iterations if iterations is not None else level.iterations_for(deck, clock)
+        reading_its = iterations if iterations is not None else level.reading_iterations_for(deck, clock)
         budget = (budget_ms if budget_ms is not None else level.budget_ms) if clock else None
         # The budget counts from the request: what was spent before the search (and a margin for
         # answering) comes off the search's own time.
         budget_s = None if budget is None else max(0.01, budget / 1000 * BUDGET_SHARE - (time.perf_counter() - start))
-        result = search(deal, seat, rng, utility, iterations=its, budget_s=budget_s)
+        result = search(deal, seat, rng, utility, iterations=its, budget_s=budget_s, reading_iterations=reading_its)
         ranking = [(a, v) for a, v, _ in result.ranking]
         stats["iterations"] = result.iterations
         if imprecision:

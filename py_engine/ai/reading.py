@@ -241,8 +241,9 @@ class Replayer:
         non_dealer, dealer = (own, theirs) if story.dealer != story.seat else (theirs, own)
         return pack_of(self.rules.deal_pattern, non_dealer, dealer, story.up, talon)
 
-    def replay(self, pack: list[int]) -> tuple[Deal | None, float]:
-        """The deal replayed from ``pack`` and its weight; (None, 0) if the story is not legal with it."""
+    def replay(self, pack: list[int]) -> tuple[Deal | None, float, float]:
+        """The deal replayed from ``pack``, and how likely each kind of opponent made its choices in it:
+        (deal, P(play | sharp), P(play | vague)); (None, 0, 0) if the story is not legal with ``pack``."""
         story = self.story
         world = Deal(self.rules, pack, story.dealer)
         sharp = vague = 1.0
@@ -253,21 +254,22 @@ class Replayer:
             legal: list[int] | None = None
             if value == CLAIM:
                 if not world.windows >> who & 1:
-                    return None, 0.0
+                    return None, 0.0, 0.0
             else:
                 legal = world.legal_actions(who) if who == world.to_act else []
                 if value not in legal:
-                    return None, 0.0
+                    return None, 0.0, 0.0
             if who == opponent:
                 as_sharp, as_vague = choice_likelihoods(world, who, value, (SHARP, VAGUE), legal)
                 sharp *= as_sharp
                 vague *= as_vague
             world.apply(value, who)
-        return world, PRIOR_SHARP * sharp + (1.0 - PRIOR_SHARP) * vague
+        return world, sharp, vague
 
-    def particle(self, rng: random.Random) -> tuple[Deal | None, float]:
+    def particle(self, rng: random.Random) -> tuple[Deal | None, float, float]:
+        """A particle from a random pack, as :meth:`replay` gives it."""
         pack = self.pack(rng)
-        return (None, 0.0) if pack is None else self.replay(pack)
+        return (None, 0.0, 0.0) if pack is None else self.replay(pack)
 
 
 def _cards_shown(action: int, low_trump: int) -> list[int]:
@@ -297,8 +299,10 @@ def _same_position(world: Deal, deal: Deal, seat: int) -> bool:
 class ReadWorlds:
     """Worlds for a search, drawn from weighed particles; each draw a fresh copy with the talon reshuffled."""
 
-    def __init__(self, worlds: list[Deal], weights: list[float], rng: random.Random) -> None:
+    def __init__(self, worlds: list[Deal], weights: list[float], rng: random.Random, sharp_share: float) -> None:
         self.worlds = worlds
+        #: How likely the opponent is the sharp kind, given its play so far (and PRIOR_SHARP before it).
+        self.sharp_share = sharp_share
         self.cumulative = list(accumulate(weights))
         self.rng = rng
 
@@ -318,13 +322,19 @@ def read_worlds(deal: Deal, seat: int, rng: random.Random, particles: int | None
     worlds: list[Deal] = []
     weights: list[float] = []
     count = particles if particles is not None else PARTICLES
+    as_sharp = as_vague = 0.0  # the weight of the particles due to each kind of opponent
     for _ in range(count):
-        world, weight = replayer.particle(rng)
+        world, sharp, vague = replayer.particle(rng)
+        weight = PRIOR_SHARP * sharp + (1.0 - PRIOR_SHARP) * vague
         if world is not None and weight > 0.0:
             if not _same_position(world, deal, seat):
                 return None  # the log does not tell this deal's story: read nothing rather than wrongly
             worlds.append(world)
             weights.append(weight)
+            as_sharp += PRIOR_SHARP * sharp
+            as_vague += (1.0 - PRIOR_SHARP) * vague
     if not worlds:
         return None
-    return ReadWorlds(worlds, weights, rng)
+    # Both kinds are weighed on the same particles, so the two sums estimate each kind's share of
+    # the posterior: Bayes over the two kinds, as for each particle.
+    return ReadWorlds(worlds, weights, rng, as_sharp / (as_sharp + as_vague))

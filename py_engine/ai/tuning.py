@@ -33,6 +33,7 @@ TUNABLE: dict[str, ModuleType] = {
                 "SEES_ALL",
                 "SEES_HAND",
                 "READ_PLAY",
+                "READ_TRUST",
                 "EXACT_CARDS",
             ),
         ),
