@@ -161,18 +161,16 @@ def test_a_declared_marriage_places_its_cards_where_the_opponent_could_have_had_
     assert its_draw in where and where & first_hand  # both kinds of place are used
 
 
-def test_the_search_reads_the_opponent_when_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+def record_draws(monkeypatch: pytest.MonkeyPatch) -> tuple[list[int], list[Deal]]:
+    """From now on, the seat of each of the search's readings, and every world drawn from them."""
     from py_engine.ai import ismcts
-    from py_engine.ai.ismcts import Utility, search
 
-    match = start("AT20", ["JS", "QS", "KH", "TC", "AC"], ["AD", "TD", "KD", "QD", "JD"], "AH", dealer_seat=0)
-    match.act(1, parse_action("play:JS"))
-    calls: list[int] = []
+    seats: list[int] = []
     drawn: list[Deal] = []
     real = reading.read_worlds
 
-    def counting(deal: Deal, seat: int, rng: random.Random, particles: int | None = None) -> object:
-        calls.append(seat)
+    def recording(deal: Deal, seat: int, rng: random.Random, particles: int | None = None) -> object:
+        seats.append(seat)
         read = real(deal, seat, rng, particles)
         assert read is not None
         draw = read.draw
@@ -184,11 +182,20 @@ def test_the_search_reads_the_opponent_when_asked(monkeypatch: pytest.MonkeyPatc
         read.draw = recorded  # type: ignore[method-assign]
         return read
 
-    monkeypatch.setattr(ismcts, "read_worlds", counting)
+    monkeypatch.setattr(ismcts, "read_worlds", recording)
+    return seats, drawn
+
+
+def test_the_search_reads_the_opponent_when_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    from py_engine.ai import ismcts
+    from py_engine.ai.ismcts import Utility, search
+
+    deal = _after_the_opponents_lead("JS").deal
+    seats, drawn = record_draws(monkeypatch)
     monkeypatch.setattr(ismcts, "READ_PLAY", True)
-    first = search(match.deal, 0, random.Random(3), Utility(0), iterations=60)
-    again = search(match.deal, 0, random.Random(3), Utility(0), iterations=60)
-    assert calls == [0, 0]
+    first = search(deal, 0, random.Random(3), Utility(0), iterations=60)
+    again = search(deal, 0, random.Random(3), Utility(0), iterations=60)
+    assert seats == [0, 0]
     assert len(drawn) == 120  # every iteration's world came from the reader
     assert first.ranking == again.ranking and first.iterations == 60
 
@@ -218,21 +225,7 @@ def test_the_search_trusts_its_reading_only_of_a_rule_of_thumb_player(
     from py_engine.ai import ismcts
     from py_engine.ai.ismcts import Utility, search
 
-    drawn: list[Deal] = []
-    real = reading.read_worlds
-
-    def recording(deal: Deal, seat: int, rng: random.Random, particles: int | None = None) -> object:
-        read = real(deal, seat, rng, particles)
-        assert read is not None
-        draw = read.draw
-
-        def recorded() -> Deal:
-            drawn.append(draw())
-            return drawn[-1]
-
-        read.draw = recorded  # type: ignore[method-assign]
-        return read
-
+    _, drawn = record_draws(monkeypatch)
     priors: list[int] = []
     rollout = ismcts.rollout_action
 
@@ -241,7 +234,6 @@ def test_the_search_trusts_its_reading_only_of_a_rule_of_thumb_player(
             priors.append(world.to_act)
         return rollout(world, rng, randomness)
 
-    monkeypatch.setattr(ismcts, "read_worlds", recording)
     monkeypatch.setattr(ismcts, "rollout_action", counting)
     for setting in ("READ_PLAY=1", "PRIOR_SHARP=0.9", "READ_TRUST=0.5", "PRIOR_WEIGHT=10", "PRIOR_OPPONENT_ONLY=1"):
         name, value = tuning.parse_setting(setting)

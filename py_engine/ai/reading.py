@@ -6,10 +6,11 @@ who leads without declaring holds no marriage it could declare, one who
 could exchange and did not lacks the lowest trump, and which card it leads
 or answers with says a little about what else it holds. An attentive human
 reads all of that. (Alone, at 1,500 iterations, it did not change the
-search's score against the rule-of-thumb bot measurably; with the sharp
-model and a rule-of-thumb prior for the opponent's moves it is how the top
-level plays: docs/arena.md has the figures. The search uses it with
-``ismcts.READ_PLAY``, which the top level's settings turn on.)
+search's score against the rule-of-thumb bot measurably; with a
+rule-of-thumb prior for the opponent's moves, trusted while the opponent's
+play fits the rule of thumb, it is how the top level plays: docs/arena.md
+has the figures. The search uses it with ``ismcts.READ_PLAY`` and
+``ismcts.READ_TRUST``, which the top level's settings turn on.)
 
 This module does it by replaying the deal. From the deal's event log it
 takes what ``seat`` saw (:class:`Story`: its own cards and draws, every
@@ -55,8 +56,8 @@ class Model:
 #: The two kinds of opponent the reader weighs against each other: one who plays much like the rule
 #: of thumb, and one whose play says little. A particle weighs PRIOR_SHARP * P(play | sharp) +
 #: (1 - PRIOR_SHARP) * P(play | vague), so the sharp reading takes over only when the opponent's
-#: play fits it, and a strong or erratic opponent is read loosely. (The top level sets PRIOR_SHARP
-#: to 1: it reads every opponent as the sharp kind.)
+#: play fits it, and a strong or erratic opponent is read loosely; the particles' weights also say
+#: how likely each kind is (``ReadWorlds.sharp_share``), which the search's READ_TRUST uses.
 SHARP = Model(temperature=1.0, skip=0.03, surprise=0.5)
 VAGUE = Model(temperature=8.0, skip=0.5, surprise=1.0)
 PRIOR_SHARP = 0.5
