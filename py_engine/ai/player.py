@@ -88,11 +88,11 @@ def for_deck(values: tuple[T, T], deck: int) -> T:
 #: kind at least as likely as not, it draws its worlds from that reading and, in the tree, expects the
 #: rule of thumb's move from the opponent in each sampled world; once the opponent has shown it plays
 #: otherwise, it searches plainly, since expecting the rule of thumb from it would mislead. So it takes
-#: more game points from a rule-of-thumb player than the plain search, and more from a searching one
-#: than the search that always reads. On 24-card presets, where reading leaves fewer iterations in the
-#: second, the always-reading search lost head to head against the plain search on DE24 and leaned
-#: that way on HU24, so the top level plays the plain search there (docs/arena.md, "The top level
-#: reads its opponent").
+#: more game points from a rule-of-thumb player than the plain search, as the search that always reads
+#: did, and unlike that search it is clearly stronger than level 4. On 24-card presets, where reading
+#: leaves fewer iterations in the second, the always-reading search lost head to head against the
+#: plain search on DE24 and leaned that way on HU24, so the top level plays the plain search there
+#: (docs/arena.md, "The top level reads its opponent").
 TOP_SETTINGS = ("READ_PLAY=1", "PRIOR_SHARP=0.9", "READ_TRUST=0.5", "PRIOR_WEIGHT=10", "PRIOR_OPPONENT_ONLY=1")
 
 #: Iterations the top level reaches in Pyodide within 95% of a 1 s budget: the plain search reaches
