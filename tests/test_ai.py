@@ -148,11 +148,8 @@ def test_the_top_level_reads_the_opponents_play_and_keeps_its_settings_to_itself
     assert read == [(True, 10.0)]  # it read the story, and searched with the prior for the opponent
     decide(deal, seat, level_named("4"), random.Random(1), Utility(seat), iterations=40)
     assert len(read) == 1  # level 4 does not read
-    assert (ismcts.READ_PLAY, ismcts.READ_TRUST, ismcts.PRIOR_WEIGHT) == (
-        False,
-        0.0,
-        0.0,
-    )  # nor did level 5's settings stay behind
+    # nor did level 5's settings stay behind
+    assert (ismcts.READ_PLAY, ismcts.READ_TRUST, ismcts.PRIOR_WEIGHT) == (False, 0.0, 0.0)
 
 
 def test_the_top_level_plays_the_plain_search_on_24_card_presets(monkeypatch: pytest.MonkeyPatch) -> None:
