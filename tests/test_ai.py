@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from py_engine.actions import CLAIM, EXCHANGE, NEXT, PASS
-from py_engine.ai import ismcts, player, tuning
+from py_engine.actions import CLAIM, EXCHANGE, NEXT, PASS, parse_action
+from py_engine.ai import ismcts, tuning
 from py_engine.ai.heuristic import claim_choice, rollout_action
 from py_engine.ai.ismcts import Utility, known_exactly, search
 from py_engine.ai.knowledge import determinize, knowledge_of
@@ -20,7 +20,7 @@ from py_engine.fuzz import random_action
 from py_engine.match import Match
 from py_engine.rules import PRESET_IDS, PRESETS
 
-from .scenario import record_reads
+from .scenario import record_reads, start
 
 
 def positions(preset_id: str, seed: int, count: int) -> list[Deal]:
@@ -124,7 +124,7 @@ def test_top_level_without_a_clock_searches_what_the_browser_budget_buys() -> No
     assert top.reading_iterations_for(20, clock=False) == READING_ITERATIONS[0]  # reading leaves fewer
     assert top.reading_iterations_for(20, clock=True) is None
     assert level_named("4").iterations_for(24, clock=False) == level_named("4").iterations
-    # A decision's count without the clock: test_the_top_level_plays_the_plain_search_on_24_card_presets.
+    # A decision's count without the clock: the test of what its trust buys in the browser, below.
 
 
 def _played_a_little(preset_id: str) -> Deal:
@@ -152,20 +152,30 @@ def test_the_top_level_reads_the_opponents_play_and_keeps_its_settings_to_itself
     assert (ismcts.READ_PLAY, ismcts.READ_TRUST, ismcts.PRIOR_WEIGHT) == (False, 0.0, 0.0)
 
 
-def test_the_top_level_plays_the_plain_search_on_24_card_presets(monkeypatch: pytest.MonkeyPatch) -> None:
-    read = record_reads(monkeypatch)
-    deal = _played_a_little("HU24")
-    seat = deal.to_act
-    searched_with: list[tuple[bool, float]] = []
+@pytest.mark.parametrize(("lead", "trusted"), [("JS", True), ("AC", False)])
+def test_the_top_level_without_a_clock_searches_what_its_trust_buys_in_the_browser(
+    monkeypatch: pytest.MonkeyPatch, lead: str, trusted: bool
+) -> None:
+    # HU24, hearts trump: the opponent (seat 1) leads from JS QS KH TC AC AS, the jack as the rule of
+    # thumb would, or the ace of clubs, which it would almost never lead in the open phase.
+    match = start(
+        "HU24", ["JS", "QS", "KH", "TC", "AC", "AS"], ["AD", "TD", "KD", "QD", "JD", "9D"], "AH", dealer_seat=0
+    )
+    match.act(1, parse_action(f"play:{lead}"))
+    reads: list[tuple[float, float]] = []
+    real = ismcts.read_worlds
 
     def recording(*args: Any, **kwargs: Any) -> Any:
-        searched_with.append((ismcts.READ_PLAY, ismcts.PRIOR_WEIGHT))
-        return search(*args, **kwargs)
+        read = real(*args, **kwargs)
+        reads.append((read.sharp_share, ismcts.READ_TRUST))  # the level's threshold, during its decision
+        return read
 
-    monkeypatch.setattr(player, "search", recording)
-    decision = decide(deal, seat, level_named("5"), random.Random(1), Utility(seat), clock=False)
-    assert searched_with == [(False, 0.0)] and read == []  # the plain search: no reading, no prior
-    assert decision.stats["iterations"] == BROWSER_ITERATIONS[1]
+    monkeypatch.setattr(ismcts, "read_worlds", recording)
+    decision = decide(match.deal, 0, level_named("5"), random.Random(1), Utility(0), clock=False)
+    [(share, trust)] = reads
+    assert trust > 0 and (share >= trust) == trusted
+    expected = READING_ITERATIONS[1] if trusted else BROWSER_ITERATIONS[1]
+    assert decision.stats["iterations"] == expected
 
 
 def _minimax(deal: Deal, seat: int, utility: Utility) -> float:
@@ -260,11 +270,9 @@ def test_search_constants_are_set_by_name_with_their_own_types() -> None:
 
 def test_every_levels_own_settings_name_search_constants_of_the_right_type() -> None:
     for level in LEVELS.values():
-        for deck in (20, 24):
-            for text in level.settings_for(deck):
-                assert tuning.setting(text) == text
-    assert level_named("5").settings_for(20)  # the top level has its own on 20-card presets (it reads the opponent)
-    assert level_named("5").settings_for(24) == ()  # and plays the plain search on 24-card ones
+        for text in level.settings:
+            assert tuning.setting(text) == text
+    assert level_named("5").settings  # the top level has its own (it reads the opponent)
 
 
 def test_imprecise_levels_err_between_close_actions_and_hardly_ever_between_clear_ones() -> None:

@@ -12,8 +12,8 @@ heuristic the rule-of-thumb player, no noise (arena baseline)
           close actions by a softmax, like a player who cannot always tell
           them apart); 5 searches for a time budget (in the arena, without a
           clock: the iterations that budget buys in the browser), always
-          plays its best, and on 20-card presets reads the opponent's play as
-          long as it plays by the rule of thumb (TOP_SETTINGS)
+          plays its best, and reads the opponent's play as long as it plays
+          by the rule of thumb (TOP_SETTINGS)
 ========  =====================================================
 """
 
@@ -52,9 +52,9 @@ class Level:
     #: game points / 3), so it errs between close choices and rarely between clear ones. 0: always
     #: the search's best.
     imprecision: tuple[float, float] = (0.0, 0.0)
-    #: The search constants this level plays with, (20-card deck, 24-card deck), each as
-    #: ``NAME=VALUE`` (:mod:`.tuning`), set around each of its decisions only.
-    settings: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
+    #: The search constants this level plays with, each as ``NAME=VALUE`` (:mod:`.tuning`), set
+    #: around each of its decisions only.
+    settings: tuple[str, ...] = ()
 
     def iterations_for(self, deck: int, clock: bool) -> int | None:
         """The iteration limit of a search on a ``deck``-card preset, with or without the clock."""
@@ -72,27 +72,21 @@ class Level:
         """The softmax temperature of this level's choices on a ``deck``-card preset (0: none)."""
         return for_deck(self.imprecision, deck)
 
-    def settings_for(self, deck: int) -> tuple[str, ...]:
-        """The search constants this level sets on a ``deck``-card preset."""
-        return for_deck(self.settings, deck)
-
 
 def for_deck(values: tuple[T, T], deck: int) -> T:
     """The value of a (20-card deck, 24-card deck) pair for a ``deck``-card preset."""
     return values[0] if deck == 20 else values[1]
 
 
-#: How the top level searches on 20-card presets: it reads the opponent's play (:mod:`.reading`) and
-#: weighs two kinds of player, one by the rule of thumb (the sharp model) and one whose play says
-#: little, 9 to 1 for the first before it has seen any play. While the play keeps the rule-of-thumb
-#: kind at least as likely as not, it draws its worlds from that reading and, in the tree, expects the
-#: rule of thumb's move from the opponent in each sampled world; once the opponent has shown it plays
-#: otherwise, it searches plainly, since expecting the rule of thumb from it would mislead. So it takes
-#: more game points from a rule-of-thumb player than the plain search, as the search that always reads
-#: did, and unlike that search it is clearly stronger than level 4. On 24-card presets, where reading
-#: leaves fewer iterations in the second, the always-reading search lost head to head against the
-#: plain search on DE24 and leaned that way on HU24, so the top level plays the plain search there
-#: (docs/arena.md, "The top level reads its opponent").
+#: How the top level searches: it reads the opponent's play (:mod:`.reading`) and weighs two kinds
+#: of player, one by the rule of thumb (the sharp model) and one whose play says little, 9 to 1 for
+#: the first before it has seen any play. While the play keeps the rule-of-thumb kind at least as
+#: likely as not, it draws its worlds from that reading and, in the tree, expects the rule of thumb's
+#: move from the opponent in each sampled world; once the opponent has shown it plays otherwise, it
+#: searches plainly, since expecting the rule of thumb from it would mislead. So it takes more game
+#: points from a rule-of-thumb player than the plain search, as the search that always reads did,
+#: and unlike that search it is clearly stronger than level 4 on AT20 and holds its own head to head
+#: against the plain search on 24-card presets (docs/arena.md, "The top level reads its opponent").
 TOP_SETTINGS = ("READ_PLAY=1", "PRIOR_SHARP=0.9", "READ_TRUST=0.5", "PRIOR_WEIGHT=10", "PRIOR_OPPONENT_ONLY=1")
 
 #: Iterations the top level reaches in Pyodide within 95% of a 1 s budget: the plain search reaches
@@ -104,7 +98,7 @@ BROWSER_ITERATIONS = (8000, 3500)
 #: What the top level reaches while it trusts its reading: the rule-of-thumb prior at the opponent's
 #: nodes leaves about three quarters of the plain search's iterations, an estimate (in level-5 games
 #: in Pyodide against the clock, a median 0.73 of the plain search's on AT20 and 0.80 on HU24; 0.77
-#: and 0.78 in CPython: docs/arena.md). Level 5 reads only on 20-card presets.
+#: and 0.78 in CPython: docs/arena.md).
 READING_ITERATIONS = (6000, 2700)
 
 
@@ -122,7 +116,7 @@ LEVELS: dict[str, Level] = {
         budget_ms=1000,
         unclocked=BROWSER_ITERATIONS,
         unclocked_reading=READING_ITERATIONS,
-        settings=(TOP_SETTINGS, ()),
+        settings=TOP_SETTINGS,
     ),
 }
 DEFAULT_LEVEL = "4"
@@ -176,7 +170,7 @@ def decide(
     (``NAME=VALUE``, :mod:`.tuning`) change search constants for this decision,
     after the level's own.
     """
-    with tuning.applied((*level.settings_for(deal.rules.deck), *settings)):
+    with tuning.applied((*level.settings, *settings)):
         return _decide(deal, seat, level, rng, utility, iterations, budget_ms, clock)
 
 
