@@ -10,6 +10,7 @@ from py_engine.actions import parse_action
 from py_engine.ai import reading, tuning
 from py_engine.ai.heuristic import claim_choice
 from py_engine.ai.knowledge import knowledge_of
+from py_engine.ai.player import TOP_SETTINGS
 from py_engine.ai.reading import SHARP, Replayer, choice_likelihoods, read_worlds, story_of
 from py_engine.cards import parse_card
 from py_engine.deal import Deal
@@ -235,11 +236,9 @@ def test_the_search_trusts_its_reading_only_of_a_rule_of_thumb_player(
         return rollout(world, rng, randomness)
 
     monkeypatch.setattr(ismcts, "rollout_action", counting)
-    for setting in ("READ_PLAY=1", "PRIOR_SHARP=0.9", "READ_TRUST=0.5", "PRIOR_WEIGHT=10", "PRIOR_OPPONENT_ONLY=1"):
-        name, value = tuning.parse_setting(setting)
-        monkeypatch.setattr(tuning.TUNABLE[name], name, value)
     deal = _after_the_opponents_lead(lead).deal
-    result = search(deal, 0, random.Random(3), Utility(0), iterations=60, reading_iterations=45)
+    with tuning.applied(TOP_SETTINGS):  # the top level's search
+        result = search(deal, 0, random.Random(3), Utility(0), iterations=60, reading_iterations=45)
     assert result.iterations == (45 if trusted else 60)  # the arena's count for a reading search, or not
     if trusted:
         assert len(drawn) == 45  # every world from the reading

@@ -326,14 +326,15 @@ def read_worlds(deal: Deal, seat: int, rng: random.Random, particles: int | None
     as_sharp = as_vague = 0.0  # the weight of the particles due to each kind of opponent
     for _ in range(count):
         world, sharp, vague = replayer.particle(rng)
-        weight = PRIOR_SHARP * sharp + (1.0 - PRIOR_SHARP) * vague
-        if world is not None and weight > 0.0:
+        sharp *= PRIOR_SHARP
+        vague *= 1.0 - PRIOR_SHARP
+        if world is not None and sharp + vague > 0.0:
             if not _same_position(world, deal, seat):
                 return None  # the log does not tell this deal's story: read nothing rather than wrongly
             worlds.append(world)
-            weights.append(weight)
-            as_sharp += PRIOR_SHARP * sharp
-            as_vague += (1.0 - PRIOR_SHARP) * vague
+            weights.append(sharp + vague)
+            as_sharp += sharp
+            as_vague += vague
     if not worlds:
         return None
     # Both kinds are weighed on the same particles, so the two sums estimate each kind's share of
