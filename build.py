@@ -352,6 +352,43 @@ def web_manifest() -> bytes:
     return (json.dumps(manifest, indent=2) + "\n").encode("utf-8")
 
 
+# ---------------------------------------------------------------- set-up
+
+
+def stale_node_packages(root: Path = ROOT) -> list[str]:
+    """The packages of ``package-lock.json`` missing from ``node_modules/`` or at another version."""
+    locked = json.loads((root / "package-lock.json").read_text(encoding="utf-8"))
+    stale = []
+    for where, entry in sorted(locked.get("packages", {}).items()):
+        if not where.startswith("node_modules/") or entry.get("optional") or entry.get("link"):
+            continue
+        installed = root / where / "package.json"
+        have = json.loads(installed.read_text(encoding="utf-8")).get("version") if installed.is_file() else None
+        if have != entry.get("version"):
+            stale.append(f"{where.removeprefix('node_modules/')} {have or 'missing'} (locked {entry.get('version')})")
+    return stale
+
+
+def ensure_node_modules(root: Path = ROOT) -> bool:
+    """Run ``npm ci`` when a locked package is missing or stale; True if it ran.
+
+    Raises BuildError (with what to install) when npm is needed and absent, or fails.
+    """
+    stale = stale_node_packages(root)
+    if not stale:
+        return False
+    npm = shutil.which("npm")
+    if npm is None or shutil.which("node") is None:
+        raise BuildError(
+            "Node.js 20+ with npm is needed to set up the pinned Pyodide runtime "
+            f"({', '.join(stale[:3])}); install Node.js, then run this command again"
+        )
+    print(f"node_modules/ is not what package-lock.json pins ({', '.join(stale[:3])}): running npm ci", flush=True)
+    if subprocess.call([npm, "ci", "--no-audit", "--no-fund"], cwd=root) != 0:
+        raise BuildError("`npm ci` failed (see its output above)")
+    return True
+
+
 # ---------------------------------------------------------------------- site
 
 
@@ -517,8 +554,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"unrecognized arguments: {' '.join(rest)}")
     try:
         if command == "build":
+            ensure_node_modules()
             build()
         elif command == "serve":
+            ensure_node_modules()
             serve(args.port, args.host)
         else:
             runner = ROOT / "tests" / "run.py"

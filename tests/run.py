@@ -29,7 +29,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib.util
-import json
 import os
 import re
 import shutil
@@ -203,19 +202,16 @@ def step_setup() -> str:
     notes = [n for n in (ensure_python_tools(), ensure_browsers()) if n]
     if shutil.which("node") is None:
         raise StepFailed("node is not on PATH (Node.js 20+ is needed for the Pyodide tests)")
-    locked = json.loads((ROOT / "package-lock.json").read_text(encoding="utf-8"))
-    want = locked["packages"]["node_modules/pyodide"]["version"]
-    installed_json = ROOT / "node_modules" / "pyodide" / "package.json"
-    have = json.loads(installed_json.read_text(encoding="utf-8"))["version"] if installed_json.is_file() else None
-    if have != want or not (ROOT / "node_modules" / "pyodide" / "pyodide.mjs").is_file():
-        print(f"node_modules/pyodide is {have or 'missing'}, package-lock.json wants {want}: running npm ci")
-        npm = shutil.which("npm")
-        if npm is None:
-            raise StepFailed("npm is not on PATH")
-        check([npm, "ci", "--no-audit", "--no-fund"], "npm ci")
-        notes.append("npm ci")
-    else:
-        print(f"node_modules/pyodide {have}: ok")
+    sys.path.insert(0, str(ROOT))
+    from build import BuildError, ensure_node_modules
+
+    try:
+        if ensure_node_modules(ROOT):
+            notes.append("npm ci")
+        else:
+            print("node_modules/: as package-lock.json pins it")
+    except BuildError as e:
+        raise StepFailed(str(e)) from None
     check([sys.executable, "tests/pyodide/fetch_wheels.py"], "fetching the Pyodide wheels")
     return ", ".join(notes)
 
