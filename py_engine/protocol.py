@@ -33,6 +33,7 @@ from .errors import EngineError
 from .match import Match, check_deck
 from .record import load_record
 from .rules import BOOLEANS, CHOICES, PARAMETERS, PRESET_IDS, PRESETS, Rules, RulesError, make_rules
+from .table import LEVEL_BUDGET_MS, Seating, Table
 from .views import filter_events, view
 
 #: The computer player and the deal review, imported by the requests that use
@@ -115,6 +116,7 @@ class Engine:
 
     def __init__(self) -> None:
         self.games: dict[str, Match] = {}
+        self.tables: dict[str, Table] = {}
         self._counter = 0
         self._commands: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
             "presets": self._presets,
@@ -131,7 +133,36 @@ class Engine:
             "close_game": self._close_game,
             "undo": self._undo,
             "review": self._review,
+            "table_new": self._table_new,
+            "table_show": self._table_show,
+            "table_take": self._table_take,
+            "table_act": self._table_act,
+            "table_computer": self._table_computer,
+            "table_hint": self._table_hint,
+            "table_undo": self._table_undo,
+            "table_export": self._table_export,
+            "table_deals": self._table_deals,
+            "table_review": self._table_review,
+            "table_import": self._table_import,
+            "table_close": self._table_close,
+            "table_save": self._table_save,
+            "table_restore": self._table_restore,
         }
+
+    def handle_page(self, request: str) -> str:
+        """Answer a request from the page: the table commands and the rules' lists, nothing that shows a seat.
+
+        The page never sees a record with the pack, nor a seat's view outside its table's policy.
+        """
+        try:
+            req = json.loads(request)
+            cmd = req.get("cmd") if isinstance(req, dict) else None
+        except (TypeError, ValueError):
+            cmd = None
+        if isinstance(cmd, str) and cmd in self._commands and cmd not in PAGE_COMMANDS:
+            req_id = req.get("id") if isinstance(req.get("id"), (str, int)) else None
+            return _error(req_id, "bad_request", f"{cmd!r} is not for the page: it would show what a seat may not see")
+        return self.handle(request)
 
     def handle(self, request: str) -> str:
         """Answer one request. Never raises."""
@@ -219,6 +250,10 @@ class Engine:
         return {"rules": self._requested_rules(req).to_dict()}
 
     def _new_game(self, req: dict[str, Any]) -> dict[str, Any]:
+        match = self._start_match(req)
+        return {"game": self._register(match), "view": view(match, 0)}
+
+    def _start_match(self, req: dict[str, Any]) -> Match:
         rules = self._requested_rules(req)
         seed = _arg(req, "seed", int, None)
         if seed is None:
@@ -231,8 +266,7 @@ class Engine:
             except ValueError as e:
                 raise ProtocolError("bad_request", f"argument 'deck': {e}") from None
         single = not _arg(req, "match", bool, True)
-        match = Match(rules, seed, dealer=dealer, deck=deck, single_deal=single)
-        return {"game": self._register(match), "view": view(match, 0)}
+        return Match(rules, seed, dealer=dealer, deck=deck, single_deal=single)
 
     def _view(self, req: dict[str, Any]) -> dict[str, Any]:
         match = self._game(req)
@@ -313,12 +347,128 @@ class Engine:
         offset = len(match.records) - match.deal_number
         from . import review  # imported on first use: see _LAZY_MODULES
 
-        return {"review": review.review_deal(match, number + offset, evaluate, budget, _arg(req, "seed", int, 0))}
+        seats = () if evaluate is None else (evaluate,)
+        return {"review": review.review_deal(match, number + offset, seats, budget, _arg(req, "seed", int, 0))}
+
+    # ------------------------------------------------------------------ tables
+
+    def _table(self, req: dict[str, Any]) -> Table:
+        handle = _arg(req, "table", str)
+        table = self.tables.get(handle)
+        if table is None:
+            raise ProtocolError("unknown_game", f"no table with handle {handle!r}")
+        return table
+
+    def _add_table(self, table: Table) -> str:
+        self._counter += 1
+        handle = f"t{self._counter}"
+        self.tables[handle] = table
+        return handle
+
+    def _table_new(self, req: dict[str, Any]) -> dict[str, Any]:
+        seating = Seating.from_json(_arg(req, "seating", dict, {}))
+        table = Table(self._start_match(req), seating)
+        return {"table": self._add_table(table), **table.show(), "save": True}
+
+    def _table_show(self, req: dict[str, Any]) -> dict[str, Any]:
+        return self._table(req).show()
+
+    def _table_take(self, req: dict[str, Any]) -> dict[str, Any]:
+        return self._table(req).take(self._seat(req))
+
+    def _table_act(self, req: dict[str, Any]) -> dict[str, Any]:
+        table = self._table(req)
+        return table.act(self._seat(req), _arg(req, "action", str))
+
+    def _table_computer(self, req: dict[str, Any]) -> dict[str, Any]:
+        started = time.perf_counter()
+        table = self._table(req)
+        level = _arg(req, "level", int, None, what="a level 1-5")
+        if level is not None and level not in LEVEL_BUDGET_MS:
+            raise ProtocolError("bad_request", f"argument 'level' must be a level 1-5, not {level!r}")
+        return table.computer_move(
+            level,
+            budget_ms=_left_of(_positive(req, "budget_ms", _MAX_BUDGET_MS, _MS), started),
+            iterations=_positive(req, "iterations", _MAX_ITERATIONS, "a positive integer"),
+            seed=_arg(req, "seed", int, None),
+            clock=_arg(req, "timed", bool, True),
+        )
+
+    def _table_hint(self, req: dict[str, Any]) -> dict[str, Any]:
+        started = time.perf_counter()
+        table = self._table(req)
+        budget = _positive(req, "budget_ms", _MAX_BUDGET_MS, _MS)
+        return table.hint(_left_of(budget, started), seed=_arg(req, "seed", int, None))
+
+    def _table_undo(self, req: dict[str, Any]) -> dict[str, Any]:
+        return self._table(req).undo()
+
+    def _table_export(self, req: dict[str, Any]) -> dict[str, Any]:
+        return {"record": self._table(req).export()}
+
+    def _table_deals(self, req: dict[str, Any]) -> dict[str, Any]:
+        table = self._table(req)
+        return {"deals": table.deals(), "seating": table.seating.to_json()}
+
+    def _table_review(self, req: dict[str, Any]) -> dict[str, Any]:
+        table = self._table(req)
+        seats = _arg(req, "evaluate", list, [])
+        if any(seat not in (0, 1) or isinstance(seat, bool) for seat in seats):
+            raise ProtocolError("bad_request", f"argument 'evaluate' must list seats 0 and 1, not {seats!r}")
+        index = _arg(req, "deal", int)
+        budget = _positive(req, "budget_ms", 10_000, _MS)
+        review = table.review(index, sorted(set(seats)), budget, _arg(req, "seed", int, 0))
+        return {"review": review, "seating": table.seating.to_json()}
+
+    def _table_import(self, req: dict[str, Any]) -> dict[str, Any]:
+        if "record" not in req:
+            raise ProtocolError("bad_request", "missing argument 'record'")
+        table = Table.restore(req["record"])
+        table.kept = False
+        return {"table": self._add_table(table), "deals": table.deals(), "seating": table.seating.to_json()}
+
+    def _table_close(self, req: dict[str, Any]) -> dict[str, Any]:
+        self._table(req)
+        del self.tables[req["table"]]
+        return {}
+
+    def _table_save(self, req: dict[str, Any]) -> dict[str, Any]:
+        return {"saved": self._table(req).saved()}
+
+    def _table_restore(self, req: dict[str, Any]) -> dict[str, Any]:
+        if "saved" not in req:
+            raise ProtocolError("bad_request", "missing argument 'saved'")
+        table = Table.restore(req["saved"])
+        table.kept = True
+        return {"table": self._add_table(table), **table.show()}
 
     def _close_game(self, req: dict[str, Any]) -> dict[str, Any]:
         self._game(req)
         del self.games[req["game"]]
         return {}
+
+
+#: What the page may ask (handle_page); the rest (bare seats' views and moves, records with the pack) stays in
+#: the engine's host, the worker.
+PAGE_COMMANDS = frozenset(
+    {
+        "presets",
+        "rules",
+        "check_rules",
+        "table_new",
+        "table_show",
+        "table_take",
+        "table_act",
+        "table_computer",
+        "table_hint",
+        "table_undo",
+        "table_export",
+        "table_deals",
+        "table_review",
+        "table_import",
+        "table_close",
+    }
+)
 
 
 def _error(req_id: Any, code: str, message: str, detail: dict[str, Any] | None = None) -> str:
@@ -337,3 +487,8 @@ _DEFAULT = Engine()
 def handle(request: str) -> str:
     """The protocol's entry point: one JSON request → one JSON response."""
     return _DEFAULT.handle(request)
+
+
+def handle_page(request: str) -> str:
+    """The page's entry point: :func:`handle` limited to what the page may ask (``PAGE_COMMANDS``)."""
+    return _DEFAULT.handle_page(request)

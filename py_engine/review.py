@@ -59,12 +59,12 @@ def _snapshot(deal: Deal) -> dict[str, Any]:
 
 
 def review_deal(
-    match: Match, number: int, evaluate_seat: int | None = None, budget_ms: int = 300, seed: int = 0
+    match: Match, number: int, evaluate: tuple[int, ...] = (), budget_ms: int = 300, seed: int = 0
 ) -> dict[str, Any]:
     """Deal ``number`` (1-based, in the current record) step by step with every card shown.
 
     Only a finished deal can be reviewed: during play this would reveal hidden
-    cards. With ``evaluate_seat``, each decision of that seat carries the
+    cards. Each decision of a seat in ``evaluate`` carries the
     computer's ranking of the alternatives (from that seat's knowledge only)
     and ``clearly_worse`` when the chosen action scored well below the best.
     """
@@ -81,7 +81,7 @@ def review_deal(
     steps: list[dict[str, Any]] = []
     for seat, text in entry["actions"]:
         step: dict[str, Any] = {"seat": seat, "action": text}
-        if evaluate_seat == seat and len(replay.legal(seat)) > 1:
+        if seat in evaluate and len(replay.legal(seat)) > 1:
             ranking = rank(replay, seat, BotSettings(budget_ms=budget_ms, seed=seed))
             chosen = next((v for a, v in ranking if action_name(a) == text), None)
             step["ranking"] = [{"action": action_name(a), "value": v} for a, v in ranking]

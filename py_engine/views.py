@@ -51,8 +51,8 @@ def event_as_text(event: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def filter_event(event: dict[str, Any], seat: int, match: Match | None = None) -> dict[str, Any]:
-    """The event as ``seat`` may see it."""
+def filter_event(event: dict[str, Any], seat: int, *, sees_other_hand: bool = False) -> dict[str, Any]:
+    """The event as ``seat`` may see it; ``sees_other_hand``: the other hand is face up for it (a watcher)."""
     kind = event["type"]
     if kind in _PUBLIC_EVENTS:
         return event_as_text(event)
@@ -65,7 +65,7 @@ def filter_event(event: dict[str, Any], seat: int, match: Match | None = None) -
         }
     if kind == "draw":
         out = {"type": "draw", "seat": event["seat"], "face_up": event["face_up"]}
-        if event["seat"] == seat or event["face_up"]:
+        if event["seat"] == seat or event["face_up"] or sees_other_hand:
             out["card"] = CARD_NAMES[event["card"]]
         return out
     if kind == "deal_end":
@@ -141,8 +141,11 @@ def _trick_dict(entry: tuple[int, int, int, int]) -> dict[str, Any]:
     }
 
 
-def view(match: Match, seat: int) -> dict[str, Any]:
-    """Everything ``seat`` may know now (PROTOCOL.md "View")."""
+def view(match: Match, seat: int, *, show_opponent: bool = False) -> dict[str, Any]:
+    """Everything ``seat`` may know now (PROTOCOL.md "View").
+
+    ``show_opponent``: the other hand is face up for this viewer (a watcher), in ``opponent_shown``.
+    """
     deal = match.deal
     other = 1 - seat
     rules = match.rules
@@ -167,6 +170,7 @@ def view(match: Match, seat: int) -> dict[str, Any]:
         "hand": names(deal.hands[seat]),
         "opponent_hand_count": deal.hands[other].bit_count(),
         "opponent_known": names(deal.known[other] & deal.hands[other]),
+        "opponent_shown": names(deal.hands[other]) if show_opponent else None,
         "trick": trick,
         "last_trick": _trick_dict(history[-1]) if history else None,
         "my_points": deal.total(seat),

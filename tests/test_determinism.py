@@ -1,23 +1,28 @@
 """Same rules + seed + actions ⇒ the same game, on CPython and on Pyodide alike.
 
 Whole seeded matches are played through the JSON protocol with ``ai_move`` for
-both seats (fixed bot seeds, no time budget), and a SHA-256 of the transcript
-(every action, the final scores and the ``save`` record) is compared with a
-digest pinned here. This file runs unchanged under CPython (``pytest``) and
-inside Pyodide (``node tests/pyodide/run_pytest.mjs``): both must reproduce the
-same digests.
+both seats (fixed bot seeds, no time budget). Each is compared twice:
 
-A digest changes whenever the rules engine, the shuffle or the computer
-player changes what it does (a rules fix, a new search heuristic, another
-shuffle). Then check that the change is intended, run
-``python -m tests.test_determinism`` to print the new digests, paste them
-below, and let the Pyodide run confirm them.
+* with a readable playthrough in ``tests/golden/`` (every action and what it
+  did, as text), so a failure shows the first line that changed;
+* with a SHA-256 of the whole transcript (every action with its events, the
+  final scores and the ``save`` record) pinned here.
+
+This file runs unchanged under CPython (``pytest``) and inside Pyodide
+(``node tests/pyodide/run_pytest.mjs``): both must reproduce the same games.
+
+Both change whenever the rules engine, the shuffle or the computer player
+changes what it does (a rules fix, a new search heuristic, another shuffle).
+Then check that the change is intended and run ``python -m tests.test_determinism``:
+it rewrites the playthroughs and prints the new digests to paste below.
 """
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -32,20 +37,21 @@ ITERATIONS: dict[str, int | None] = {"2": 10, "heuristic": None}
 #: (preset, match seed, level of both seats) → SHA-256 of the transcript.
 PINNED: dict[tuple[str, int, str], str] = {
     # 57 actions, final scores [7, 0]
-    ("AT20", 7, "2"): "4cc4b022fe00ff5ef65ab7aa34a3720bf5e2eae0d0e3bc5031ff9af47e0a4b0f",
+    ("AT20", 7, "2"): "479f133f2cf15b24d2ac541c4a568654b8308d76ae4bdeb5fcc2695d2f2e12d3",
     # 59 actions, final scores [7, 5]
-    ("AT20", 20240, "heuristic"): "a3255603f4df7c93b6d122b4ed61df60551760622cc834a8a36a1f717ceaf7cd",
+    ("AT20", 20240, "heuristic"): "64fbb35091904fdb2323fb17916f0bd99596ae2d0f80d0b135e678dd9c64c647",
     # 134 actions, final scores [7, 4]
-    ("DE24", 66, "2"): "f1c47fc56ab49e150ddbb05ccdeccfa417cbb5e7f2572dcdcd825e91738b72a1",
+    ("DE24", 66, "2"): "d9048abe98c8ffe78dbb2f71b8495e43fd99351e22df4d147a05fd28449f5435",
     # 125 actions, final scores [6, 7]
-    ("DE24", 4242, "heuristic"): "41dafe5d34a6a22292bd5ebb559d548f099f2a1fdde4ea6745ee7f8eb7d66168",
+    ("DE24", 4242, "heuristic"): "b410f1739dbf02cc3921df21e59cae03eee003175f286e0d432ea51f11033d4b",
     # 136 actions, final scores [6, 7]
-    ("HU24", 24, "2"): "689551f3d4c5b1213074c7050a41637df4df6adebba544495c89b8c44046b50f",
+    ("HU24", 24, "2"): "89a30769493de14ce5ff7e0ba65c8e481b1d4ed5df3806952052e8a07c723f2f",
     # 122 actions, final scores [4, 7]
-    ("HU24", 1966, "heuristic"): "00980aaa8940cf4d57ff9dcb170c140b3be1d3ee86b7318f89feba99570661f9",
+    ("HU24", 1966, "heuristic"): "44d393564e186e26c4bb2ec04bca1974c8514d22f159c253171618e2ba7ab929",
 }
 
 MAX_ACTIONS = 5000
+GOLDEN = Path(__file__).resolve().parent / "golden"
 
 
 def call(cmd: str, **args: Any) -> dict[str, Any]:
@@ -103,9 +109,40 @@ def play_match(preset: str, seed: int, level: str) -> dict[str, Any]:
         "actions": actions,
         "scores": final[0]["match"]["scores"],
         "deal_result": final[0]["deal_result"],
-        "final_views": [final[0], final[1]],
         "record": record,
     }
+
+
+def describe(event: dict[str, Any]) -> str:
+    """One event in a few words (the card texts as the protocol writes them)."""
+    kind = event["type"]
+    if kind == "trick":
+        return f"trick {' '.join(event['cards'])} to {event['winner']} (+{event['points']})"
+    if kind == "play":
+        return f"{event['seat']} plays {event['card']}"
+    if kind == "draw":
+        return f"{event['seat']} draws {event.get('card', 'a card')}"
+    if kind == "deal_end":
+        return f"deal to {event['winner']}: {event['game_points']} ({event['code']}, {event['basis']})"
+    if kind == "deal":
+        return f"deal by {event['dealer']}, trump {event['trump_card']}"
+    extra = {k: v for k, v in event.items() if k not in ("type", "seat") and not isinstance(v, (list, dict))}
+    who = f"{event['seat']} " if "seat" in event else ""
+    return f"{who}{kind}" + "".join(f" {k}={v}" for k, v in sorted(extra.items()))
+
+
+def playthrough(transcript: dict[str, Any]) -> str:
+    """The match as text: one line per action, then the final scores."""
+    lines = [f"{transcript['preset']} seed {transcript['seed']}, level {transcript['level']} on both seats"]
+    for number, (seat, action, events) in enumerate(transcript["actions"], 1):
+        said = "; ".join(describe(e) for e in events if e["type"] != "play" or e["seat"] != seat)
+        lines.append(f"{number:4} seat {seat} {action:<10} {said}".rstrip())
+    lines.append(f"final scores {transcript['scores']}")
+    return "\n".join(lines) + "\n"
+
+
+def golden_path(preset: str, seed: int, level: str) -> Path:
+    return GOLDEN / f"{preset}-{seed}-{level}.txt"
 
 
 def digest(transcript: dict[str, Any]) -> str:
@@ -117,6 +154,11 @@ def digest(transcript: dict[str, Any]) -> str:
 def test_seeded_match_is_reproducible(preset: str, seed: int, level: str) -> None:
     transcript = play_match(preset, seed, level)
     assert transcript["scores"] != [0, 0]
+    expected = golden_path(preset, seed, level).read_text(encoding="utf-8")
+    played = playthrough(transcript)
+    if played != expected:
+        diff = difflib.unified_diff(expected.splitlines(), played.splitlines(), "pinned", "played", n=1, lineterm="")
+        raise AssertionError(f"{preset} seed {seed} level {level} plays differently:\n" + "\n".join(list(diff)[:12]))
     assert digest(transcript) == PINNED[(preset, seed, level)], (
         f"{preset} seed {seed} level {level}: the game differs from the pinned one "
         f"({len(transcript['actions'])} actions, scores {transcript['scores']}). "
@@ -130,8 +172,10 @@ def test_same_seed_same_game_twice() -> None:
 
 
 if __name__ == "__main__":
+    GOLDEN.mkdir(exist_ok=True)
     for preset, seed, level in sorted(PINNED):
         t = play_match(preset, seed, level)
+        golden_path(preset, seed, level).write_text(playthrough(t), encoding="utf-8")
         actions, scores = len(t["actions"]), t["scores"]
         print(f"    # {actions} actions, final scores {scores}")
         print(f'    ("{preset}", {seed}, "{level}"): "{digest(t)}",')

@@ -1,0 +1,488 @@
+"""A table: one match with the people and computers around it, and what each may see and do.
+
+The page talks to a table, never to the bare match: this module owns the
+policy that keeps each player's cards private and each mode's rights.
+
+Modes (:class:`Seating`):
+
+* ``computer``: a person at seat 0 plays the computer at seat 1. The page
+  sees seat 0 only. Undo (within the deal in play) and hints exist in
+  casual games, not in ranked ones.
+* ``hotseat``: two people share one device. The table shows a seat only to
+  the person holding the device (``holder``); when the other has to act, or
+  a new deal starts, the device changes hands and nothing is shown until
+  that person takes it (:meth:`Table.take`). No undo; hints when not ranked.
+* ``watch``: the computer plays both seats. The watcher is not a player: it
+  sees seat 0's view with the other hand face up (``opponent_shown``), never
+  the face-down talon. It cannot act, undo or ask for hints.
+
+Seat numbers are the protocol's own (absolute) everywhere: in views, events,
+records and requests. A view's ``seat`` is the seat drawn at the bottom;
+fields named ``my_*``/``opponent_*``/``hand`` are counted from it.
+
+Every answer that changes the table carries ``frames``: one per event, the
+event as the viewer may see it and the viewer's view right after it, so the
+page animates without knowing how a deal moves.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from .actions import CLAIM, NEXT, action_name, parse_action
+from .errors import BadActionError, EngineError, GameOverError, IllegalActionError, NotYourTurnError
+from .match import Match
+from .record import load_record
+from .views import filter_event, view
+
+Mode = Literal["computer", "hotseat", "watch"]
+MODES: tuple[Mode, ...] = ("computer", "hotseat", "watch")
+LEVELS = (1, 2, 3, 4, 5)
+DEFAULT_LEVEL = 4
+#: The computer's time for one move in the browser, by level (milliseconds). Levels 1-4 stop at
+#: their iteration counts well within it; level 5 searches for its whole second.
+LEVEL_BUDGET_MS = {1: 2500, 2: 2500, 3: 2500, 4: 2500, 5: 1000}
+#: A hint's search time (milliseconds).
+HINT_BUDGET_MS = 700
+#: A review's search time for each evaluated decision (milliseconds).
+REVIEW_BUDGET_MS = 300
+NAME_MAX = 24
+PERSON = 0  # the person's seat against the computer
+COMPUTER = 1
+
+
+class TableError(EngineError):
+    """A request the table's policy refuses (the mode does not allow it)."""
+
+
+def _clean_name(name: Any) -> str:
+    if not isinstance(name, str):
+        return ""
+    return "".join(c for c in name if c >= " " and c != "\x7f").strip()[:NAME_MAX]
+
+
+def _level(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value in LEVELS else None
+
+
+@dataclass(frozen=True, slots=True)
+class Seating:
+    """Who sits at the table: the mode, whether it is ranked, names and the computer's levels."""
+
+    mode: Mode = "computer"
+    ranked: bool = False
+    names: tuple[str, str] | None = None
+    #: The computer's level at each seat (None where a person sits).
+    levels: tuple[int | None, int | None] = (None, DEFAULT_LEVEL)
+
+    @classmethod
+    def from_json(cls, data: Any) -> Seating:
+        """A valid seating from whatever the page (or an old save, or a record file) gave.
+
+        Lenient by design: saved games and record files from earlier versions
+        carry older or partial forms; what is not understood takes its default.
+        """
+        d = data if isinstance(data, dict) else {}
+        mode: Mode = d["mode"] if d.get("mode") in MODES else "computer"
+        names_in = d.get("names")
+        names = None
+        if mode == "hotseat" and isinstance(names_in, list) and len(names_in) == 2:
+            names = (_clean_name(names_in[0]), _clean_name(names_in[1]))
+        levels_in = d.get("levels")
+        pair = [_level(v) for v in levels_in] if isinstance(levels_in, list) and len(levels_in) == 2 else [None, None]
+        if mode == "computer":
+            levels: tuple[int | None, int | None] = (None, pair[1] or DEFAULT_LEVEL)
+        elif mode == "watch":
+            levels = (pair[0] or 3, pair[1] or DEFAULT_LEVEL)
+        else:
+            levels = (None, None)
+        return cls(mode, mode != "watch" and d.get("ranked") is True, names, levels)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "mode": self.mode,
+            "ranked": self.ranked,
+            "names": list(self.names) if self.names else None,
+            "levels": list(self.levels),
+        }
+
+    @property
+    def computer_seats(self) -> tuple[int, ...]:
+        return tuple(seat for seat in (0, 1) if self.levels[seat] is not None)
+
+    @property
+    def assisted(self) -> bool:
+        """Do hints (and, against the computer, undo) exist in this game?"""
+        return not self.ranked and self.mode != "watch"
+
+
+@dataclass(frozen=True, slots=True)
+class Viewer:
+    """Whom a view is for: the seat at the bottom, and whether the other hand is shown face up."""
+
+    seat: int
+    sees_other_hand: bool = False
+
+
+@dataclass
+class Table:
+    """A match and its seating; ``holder`` is the seat holding a shared device (None: changing hands)."""
+
+    match: Match
+    seating: Seating
+    holder: int | None = None
+    #: Whether the worker keeps this table (the game in play) or not (a record opened for review).
+    kept: bool = True
+    _events_seen: int = field(default=0, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.seating.mode != "hotseat" or (self.holder is not None and self.holder not in self.servable_seats()):
+            self.holder = None
+
+    # ------------------------------------------------------------ who sees what
+
+    def viewer(self) -> Viewer | None:
+        """Whom the page shows the table to now (None: a shared device changing hands)."""
+        mode = self.seating.mode
+        if mode == "computer":
+            return Viewer(PERSON)
+        if mode == "watch":
+            return Viewer(0, sees_other_hand=True)
+        return None if self.holder is None else Viewer(self.holder)
+
+    def servable_seats(self) -> tuple[int, ...]:
+        """Two players: the seats that may be shown now (something to do, or the deal is over)."""
+        match = self.match
+        if match.deal.over:
+            return (0, 1)
+        return tuple(seat for seat in (0, 1) if match.legal(seat))
+
+    def view_for(self, viewer: Viewer) -> dict[str, Any]:
+        return view(self.match, viewer.seat, show_opponent=viewer.sees_other_hand)
+
+    def handover(self) -> dict[str, Any] | None:
+        """While a shared device changes hands: who takes it, and who may still claim 66 meanwhile."""
+        if self.seating.mode != "hotseat" or self.holder is not None:
+            return None
+        match = self.match
+        nxt = match.to_act()
+        seat = nxt if nxt is not None else 0
+        claim = next((s for s in (0, 1) if s != seat and CLAIM in match.legal(s)), None)
+        return {"seat": seat, "claim": claim}
+
+    def rights(self) -> dict[str, Any]:
+        """What the page may offer now: undo, hint, claiming for the other player, the computer's move."""
+        viewer = self.viewer()
+        match = self.match
+        seating = self.seating
+        playing = not match.deal.over
+        me = viewer.seat if viewer else None
+        to_act = match.to_act()
+        return {
+            "undo": seating.mode == "computer" and seating.assisted and self.undo_refusal() is None,
+            "hint": seating.assisted and playing and me is not None and to_act == me,
+            "claim_for_other": seating.mode == "hotseat"
+            and me is not None
+            and playing
+            and to_act == me
+            and CLAIM in match.legal(1 - me),
+            "computer_move": self.computer_seat() is not None,
+        }
+
+    def show(self) -> dict[str, Any]:
+        """What the page draws now: the viewer's view (or the hand-over screen) and the rights."""
+        viewer = self.viewer()
+        return {
+            "view": self.view_for(viewer) if viewer else None,
+            "handover": self.handover(),
+            "may": self.rights(),
+            "seating": self.seating.to_json(),
+        }
+
+    # ------------------------------------------------------------------ actions
+
+    def act(self, seat: int, text: Any) -> dict[str, Any]:
+        """A person's action for ``seat``; answers the frames and what to show next."""
+        mode = self.seating.mode
+        if mode == "watch":
+            raise TableError("a watcher cannot act: both seats are the computer")
+        if mode == "computer" and seat != PERSON:
+            raise TableError(f"the person plays seat {PERSON}; the computer moves by itself")
+        try:
+            action = parse_action(text)
+        except ValueError as e:
+            raise BadActionError(str(e)) from None
+        if mode == "hotseat" and seat != self.holder and action != CLAIM:
+            raise NotYourTurnError(f"seat {seat} does not hold the device: only a claim of 66 is possible now")
+        viewer = Viewer(seat) if mode == "hotseat" else self.viewer()
+        assert viewer is not None
+        return self._apply(seat, action, viewer)
+
+    def computer_seat(self) -> int | None:
+        """The computer seat that moves next, if any (watching: whoever is to act, or deals on)."""
+        match = self.match
+        if match.finished:
+            return None
+        seats = self.seating.computer_seats
+        if match.deal.over:
+            return seats[0] if len(seats) == 2 else None
+        to_act = match.to_act()
+        return to_act if to_act in seats else None
+
+    def computer_move(
+        self,
+        level: int | None = None,
+        *,
+        budget_ms: int | None = None,
+        iterations: int | None = None,
+        seed: int | None = None,
+        clock: bool = True,
+    ) -> dict[str, Any]:
+        """The computer's move at the seat that has one; ``level`` overrides the seating's (against the computer)."""
+        seat = self.computer_seat()
+        if seat is None:
+            if self.match.finished:
+                raise GameOverError("the game is over")
+            raise NotYourTurnError("the computer has nothing to do now")
+        if level is not None and self.seating.mode != "computer":
+            raise TableError("the levels of a watched game are fixed when it starts")
+        chosen = level if level is not None else self.seating.levels[seat]
+        assert chosen is not None
+        from . import bots  # imported on first use (the protocol's lazy modules)
+
+        settings = bots.BotSettings(
+            level=chosen,
+            budget_ms=(budget_ms if budget_ms is not None else LEVEL_BUDGET_MS[chosen]) if clock else None,
+            iterations=iterations,
+            seed=seed,
+        )
+        decision = bots.choose(self.match, seat, settings)
+        viewer = self.viewer()
+        assert viewer is not None
+        answer = self._apply(seat, decision.action, viewer)
+        return {"action": action_name(decision.action), "stats": decision.stats, **answer}
+
+    def _apply(self, seat: int, action: int, viewer: Viewer) -> dict[str, Any]:
+        match = self.match
+        before = self.view_for(viewer)
+        events = match.act(seat, action)
+        events += self._computer_claims()
+        shown = [filter_event(e, viewer.seat, sees_other_hand=viewer.sees_other_hand) for e in events]
+        if self.seating.mode == "hotseat":
+            self._pass_device(seat, action)
+            if self.holder is None and action == NEXT:
+                # The new deal's cards are for the player who takes the device, not for this one.
+                shown = shown[: next((i for i, e in enumerate(shown) if e["type"] == "deal"), len(shown))]
+        frames = frames_of(before, shown, viewer.seat)
+        return {"frames": frames, **self.show(), "save": self.kept}
+
+    def _computer_claims(self) -> list[dict[str, Any]]:
+        """A computer seat with a valid claim of 66 out of turn claims it at once."""
+        match = self.match
+        for seat in self.seating.computer_seats:
+            deal = match.deal
+            if not deal.over and seat != deal.to_act and CLAIM in match.legal(seat) and deal.claim_is_valid(seat):
+                return match.act(seat, CLAIM)
+        return []
+
+    def _pass_device(self, actor: int, action: int) -> None:
+        match = self.match
+        if match.deal.over:
+            self.holder = actor  # the actor sees the deal's end; the next deal changes hands
+            return
+        nxt = match.to_act()
+        self.holder = actor if action != NEXT and nxt == actor else None
+
+    def take(self, seat: int) -> dict[str, Any]:
+        """Two players: ``seat``'s player takes the device ("show my hand")."""
+        if self.seating.mode != "hotseat":
+            raise TableError("only a game for two players on one device changes hands")
+        if seat not in self.servable_seats():
+            raise NotYourTurnError(f"seat {seat} has nothing to do now: its cards stay hidden")
+        self.holder = seat
+        return {**self.show(), "save": self.kept}
+
+    # -------------------------------------------------------------- assistance
+
+    def undo_refusal(self) -> str | None:
+        """Why the person may not take back a move now (None: they may)."""
+        match = self.match
+        if match.deal.over:
+            return "the deal is over: only moves of a deal in play can be taken back"
+        if not any(who == PERSON for who, _ in match.records[-1].actions):
+            return "nothing of yours to take back in this deal"
+        return None
+
+    def undo(self) -> dict[str, Any]:
+        if self.seating.mode != "computer" or not self.seating.assisted:
+            raise TableError(f"undo is not available in {self._what()}")
+        why = self.undo_refusal()
+        if why:
+            raise IllegalActionError(why)
+        from . import review  # imported on first use
+
+        self.match, removed = review.undo(self.match, PERSON)
+        return {"undone": removed, **self.show(), "save": self.kept}
+
+    def hint(self, budget_ms: int | None = None, seed: int | None = None) -> dict[str, Any]:
+        viewer = self.viewer()
+        if not self.seating.assisted:
+            raise TableError(f"a hint is not available in {self._what()}")
+        if viewer is None:
+            raise NotYourTurnError("the device is changing hands")
+        if self.match.finished:
+            raise GameOverError("the game is over")
+        from . import bots  # imported on first use
+
+        settings = bots.BotSettings(budget_ms=budget_ms if budget_ms is not None else HINT_BUDGET_MS, seed=seed)
+        ranking = bots.rank(self.match, viewer.seat, settings)
+        return {"ranking": [{"action": action_name(a), "value": v} for a, v in ranking]}
+
+    def _what(self) -> str:
+        return "a ranked game" if self.seating.ranked else f"this mode ({self.seating.mode})"
+
+    # ----------------------------------------------------------------- records
+
+    def saved(self) -> dict[str, Any]:
+        """Everything needed to restore the table (the whole record: the worker's, never the page's)."""
+        return {"record": self.match.record(), "seating": self.seating.to_json(), "holder": self.holder}
+
+    @classmethod
+    def restore(cls, saved: Any) -> Table:
+        """A table from :meth:`saved`'s output (or a bare record with a ``players`` field); raises BadRecordError."""
+        if isinstance(saved, dict) and "record" in saved:
+            holder = saved.get("holder")
+            seating = Seating.from_json(saved.get("seating"))
+            return cls(load_record(saved["record"]), seating, holder if holder in (0, 1) else None)
+        players = saved.get("players") if isinstance(saved, dict) else None
+        return cls(load_record(saved), Seating.from_json(players), kept=False)
+
+    def export(self) -> dict[str, Any]:
+        """The record for a file: finished deals only, and no seed while the game can go on.
+
+        The deal in play is left out (its pack is secret) and the seed would
+        foretell the next deals' packs. Every deal keeps its own pack, so the
+        file still replays exactly. ``players`` names the seats for a review.
+        """
+        match = self.match
+        record = match.record()
+        deals = record["deals"] if match.deal.over else record["deals"][:-1]
+        if not deals:
+            raise NothingFinishedError("no deal of this game is finished yet")
+        out = {**record, "deals": deals}
+        if not match.finished:
+            out["seed"] = 0
+        out["players"] = self.seating.to_json()
+        return out
+
+    def deals(self) -> list[dict[str, Any]]:
+        """The deals of the game, without cards: index, dealer, number of actions, finished."""
+        records = self.match.records
+        last_over = self.match.deal.over
+        return [
+            {
+                "index": i,
+                "dealer": r.dealer,
+                "actions": len(r.actions),
+                "finished": i < len(records) - 1 or last_over,
+            }
+            for i, r in enumerate(records)
+        ]
+
+    def review(self, index: int, evaluate: list[int], budget_ms: int | None, seed: int = 0) -> dict[str, Any]:
+        """Deal ``index`` (0-based, in the whole game) with every card shown; ``evaluate``: seats whose decisions
+        carry the computer's opinion."""
+        if not 0 <= index < len(self.match.records):
+            raise EngineError(f"no deal {index} in this game")
+        from . import review  # imported on first use
+
+        budget = budget_ms if budget_ms is not None else REVIEW_BUDGET_MS
+        return review.review_deal(self.match, index + 1, tuple(evaluate), budget, seed)
+
+
+class NothingFinishedError(EngineError):
+    code = "nothing_finished"
+
+
+# ---------------------------------------------------------------------- frames
+
+
+def _without(cards: list[str], card: str) -> list[str]:
+    return [c for c in cards if c != card]
+
+
+def frames_of(before: dict[str, Any], events: list[dict[str, Any]], seat: int) -> list[dict[str, Any]]:
+    """Each event with the viewer's view right after it, starting from the view ``before`` them.
+
+    The views between events are for animation: they move the cards (hands,
+    trick, piles, talon, trump card, marriages) and leave the rest (points,
+    legal actions: none while animating) to the final view.
+    """
+    v = copy.deepcopy(before)
+    v["legal"] = []
+    frames = []
+    for event in events:
+        kind = event["type"]
+        mine = event.get("seat") == seat
+        if kind == "play":
+            card = event["card"]
+            if mine:
+                v["hand"] = _without(v["hand"], card)
+            else:
+                v["opponent_hand_count"] -= 1
+                v["opponent_known"] = _without(v["opponent_known"], card)
+                if v.get("opponent_shown") is not None:
+                    v["opponent_shown"] = _without(v["opponent_shown"], card)
+            v["trick"] = [*v["trick"], {"seat": event["seat"], "card": card}]
+            v["declared"] = None
+        elif kind == "trick":
+            pair = event["cards"]
+            pile = "my_tricks" if event["winner"] == seat else "opponent_tricks"
+            v[pile] = [*v[pile], pair]
+            v["trick"] = []
+            leader = event["leader"]
+            v["last_trick"] = {
+                "leader": leader,
+                "cards": [{"seat": leader, "card": pair[0]}, {"seat": 1 - leader, "card": pair[1]}],
+                "winner": event["winner"],
+                "points": event["points"],
+            }
+        elif kind == "draw":
+            if mine:
+                v["hand"] = [*v["hand"], event["card"]]
+            else:
+                v["opponent_hand_count"] += 1
+                if v.get("opponent_shown") is not None and "card" in event:
+                    v["opponent_shown"] = [*v["opponent_shown"], event["card"]]
+            if event["face_up"]:
+                v["trump_card"] = None
+            else:
+                v["talon_count"] = max(0, v["talon_count"] - 1)
+        elif kind == "marriage":
+            v["marriages"] = [
+                *v["marriages"],
+                {
+                    "seat": event["seat"],
+                    "suit": event["suit"],
+                    "points": event["points"],
+                    "credited": event["credited"],
+                },
+            ]
+            if not mine:
+                v["opponent_known"] = sorted({*v["opponent_known"], *event["cards"]})
+        elif kind == "exchange":
+            v["trump_card"] = event["gave"]
+            if mine:
+                v["hand"] = [*_without(v["hand"], event["gave"]), event["took"]]
+            else:
+                v["opponent_known"] = [*v["opponent_known"], event["took"]]
+                if v.get("opponent_shown") is not None:
+                    v["opponent_shown"] = [*_without(v["opponent_shown"], event["gave"]), event["took"]]
+        elif kind == "close":
+            v["closed_by"] = event["seat"]
+            v["closed_trump_card"] = v["trump_card"]
+            v["trump_card"] = None
+        frames.append({"event": event, "view": copy.deepcopy(v)})
+    return frames
