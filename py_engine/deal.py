@@ -54,6 +54,14 @@ _RESP_WINS = tuple(
 _EXCHANGED = 1
 _CLOSED_NOW = 2
 
+#: The points that win a deal (claimed, or reached where 66 ends the deal by itself).
+WIN_POINTS = 66
+
+
+def marriage_points(suit: int, trump: int) -> int:
+    """A marriage's value: 40 in trumps, 20 in another suit."""
+    return 40 if suit == trump else 20
+
 
 def deal_hands(deck: Sequence[int], pattern: str) -> tuple[list[int], list[int], int, list[int]]:
     """Split a shuffled pack by the deal pattern (PROTOCOL.md).
@@ -341,7 +349,7 @@ class Deal:
         total = self.card_points[seat] + self.marriage_points[seat] + self.bonus[seat]
         if self.declared >= 0:
             total += self._claimable_marriage(seat)
-        return total >= 66
+        return total >= WIN_POINTS
 
     def _claimable_marriage(self, seat: int) -> int:
         """A marriage declared at this lead that counts for a claim right after it.
@@ -438,7 +446,7 @@ class Deal:
                 }
             )
         manual = self.rules.claim_mode == "manual"
-        if not manual and self.total(winner) >= 66:
+        if not manual and self.total(winner) >= WIN_POINTS:
             self._finish(scoring.claim(self, winner, valid=True, auto=True))
             return
         if self.closed_by < 0 and not self.exhausted:
@@ -490,7 +498,7 @@ class Deal:
 
     def _declare(self, seat: int, suit: int) -> None:
         rules = self.rules
-        value = 40 if suit == self.trump else 20
+        value = marriage_points(suit, self.trump)
         self.declared = suit
         self.known[seat] |= _KQ[suit]
         self.marriages = (*self.marriages, (seat, suit, value))
@@ -504,7 +512,7 @@ class Deal:
         if rules.claim_mode == "manual":
             if rules.claim_on_marriage:
                 self.windows |= 1 << seat
-        elif credited and self.tricks[seat] > 0 and self.total(seat) >= 66:
+        elif credited and self.tricks[seat] > 0 and self.total(seat) >= WIN_POINTS:
             self._finish(scoring.claim(self, seat, valid=True, auto=True))
 
     def _exchange(self, seat: int) -> None:
@@ -529,7 +537,7 @@ class Deal:
             # RULES.md §1.8: claiming right after the declaration counts the marriage at once.
             self.marriage_points[seat] += extra
             self.pending = tuple(p for p in self.pending if not (p[0] == seat and p[1] == self.declared))
-        valid = self.total(seat) >= 66
+        valid = self.total(seat) >= WIN_POINTS
         self._emit({"type": "claim", "seat": seat, "valid": valid, "total": self.total(seat)})
         self._finish(scoring.claim(self, seat, valid=valid, auto=False))
 

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from .actions import sorted_names
+from .actions import MARRY, is_marry, sorted_names
 from .cards import CARD_NAMES, POINTS, SUITS, card_of, names
 from .cards import KING as _KING
 from .cards import QUEEN as _QUEEN
+from .deal import WIN_POINTS, marriage_points
 from .match import Match
 from .scoring import DealResult
 
@@ -131,6 +132,15 @@ def describe_result(result: DealResult, seat: int) -> str:
     return f"{text}. {gain}" + (f" ({basis})." if basis else ".")
 
 
+def _marriage_cards(suit: int) -> list[str]:
+    return [CARD_NAMES[card_of(suit, _KING)], CARD_NAMES[card_of(suit, _QUEEN)]]
+
+
+def _marriage_suits(legal: list[int]) -> list[int]:
+    """The suits of the marriages among ``legal`` actions."""
+    return [a - MARRY for a in legal if is_marry(a)]
+
+
 def _trick_dict(entry: tuple[int, int, int, int]) -> dict[str, Any]:
     leader, lead, resp, winner = entry
     return {
@@ -155,6 +165,7 @@ def view(match: Match, seat: int, *, show_opponent: bool = False) -> dict[str, A
     if deal.lead >= 0:
         trick.append({"seat": deal.leader, "card": CARD_NAMES[deal.lead]})
     history = deal.history
+    legal = match.legal(seat)
     view_: dict[str, Any] = {
         "seat": seat,
         "to_act": match.to_act(),
@@ -189,9 +200,16 @@ def view(match: Match, seat: int, *, show_opponent: bool = False) -> dict[str, A
             for s, suit, value in deal.marriages
         ],
         "declared": SUITS[deal.declared] if deal.declared >= 0 else None,
+        "declared_cards": _marriage_cards(deal.declared) if deal.declared >= 0 else [],
+        "marriage_offers": {
+            SUITS[suit]: {"points": marriage_points(suit, deal.trump), "cards": _marriage_cards(suit)}
+            for suit in _marriage_suits(legal)
+        },
+        "strict": not over and deal.strict,
+        "points_to_win": WIN_POINTS,
         "claim_window": bool(deal.windows >> seat & 1),
         "awaiting_final_claims": bool(deal.final_order),
-        "legal": sorted_names(match.legal(seat)),
+        "legal": sorted_names(legal),
         "deal_result": None,
         "match": {
             "scores": list(match.scores),
