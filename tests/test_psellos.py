@@ -12,9 +12,11 @@ from collections.abc import Callable
 
 import pytest
 
+from py_engine import arena
 from py_engine.actions import CLAIM, NEXT, RESIGN, action_name
 from py_engine.ai.heuristic import heuristic_action
 from py_engine.ai.knowledge import determinize, knowledge_of
+from py_engine.ai.player import decide, level_named, match_utility
 from py_engine.ai.psellos import psellos_action
 from py_engine.deal import Deal
 from py_engine.fuzz import random_action
@@ -256,3 +258,19 @@ def test_it_takes_the_trick_that_would_bring_the_opponent_to_66() -> None:
     assert match.deal.total(N) == 63
     play(match, ["play:JH"])
     assert choice(match) == "play:QC"  # not the jack of spades it would throw otherwise
+
+
+# ------------------------------------------------------------- as a level
+
+
+def test_it_is_a_level_of_the_arena() -> None:
+    level = level_named("psellos")
+    assert level.kind == "psellos"
+    match = start("AT20", ["JD", "AS", "TC", "KC", "KH"], ["JH", "QS", "KS", "TD", "JS"], "AC")
+    utility = match_utility(N, match.scores, match.rules.match_target, match.carry)
+    assert action_name(decide(match.deal, N, level, random.Random(0), utility).action) == "play:JD"
+
+
+def test_the_arena_plays_it_against_the_heuristic(capsys: pytest.CaptureFixture[str]) -> None:
+    assert arena.main(["--a", "heuristic", "--b", "psellos", "--pairs", "2", "--procs", "1"]) == 0
+    assert "A=heuristic vs B=psellos, 2 pairs" in capsys.readouterr().out
