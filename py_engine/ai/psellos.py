@@ -33,6 +33,11 @@ the smallest cards the opponent can add) and the marriages reach 66.
 *Counting* (added here; the scores are public): take a trick that brings
 66, and take one that would otherwise bring the opponent to 66.
 
+The published program plays 20-card Austrian rules with a marriage shown by
+leading its king or queen, counted once its owner has a trick, and the deal
+ending by itself at 66: our KLUB20 (AT20 differs only in the manual claim,
+which this player always makes at once). KLUB20's resignation is never used.
+
 Where a rule is about 20 cards, its 24-card form is the natural one: the
 "small cards" are the non-trump jacks and nines (nines first), the lowest
 trump exchanged is the 9, and the opponent adds at least its smallest cards
