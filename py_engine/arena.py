@@ -229,7 +229,7 @@ def _share(a: float, b: float) -> float:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--a", default="5", help="player A: a level 1-5, 'heuristic' or 'random'")
+    parser.add_argument("--a", default="5", help="player A: a level 1-5, 'heuristic', 'psellos' or 'random'")
     parser.add_argument("--b", default="heuristic", help="player B (same choices)")
     parser.add_argument("--preset", choices=PRESET_IDS, default="AT20")
     parser.add_argument("--pairs", type=int, default=200, help="paired deals (or matches) to play")

@@ -7,6 +7,7 @@ how they choose the rest:
 ========  =====================================================
 random    uniformly among the legal non-claim actions (arena)
 heuristic the rule-of-thumb player, no noise (arena baseline)
+psellos   Tompa's published strategy (psellos.com), the field's yardstick (arena)
 1         the rule of thumb with noise: beginner's slips
 2..5      ISMCTS with more iterations and less imprecision (2-4 choose among
           close actions by a softmax, like a player who cannot always tell
@@ -30,6 +31,7 @@ from ..deal import Deal
 from . import tuning
 from .heuristic import heuristic_action
 from .ismcts import Utility, exact_ranking, known_exactly, search
+from .psellos import psellos_action
 
 T = TypeVar("T")
 
@@ -37,7 +39,7 @@ T = TypeVar("T")
 @dataclass(frozen=True, slots=True)
 class Level:
     name: str
-    kind: str  # "random", "heuristic" or "search"
+    kind: str  # "random", "heuristic", "psellos" or "search"
     noise: float = 0.0
     iterations: int | None = None
     budget_ms: int | None = None
@@ -105,6 +107,7 @@ READING_ITERATIONS = (6000, 2700)
 LEVELS: dict[str, Level] = {
     "random": Level("random", "random"),
     "heuristic": Level("heuristic", "heuristic"),
+    "psellos": Level("psellos", "psellos"),
     "1": Level("1", "heuristic", noise=14.0),
     "2": Level("2", "search", iterations=100, imprecision=(0.12, 0.12)),
     "3": Level("3", "search", iterations=400, imprecision=(0.06, 0.09)),
@@ -200,6 +203,8 @@ def _decide(
         ranking = [(rng.choice(actions), 0.0)]
     elif level.kind == "heuristic":
         ranking = [(heuristic_action(deal, seat, rng, level.noise), 0.0)]
+    elif level.kind == "psellos":
+        ranking = [(psellos_action(deal, seat, rng), 0.0)]
     elif known_exactly(deal):
         ranking = exact_ranking(deal, seat, utility)
         stats["exact"] = True
