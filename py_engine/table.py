@@ -106,6 +106,7 @@ class Seating:
             "ranked": self.ranked,
             "names": list(self.names) if self.names else None,
             "levels": list(self.levels),
+            "assisted": self.assisted,
         }
 
     @property
@@ -124,6 +125,8 @@ class Viewer:
 
     seat: int
     sees_other_hand: bool = False
+    #: False for a watcher: its views offer no action.
+    plays: bool = True
 
 
 @dataclass
@@ -149,7 +152,7 @@ class Table:
         if mode == "computer":
             return Viewer(PERSON)
         if mode == "watch":
-            return Viewer(0, sees_other_hand=True)
+            return Viewer(0, sees_other_hand=True, plays=False)
         return None if self.holder is None else Viewer(self.holder)
 
     def servable_seats(self) -> tuple[int, ...]:
@@ -160,7 +163,11 @@ class Table:
         return tuple(seat for seat in (0, 1) if match.legal(seat))
 
     def view_for(self, viewer: Viewer) -> dict[str, Any]:
-        return view(self.match, viewer.seat, show_opponent=viewer.sees_other_hand)
+        shown = view(self.match, viewer.seat, show_opponent=viewer.sees_other_hand)
+        if not viewer.plays:
+            shown["legal"] = []
+            shown["marriage_offers"] = {}
+        return shown
 
     def handover(self) -> dict[str, Any] | None:
         """While a shared device changes hands: who takes it, and who may still claim 66 meanwhile."""
@@ -272,11 +279,12 @@ class Table:
         shown = [filter_event(e, viewer.seat, sees_other_hand=viewer.sees_other_hand) for e in events]
         if self.seating.mode == "hotseat":
             self._pass_device(seat, action)
-            if self.holder is None and action == NEXT:
-                # The new deal's cards are for the player who takes the device, not for this one.
-                shown = shown[: next((i for i, e in enumerate(shown) if e["type"] == "deal"), len(shown))]
         frames = frames_of(before, shown, viewer.seat)
-        return {"frames": frames, **self.show(), "save": self.kept}
+        after = self.show()
+        if action == NEXT:
+            # A new deal: its events come with its first view (none while the device changes hands).
+            frames = [{**frame, "view": after["view"]} for frame in frames] if after["view"] is not None else []
+        return {"frames": frames, **after, "save": self.kept}
 
     def _computer_claims(self) -> list[dict[str, Any]]:
         """A computer seat with a valid claim of 66 out of turn claims it at once."""

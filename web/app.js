@@ -2,11 +2,13 @@
 // actions, the computer's moves, animations) and keeps the settings.
 //
 // The page never decides what is legal: it offers exactly view.legal and
-// sends what you pick to the engine. Against the computer it plays seat 0;
-// the computer (seat 1) moves through "ai_move", whose answer is seat 0's
-// view. Two players on one device take turns at the bottom of the table
-// (state.seat), with a hand-over screen between turns; watching, both seats
-// are the computer (modes.js, worker-games.js).
+// sends what you pick to the engine's table (py_engine/table.py), which owns
+// the modes and what each seat may see and do. Against the computer the page
+// shows seat 0, and asks "table_computer" for the computer's moves when the
+// answer's "may.computer_move" says so. Two players on one device take turns
+// at the bottom of the table (state.seat), with a hand-over screen between
+// turns; watching, both seats are the computer. Seat numbers are the
+// protocol's own: the bottom of the table is the view's "seat".
 //
 // Test mode (?test=1) adds window.__test (see tests/browser/README.md) and
 // records every message from the worker; ?fast=1 (with test=1) removes all
@@ -24,7 +26,6 @@ import { decorate, installKeyboard, renderKeyHelp, setShortcutsOn, shortcutsOn }
 import { clearLog, describeTurn, narrate, narrateGame, say } from "./narrate.js";
 import { linkManifest, registerServiceWorker } from "./pwa.js";
 import {
-  budgetFor,
   DEALERS,
   dealerArgument,
   deckOf,
@@ -42,15 +43,12 @@ import { backElement, fillSelect, flip, presetName, queryDom, render, snapshotRe
 import { renderAssist, showHint } from "./assist.js";
 import { curtain, hideHandover, showHandover } from "./handover.js";
 import { fillModeSettings, readModeSettings } from "./mode-settings.js";
-import { assisted, loadPreferences, newMeta, PLAIN_META, savePreferences, seatNames, SPEED_MS } from "./modes.js";
+import { loadPreferences, newSeating, PLAIN_SEATING, savePreferences, seatNames, SPEED_MS } from "./modes.js";
 import { nameSeats } from "./names.js";
 import { exportRecord, importRecord, resultButtons } from "./records.js";
 import { openReview } from "./review.js";
-import { relativeEvents, relativeView } from "./seats.js";
 import { renderWatchBar } from "./watch-bar.js";
 
-const ME = 0;
-const COMPUTER = 1;
 const params = new URLSearchParams(window.location.search);
 const TEST = params.get("test") === "1";
 const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
@@ -91,9 +89,10 @@ const state = {
   progress: null, // the latest boot progress, redrawn when the language changes
   failure: null, // why the boot failed: {key, detail?}
   prefs: loadPreferences(), // the mode of the next new game (modes.js)
-  meta: PLAIN_META, // the mode of the game in play
-  seat: ME, // the seat drawn at the bottom (the protocol's number)
-  handover: null, // two players: {seat, claimBy} while the hand-over screen shows
+  meta: PLAIN_SEATING, // the seating of the game in play (the table's mode, names, levels)
+  may: {}, // what the table allows now: {undo, hint, claim_for_other, computer_move}
+  seat: 0, // the seat drawn at the bottom (the protocol's number)
+  handover: null, // two players: {seat, claimSeat} while the hand-over screen shows
   hint: null, // the hinted action {action, value}
   paused: false, // watching: no move until "play" or "one move"
 };
@@ -195,97 +194,46 @@ function notify(text) {
 
 // ------------------------------------------------------- event animation
 
-function withoutCard(cards, code) {
-  return cards.filter((c) => c !== code);
-}
-
-/** Animate ``events`` step by step from the current model, then show ``view``. */
-async function playEvents(events, view) {
+/** Animate the table through ``frames`` (each event with the view after it), then show ``view`` (if any). */
+async function playFrames(frames, view) {
   const pace = timing();
-  const m = clone(state.model || view);
-  m.legal = [];
-  for (const event of events) {
-    const theirs = event.seat === COMPUTER;
-    narrate(event, view);
-    eventSound(event, ME);
+  for (const { event, view: frame } of frames) {
+    const me = frame.seat;
+    const theirs = event.seat !== undefined && event.seat !== me;
+    narrate(event, frame);
+    eventSound(event, me);
     switch (event.type) {
       case "play":
-        if (theirs) {
-          m.opponent_hand_count -= 1;
-          m.opponent_known = withoutCard(m.opponent_known, event.card);
-        } else {
-          m.hand = withoutCard(m.hand, event.card);
-        }
-        m.trick = [...m.trick, { seat: event.seat, card: event.card }];
-        m.declared = null;
-        await show(clone(m));
+        await show(clone(frame));
         break;
-      case "trick": {
+      case "trick":
         await pause(pace.trick);
-        await sweep(dom.trick.querySelectorAll(".card"), event.winner === ME ? dom.myPile : dom.oppPile, pace.move);
-        const pair = event.cards;
-        if (event.winner === ME) m.my_tricks = [...m.my_tricks, pair];
-        else m.opponent_tricks = [...m.opponent_tricks, pair];
-        m.trick = [];
-        m.last_trick = {
-          leader: event.leader,
-          cards: [
-            { seat: event.leader, card: pair[0] },
-            { seat: 1 - event.leader, card: pair[1] },
-          ],
-          winner: event.winner,
-          points: event.points,
-        };
-        await show(clone(m));
+        await sweep(dom.trick.querySelectorAll(".card"), event.winner === me ? dom.myPile : dom.oppPile, pace.move);
+        await show(clone(frame));
         break;
-      }
       case "draw":
-        if (event.seat === ME) m.hand = [...m.hand, event.card];
-        else m.opponent_hand_count += 1;
-        if (event.face_up) m.trump_card = null;
-        else m.talon_count = Math.max(0, m.talon_count - 1);
-        await show(clone(m));
+        await show(clone(frame));
         await pause(pace.draw);
         break;
       case "marriage":
-        m.marriages = [...m.marriages, { seat: event.seat, suit: event.suit, points: event.points, credited: event.credited }];
         if (theirs) {
-          m.opponent_known = [...new Set([...m.opponent_known, ...event.cards])];
           announce(t("event.marriage.opp", { points: event.points, suit: suitName(event.suit) }));
-          await show(clone(m));
+          await show(clone(frame));
           await pause(pace.notice);
         }
         break;
       case "exchange":
-        m.trump_card = event.gave;
-        if (theirs) {
-          m.opponent_known = [...m.opponent_known, event.took];
-          announce(t("event.exchange.opp"));
-        } else {
-          m.hand = [...withoutCard(m.hand, event.gave), event.took];
-        }
-        await show(clone(m));
-        if (theirs) await pause(pace.notice);
-        break;
       case "close":
-        m.closed_by = event.seat;
-        m.closed_trump_card = m.trump_card;
-        m.trump_card = null;
-        if (theirs) announce(t("event.close.opp"));
-        await show(clone(m));
+        if (theirs) announce(t(event.type === "close" ? "event.close.opp" : "event.exchange.opp"));
+        await show(clone(frame));
         if (theirs) await pause(pace.notice);
         break;
       case "claim":
-        if (theirs) {
-          announce(event.valid ? t("event.claim.opp") : t("event.wrongClaim.opp"));
-          draw();
-          await pause(pace.notice);
-        }
-        break;
       case "resign":
       case "pass":
         if (theirs) {
-          announce(event.type === "resign" ? t("event.resign.opp") : t("event.pass.opp"));
+          const key = { claim: event.valid ? "event.claim.opp" : "event.wrongClaim.opp", resign: "event.resign.opp", pass: "event.pass.opp" };
+          announce(t(key[event.type]));
           draw();
           await pause(pace.notice);
         }
@@ -295,8 +243,10 @@ async function playEvents(events, view) {
     }
   }
   state.message = "";
-  state.view = view;
-  await show(clone(view));
+  if (view) {
+    state.view = view;
+    await show(clone(view));
+  }
 }
 
 // ------------------------------------------------------------- game loop
@@ -314,7 +264,7 @@ function proceed() {
   const view = state.view;
   if (state.meta.mode === "watch") {
     scheduleWatch();
-  } else if (state.meta.mode === "computer" && view && view.to_act === COMPUTER && !view.deal_result) {
+  } else if (state.meta.mode === "computer" && view && state.may.computer_move) {
     state.thinking = true;
     // While you may still claim out of turn, give you time to do it before the computer moves.
     const { think } = timing();
@@ -326,7 +276,7 @@ function proceed() {
   }
   draw();
   // Your turn: say what you are to do (the status line's words).
-  if (view && view.to_act === ME && !view.deal_result) say(dom.status.textContent);
+  if (view && !state.handover && view.to_act === view.seat && !view.deal_result) say(dom.status.textContent);
 }
 
 /** Run one step of the game; nothing else runs meanwhile. */
@@ -369,48 +319,32 @@ async function recover(error) {
   state.thinking = false;
   notify(t("notice.error", { detail: errorText(error) }));
   if (!state.game) return;
-  if (state.handover) return; // the hand-over screen asks for the next view itself
   try {
-    const answer = await ask({ cmd: "view", game: state.game, seat: state.seat });
-    state.view = answer.view;
-    await show(clone(answer.view));
+    adoptTable(await ask({ cmd: "table_show", table: state.game }));
+    if (state.view) await show(clone(state.view));
   } catch {
     // the notice already says what is wrong
   }
 }
 
-/** After a trick the computer may hold a claim out of turn (any_time windows); the engine decides. */
-async function offerComputerClaim(answer) {
-  const view = answer.view;
-  const mode = state.meta.mode;
-  if (mode === "hotseat" || view.deal_result || !answer.events.some((e) => e.type === "trick")) return;
-  if (view.to_act === null || (mode === "computer" && view.to_act !== ME)) return;
-  let reply;
-  try {
-    reply = await ask(aiRequest(1 - view.to_act));
-  } catch (error) {
-    if (error.code === "not_your_turn") return;
-    throw error;
-  }
-  await playEvents(reply.events, reply.view);
-}
-
-/** The computer's move for ``seat`` (watching, at that seat's level). */
-function aiRequest(seat = COMPUTER) {
-  const level = state.meta.levels ? state.meta.levels[seat] : state.settings.level;
+/** The computer's move at whichever seat has one (watching: at that seat's level). */
+function computerRequest() {
+  const request = { cmd: "table_computer", table: state.game };
+  if (state.meta.mode === "computer") request.level = state.settings.level;
   // Tests replay the same game every time: the computer's random choices follow the
   // steps since the game began, and it searches its level's iterations, not against the clock.
-  if (TEST) return { cmd: "ai_move", game: state.game, seat, level, seed: state.steps - state.gameStart };
-  return { cmd: "ai_move", game: state.game, seat, level, budget_ms: budgetFor(level) };
+  if (TEST) return { ...request, seed: state.steps - state.gameStart, timed: false };
+  return request;
 }
 
+const COMPUTER_TIMEOUT_MS = 30000;
+
 async function computerMove() {
-  const request = ask(aiRequest(), { timeoutMs: budgetFor(state.settings.level) + 20000 });
+  const request = ask(computerRequest(), { timeoutMs: COMPUTER_TIMEOUT_MS });
   // The computer "thinks" for a moment even when it answers at once.
   const [answer] = await Promise.all([request, pause(timing().think)]);
   state.thinking = false;
-  await playEvents(answer.events, answer.view);
-  await offerComputerClaim(answer);
+  await playTableAnswer(answer);
 }
 
 /** Act for the seat at the bottom, or (``seat``: two players) claim for the other one. */
@@ -420,23 +354,15 @@ function perform(action, seat = state.seat) {
   state.tutorial?.acted(action);
   cancelAi();
   state.hint = null;
-  run(async () => {
-    const answer = await ask({ cmd: "act", game: state.game, seat, action });
-    if (state.meta.mode === "hotseat") {
-      await afterTurn(answer);
-      return;
-    }
-    await playEvents(answer.events, answer.view);
-    await offerComputerClaim(answer);
-  });
+  run(async () => playTableAnswer(await ask({ cmd: "table_act", table: state.game, seat, action })));
 }
 
 /** Start a game; ``counted``: false for one that the statistics leave out (the tutorial). */
 async function startGame(options, { animate = true, counted = true } = {}) {
   if (counted) state.tutorial?.end();
-  const meta = newMeta(state.prefs, state.settings.level);
+  const seating = newSeating(state.prefs, state.settings.level);
   const preset = options.preset ?? state.settings.preset;
-  const request = { cmd: "new_game", preset, rules: overridesFor(preset), meta, ...options };
+  const request = { cmd: "table_new", preset, rules: overridesFor(preset), seating, ...options };
   let answer;
   try {
     answer = await ask(request);
@@ -453,13 +379,14 @@ async function startGame(options, { animate = true, counted = true } = {}) {
       throw error;
     }
   }
-  state.game = answer.game;
+  state.game = answer.table;
   state.gameStart = state.steps;
   beginGame({ counted });
   state.message = "";
   state.hint = null;
   state.paused = false;
-  adoptGame(answer);
+  state.view = null;
+  adoptTable(answer);
   if (!answer.view) return; // two players: the hand-over screen comes first
   narrateGame(answer.view);
   if (animate) await show(clone(answer.view));
@@ -475,46 +402,36 @@ function newGame(options = {}) {
 
 // ------------------------------------------------------------------ modes
 
-/** The seat a view is for, in the protocol's numbers. */
-function absoluteSeat(view) {
-  return view.absolute_seat ?? view.seat;
+/** One request to the engine's table (through the worker). */
+function ask(payload, options) {
+  return state.client.request(payload, options);
 }
 
-/** The page's copy of a worker view: counted from its seat (seats.js); watching, with both hands face up and nothing to press. */
-function adoptView(view, meta = state.meta) {
-  const v = relativeView(view);
-  if (meta.mode === "watch") {
-    v.opponent_known = v.both_hands ? [...v.both_hands[1]] : v.opponent_known;
-    v.legal = [];
-  }
-  return v;
-}
-
-/** One protocol request; its view and events come back counted from the seat they are for. */
-async function ask(payload, options) {
-  const answer = await state.client.request(payload, options);
+/** Take on what a table's answer shows: its seating and rights, and a view or (two players) the hand-over screen. */
+function adoptTable(answer) {
+  state.meta = answer.seating || state.meta;
+  state.may = answer.may || {};
   if (answer.view) {
-    const seat = absoluteSeat(answer.view);
-    answer.view = adoptView(answer.view, answer.meta || state.meta);
-    if (answer.events) answer.events = relativeEvents(answer.events, seat);
-    state.seat = seat;
-  }
-  return answer;
-}
-
-/** Take on a game from new_game or resume: its mode, and its view or (two players) the hand-over screen. */
-function adoptGame(answer) {
-  state.meta = answer.meta || PLAIN_META;
-  if (answer.view) {
-    state.seat = absoluteSeat(answer.view);
-    state.view = adoptView(answer.view);
+    state.seat = answer.view.seat;
+    state.view = answer.view;
     state.handover = null;
-  } else {
-    state.view = null;
-    state.model = null;
-    state.handover = { seat: answer.handover ?? 0, claimBy: null };
+    hideHandover();
+  } else if (answer.handover) {
+    if (!state.view || state.view.deal_result) {
+      // a new deal: nothing of it is drawn until its first player takes the device
+      state.view = null;
+      state.model = null;
+    } else {
+      state.view = state.model; // the move just played, under the hand-over screen
+    }
+    state.handover = { seat: answer.handover.seat, claimSeat: answer.handover.claim };
   }
-  hideHandover();
+}
+
+/** Animate a table's answer to a move, then take on what it shows next. */
+async function playTableAnswer(answer) {
+  await playFrames(answer.frames || [], answer.view);
+  adoptTable(answer);
 }
 
 function namesOfSeats() {
@@ -527,38 +444,27 @@ function applyNames() {
   nameSeats(names ? { me: names[state.seat], opp: names[1 - state.seat] } : null);
 }
 
-/** Two players: after a turn, the hand-over screen when the other player (or a new deal) is next. */
-async function afterTurn(answer) {
-  if (!answer.view) {
-    // a new deal: its first view waits for the player who plays first
-    state.view = null;
-    state.model = null;
-    state.handover = { seat: answer.handover ?? 0, claimBy: null };
-    return;
-  }
-  await playEvents(answer.events, answer.view);
-  const view = answer.view;
-  if (view.deal_result || view.to_act === ME) return;
-  state.handover = {
-    seat: 1 - state.seat,
-    claimBy: view.legal.includes("claim") ? namesOfSeats()[state.seat] : null,
-  };
-}
-
 /** "I am <name>, show my hand": that player's view, asked for only now. */
 function takeOver() {
   if (!state.handover || state.busy) return;
   const seat = state.handover.seat;
   state.hint = null;
   run(async () => {
-    const answer = await ask({ cmd: "view", game: state.game, seat });
-    state.handover = null;
-    hideHandover();
-    state.view = answer.view;
+    const answer = await ask({ cmd: "table_take", table: state.game, seat });
+    adoptTable(answer);
     state.message = "";
     await show(clone(answer.view));
     say(describeTurn(answer.view));
   });
+}
+
+/** Two players: the player handing over the device claims 66 from the hand-over screen. */
+function claimWhileHandingOver() {
+  if (!state.handover || state.busy || state.handover.claimSeat === null) return;
+  const seat = state.handover.claimSeat;
+  state.handover = null;
+  hideHandover();
+  run(async () => playTableAnswer(await ask({ cmd: "table_act", table: state.game, seat, action: "claim" })));
 }
 
 /** Watching: the next computer move after the speed's pause, unless paused or over. */
@@ -572,35 +478,28 @@ function scheduleWatch() {
 }
 
 async function watchMove() {
-  const view = state.view;
-  if (!view || view.game_over) return;
-  const seat = view.deal_result ? ME : view.to_act;
-  const answer = await ask(aiRequest(seat), { timeoutMs: budgetFor(state.meta.levels[seat]) + 20000 });
-  await playEvents(answer.events, answer.view);
-  await offerComputerClaim(answer);
+  if (!state.may.computer_move) return;
+  await playTableAnswer(await ask(computerRequest(), { timeoutMs: COMPUTER_TIMEOUT_MS }));
 }
 
 function undo() {
-  if (!state.booted || state.busy || !state.view || !state.view.can_undo) return;
+  if (!state.booted || state.busy || !state.view || !state.may.undo) return;
   cancelAi();
   state.hint = null;
   run(async () => {
-    const answer = await ask({ cmd: "undo", game: state.game, seat: state.seat });
+    const answer = await ask({ cmd: "table_undo", table: state.game });
     noteHelpTaken();
-    state.view = answer.view;
+    adoptTable(answer);
     state.message = "";
     await show(clone(answer.view));
   });
 }
 
-const HINT_MS = 700;
-
 function hint() {
-  const view = state.view;
-  if (!state.booted || state.busy || !view || view.to_act !== ME || view.deal_result || !assisted(state.meta)) return;
+  if (!state.booted || state.busy || !state.view || !state.may.hint) return;
   cancelAi();
   run(async () => {
-    const answer = await state.client.request({ cmd: "hint", game: state.game, seat: state.seat, budget_ms: HINT_MS });
+    const answer = await ask({ cmd: "table_hint", table: state.game });
     noteHelpTaken();
     const best = answer.ranking.find((entry) => state.view.legal.includes(entry.action));
     state.hint = best ? { action: best.action, value: best.value } : null;
@@ -646,11 +545,8 @@ async function onImportFile(event) {
 
 function onControl(control) {
   if (control === "show-hand") takeOver();
-  else if (control === "handover-claim") {
-    state.handover = null;
-    hideHandover();
-    perform("claim");
-  } else if (control === "other-claim") perform("claim", 1 - state.seat);
+  else if (control === "handover-claim") claimWhileHandingOver();
+  else if (control === "other-claim") perform("claim", 1 - state.seat);
   else if (control === "undo") undo();
   else if (control === "hint") hint();
   else if (control === "pause") {
@@ -698,9 +594,9 @@ function decorateModes() {
   dom.root.dataset.seat = String(state.seat);
   dom.root.dataset.ranked = meta.ranked ? "1" : "0";
   if (state.handover) {
-    const { seat, claimBy } = state.handover;
+    const { seat, claimSeat } = state.handover;
     dom.root.dataset.handoverSeat = String(seat);
-    showHandover({ next: names ? names[seat] : "", claimBy });
+    showHandover({ next: names ? names[seat] : "", claimBy: claimSeat === null ? null : names[claimSeat] });
   } else {
     delete dom.root.dataset.handoverSeat;
     hideHandover();
@@ -709,9 +605,9 @@ function decorateModes() {
   const playing = view && !view.deal_result;
   const over = Boolean(view && view.deal_result);
   renderAssist({
-    undo: { shown: meta.mode === "computer" && assisted(meta) && !over, enabled: idle && Boolean(view.can_undo) },
-    hint: { shown: assisted(meta) && !over, enabled: idle && playing && view.to_act === ME },
-    claimFor: meta.mode === "hotseat" && idle && playing && view.other_can_claim ? names[1 - state.seat] : null,
+    undo: { shown: meta.mode === "computer" && meta.assisted && !over, enabled: idle && Boolean(state.may.undo) },
+    hint: { shown: meta.assisted && !over, enabled: idle && Boolean(state.may.hint) },
+    claimFor: idle && state.may.claim_for_other ? names[1 - state.seat] : null,
     busy: !idle,
     ranked: meta.ranked,
   });
@@ -960,7 +856,7 @@ async function showHelp() {
     onImported: () => window.location.reload(),
     onReset: async () => {
       cancelAi();
-      if (state.game) await state.client.request({ cmd: "close_game", game: state.game }).catch(() => {});
+      if (state.game) await state.client.request({ cmd: "table_close", table: state.game }).catch(() => {});
       window.location.reload();
     },
   });
@@ -972,7 +868,7 @@ async function startTutorial() {
   const { createTutorial, TUTORIAL_GAME } = await import("./tutorial.js");
   state.tutorial?.end();
   cancelAi();
-  await run(() => startGame({ ...TUTORIAL_GAME, meta: { ...PLAIN_META } }, { counted: false }));
+  await run(() => startGame({ ...TUTORIAL_GAME, seating: { ...PLAIN_SEATING } }, { counted: false }));
   state.tutorial = createTutorial({
     anchor: dom.status,
     root: dom.root,
@@ -1044,6 +940,8 @@ function installTestHooks() {
     game: () => state.game,
     /** The mode of the game in play ({mode, ranked, names, levels}) and the seat at the bottom. */
     meta: () => ({ ...clone(state.meta), seat: state.seat }),
+    /** What the table allows now: {undo, hint, claim_for_other, computer_move}. */
+    may: () => clone(state.may),
     /** The next new game's mode: {mode, ranked, names, watchLevel, speed} (merged into the preferences). */
     setPreferences: (prefs) => {
       state.prefs = savePreferences({ ...state.prefs, ...prefs });
@@ -1122,8 +1020,8 @@ async function main() {
     const saved = await state.client.resume();
     state.booted = true;
     if (saved.status === "restored") {
-      state.game = saved.game;
-      adoptGame(saved);
+      state.game = saved.table;
+      adoptTable(saved);
       restoredView = state.view;
       if (saved.view) state.model = clone(state.view);
       if (saved.view) narrateGame(state.view, true);

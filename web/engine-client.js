@@ -131,7 +131,7 @@ export class EngineClient {
     );
   }
 
-  /** One protocol request, e.g. {cmd: "act", game, seat: 0, action: "play:QH"}. */
+  /** One protocol request, e.g. {cmd: "table_act", table, seat: 0, action: "play:QH"}. */
   request(payload, { timeoutMs = 15000 } = {}) {
     return this._send("request", payload, timeoutMs);
   }

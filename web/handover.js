@@ -14,9 +14,10 @@ export function curtain(model) {
     ...model,
     hand: [],
     opponent_known: [],
+    opponent_shown: null,
     legal: [],
     declared: null,
-    other_can_claim: false,
+    declared_cards: [],
     reveal: model.deal_result ? model.reveal : undefined,
   };
 }

@@ -1,8 +1,8 @@
 // Ways to play: against the computer, two players on one device (hot-seat),
 // or watching the computer play itself. The choice for the next new game is a
 // preference (remembered in localStorage, like settings.js); the mode of the
-// game in play is its "meta", which the worker saves with the game
-// (worker-games.js says what each mode may see).
+// game in play is its table's "seating", which the engine keeps with the game
+// (py_engine/table.py says what each mode may see and do).
 
 import { computerName, defaultName } from "./names.js";
 import { LEVELS } from "./settings.js";
@@ -57,28 +57,23 @@ export function savePreferences(prefs) {
   return clean;
 }
 
-/** The meta of a new game from the preferences (and the computer's level, for watching). */
-export function newMeta(prefs, level) {
+/** The seating of a new game from the preferences and the computer's level (watching: seat 0 plays at watchLevel). */
+export function newSeating(prefs, level) {
   const mode = prefs.mode;
   return {
     mode,
-    ranked: mode !== "watch" && prefs.ranked,
+    ranked: prefs.ranked,
     names: mode === "hotseat" ? [...prefs.names] : null,
-    levels: mode === "watch" ? [prefs.watchLevel, level] : null,
+    levels: [mode === "watch" ? prefs.watchLevel : null, mode === "hotseat" ? null : level],
   };
 }
 
-/** The meta of a game saved before modes existed, or of a record without one. */
-export const PLAIN_META = Object.freeze({ mode: "computer", ranked: false, names: null, levels: null });
+/** The seating of a plain game against the computer (the tutorial's). */
+export const PLAIN_SEATING = Object.freeze({ mode: "computer", ranked: false, names: null, levels: [null, 4] });
 
 /** The names of seats 0 and 1 for a game of this meta (null: "you" and "the computer"). */
 export function seatNames(meta) {
   if (meta.mode === "hotseat") return [0, 1].map((seat) => (meta.names && meta.names[seat]) || defaultName(seat));
   if (meta.mode === "watch") return [0, 1].map((seat) => computerName(seat, meta.levels ? meta.levels[seat] : 3));
   return null;
-}
-
-/** Do hints and undo exist in this game? */
-export function assisted(meta) {
-  return !meta.ranked && meta.mode !== "watch";
 }

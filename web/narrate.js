@@ -13,28 +13,28 @@ import { cardLabel, suitName } from "./cards.js";
 import { t, tp } from "./i18n.js";
 import { dealReason, presetName } from "./table.js";
 
-const ME = 0;
 const KEEP = 200; // lines kept in the log (older ones are dropped; a screen reader reads only the new ones)
 
 function cards(list) {
   return list.map(cardLabel).join(", ");
 }
 
-function dealHeading(winner) {
+function dealHeading(winner, me) {
   if (winner === null || winner === undefined) return t("result.deal.none");
-  return winner === ME ? t("result.deal.me") : t("result.deal.opp");
+  return winner === me ? t("result.deal.me") : t("result.deal.opp");
 }
 
-/** One event (as the worker sent it to seat 0) in words; "" for events with nothing to tell. ``view``: the view after them. */
+/** One event (as the table sent it to the view's seat) in words; "" for events with nothing to tell. ``view``: the view after it. */
 export function describeEvent(event, view) {
-  const mine = event.seat === ME;
+  const me = view.seat;
+  const mine = event.seat === me;
   switch (event.type) {
     case "play": {
       const card = cardLabel(event.card);
       return mine ? t("a11y.say.play.me", { card }) : t("a11y.say.play.opp", { card });
     }
     case "trick":
-      return event.winner === ME ? tp("a11y.say.trick.me", event.points) : tp("a11y.say.trick.opp", event.points);
+      return event.winner === me ? tp("a11y.say.trick.me", event.points) : tp("a11y.say.trick.opp", event.points);
     case "draw":
       if (!event.card) return t("a11y.say.drawHidden.opp");
       return mine ? t("a11y.say.draw.me", { card: cardLabel(event.card) }) : t("a11y.say.draw.opp", { card: cardLabel(event.card) });
@@ -62,20 +62,20 @@ export function describeEvent(event, view) {
     case "resign":
       return mine ? t("a11y.say.resign.me") : t("a11y.say.resign.opp");
     case "deal_end":
-      return `${dealHeading(event.winner)} ${dealReason(event)}`;
+      return `${dealHeading(event.winner, me)} ${dealReason(event)}`;
     case "score":
-      return t("result.matchScore", { me: event.scores[ME], opp: event.scores[1 - ME], target: view.match.target });
+      return t("result.matchScore", { me: event.scores[me], opp: event.scores[1 - me], target: view.match.target });
     case "match_end":
-      return event.winner === ME ? t("result.match.me") : t("result.match.opp");
+      return event.winner === me ? t("result.match.me") : t("result.match.opp");
     case "deal":
-      return describeDeal(event.dealer, event.trump_card, view.trump_suit, event.hand);
+      return describeDeal(event.dealer === me, event.trump_card, view.trump_suit, event.hand);
     default:
       return "";
   }
 }
 
-function describeDeal(dealer, trumpCard, trumpSuit, hand) {
-  const parts = [dealer === ME ? t("a11y.say.deal.me") : t("a11y.say.deal.opp")];
+function describeDeal(myDeal, trumpCard, trumpSuit, hand) {
+  const parts = [myDeal ? t("a11y.say.deal.me") : t("a11y.say.deal.opp")];
   parts.push(
     trumpCard
       ? t("a11y.say.trump", { suit: suitName(trumpSuit), card: cardLabel(trumpCard) })
@@ -89,7 +89,7 @@ function describeDeal(dealer, trumpCard, trumpSuit, hand) {
 export function describeGame(view, restored = false) {
   const opening = restored ? t("a11y.say.resumed") : t("a11y.say.newGame", { rules: presetName(view.rules) });
   if (view.deal_result) return opening;
-  return `${opening} ${describeDeal(view.match.dealer, view.trump_card, view.trump_suit, view.hand)}`;
+  return `${opening} ${describeDeal(view.match.dealer === view.seat, view.trump_card, view.trump_suit, view.hand)}`;
 }
 
 function region() {

@@ -1,11 +1,12 @@
 // Record files: saving a game as a record (PROTOCOL.md "Record") and opening
 // one to review it.
 //
-// The worker makes the record to export: finished deals only, and while the
-// game can go on without its seed (worker-games.js), so a file never tells
-// a card that is still hidden. Opening a file never touches the game in play:
-// the worker loads it as a separate game for the review screen, and a file
-// that is not a record, or does not replay, is refused with a message.
+// The engine's table makes the record to export: finished deals only, and
+// while the game can go on without its seed (py_engine/table.py), so a file
+// never tells a card that is still hidden. Opening a file never touches the
+// game in play: the engine loads it as a separate table for the review
+// screen, and a file that is not a record, or does not replay, is refused
+// with a message.
 
 import { t } from "./i18n.js";
 
@@ -19,9 +20,9 @@ function fileName() {
   return `sixty-six-${stamp}.json`;
 }
 
-/** Ask the worker for the record of ``game`` and offer it as a download; resolves to the file's text. */
-export async function exportRecord(client, game) {
-  const answer = await client.request({ cmd: "export_record", game });
+/** Ask the engine for the record of ``table`` and offer it as a download; resolves to the file's text. */
+export async function exportRecord(client, table) {
+  const answer = await client.request({ cmd: "table_export", table });
   const text = `${JSON.stringify(answer.record, null, 1)}\n`;
   const url = URL.createObjectURL(new Blob([text], { type: "application/json" }));
   const link = document.createElement("a");
@@ -45,8 +46,8 @@ function readText(file) {
 }
 
 /**
- * Open a record file for review: {game, meta, deals} (the worker's separate
- * game), or {error} with the reason in the page's language.
+ * Open a record file for review: {game, meta, deals} (a separate table), or
+ * {error} with the reason in the page's language.
  */
 export async function importRecord(client, file) {
   if (file.size > MAX_RECORD_BYTES) return { error: t("modes.import.tooBig") };
@@ -59,16 +60,16 @@ export async function importRecord(client, file) {
   if (!record || typeof record !== "object" || Array.isArray(record)) return { error: t("modes.import.notRecord") };
   let answer;
   try {
-    answer = await client.request({ cmd: "import_record", record });
+    answer = await client.request({ cmd: "table_import", record });
   } catch (error) {
     if (error.code === "bad_record") return { error: t("modes.import.badRecord", { detail: error.message }) };
     return { error: t("notice.error", { detail: error.message }) };
   }
   if (!answer.deals.some((deal) => deal.finished)) {
-    await client.request({ cmd: "close_review" }).catch(() => {});
+    await client.request({ cmd: "table_close", table: answer.table }).catch(() => {});
     return { error: t("modes.import.noFinished") };
   }
-  return answer;
+  return { game: answer.table, meta: answer.seating, deals: answer.deals };
 }
 
 function control(name, text) {

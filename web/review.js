@@ -15,7 +15,8 @@ import { cardElement } from "./table.js";
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(window.location.search);
 // Each evaluated decision gets this much thinking (less in tests).
-const BUDGET_MS = params.get("test") === "1" ? 80 : 300;
+// Tests evaluate quickly; otherwise the engine's review budget.
+const BUDGET = params.get("test") === "1" ? { budget_ms: 80 } : {};
 
 let session = null; // {client, game, meta, imported, deals, index, review, step, evaluate, names, token}
 
@@ -222,12 +223,12 @@ async function loadDeal(index) {
   $("review-status").textContent = "";
   let answer;
   try {
-    answer = await request({ cmd: "review_deal", game: session.game, index });
+    answer = await request({ cmd: "table_review", table: session.game, deal: index });
   } catch (error) {
     $("review-status").textContent = t("notice.error", { detail: error.message });
     return;
   }
-  if (token !== session.token) return;
+  if (!session || token !== session.token) return; // closed, or another deal chosen meanwhile
   session.review = answer.review;
   session.review.trump_suit = answer.review.start.trump_card ? answer.review.start.trump_card[1] : null;
   renderMoves(session.review);
@@ -241,12 +242,12 @@ async function loadDeal(index) {
   }
   $("review-status").textContent = t("modes.review.evaluating");
   try {
-    answer = await request({ cmd: "review_deal", game: session.game, index, evaluate: seats, budget_ms: BUDGET_MS });
+    answer = await request({ cmd: "table_review", table: session.game, deal: index, evaluate: seats, ...BUDGET });
   } catch (error) {
-    if (token === session.token) $("review-status").textContent = t("notice.error", { detail: error.message });
+    if (session && token === session.token) $("review-status").textContent = t("notice.error", { detail: error.message });
     return;
   }
-  if (token !== session.token) return;
+  if (!session || token !== session.token) return;
   answer.review.trump_suit = session.review.trump_suit;
   session.review = answer.review;
   renderMoves(session.review);
@@ -285,7 +286,7 @@ function onClose() {
   session = null;
   const dialog = $("review-dialog");
   delete dialog.dataset.loaded;
-  if (closing && closing.imported) closing.client.request({ cmd: "close_review" }).catch(() => {});
+  if (closing && closing.imported) closing.client.request({ cmd: "table_close", table: closing.game }).catch(() => {});
   if (closing && closing.onClose) closing.onClose();
 }
 
@@ -317,7 +318,7 @@ export async function openReview({ client, game, meta, deals = null, imported = 
   let list = deals;
   if (!list) {
     try {
-      list = (await client.request({ cmd: "deals", game })).deals;
+      list = (await client.request({ cmd: "table_deals", table: game })).deals;
     } catch (error) {
       onError?.(t("notice.error", { detail: error.message }));
       return;

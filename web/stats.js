@@ -37,7 +37,6 @@ export const LEVEL_RATINGS = Object.freeze({ 1: 800, 2: 1000, 3: 1200, 4: 1400, 
 export const HISTORY_LIMIT = 500;
 /** Deals remembered as recorded in the current game (to count each deal once across reloads). */
 const RECORDED_LIMIT = 200;
-const ME = 0;
 
 /** Stored or imported statistics that cannot be used (the message says what is wrong, in English). */
 export class StatsError extends Error {
@@ -225,11 +224,12 @@ export function recordView(stats, view, { level, presets = [], now = Date.now() 
   const bKey = bucketKey(view.rules.id, custom, level);
   const b = next.buckets[bKey] ?? emptyBucket(view.rules.id, custom, level);
   next.buckets[bKey] = b;
+  const me = view.seat ?? 0; // the player whose statistics these are
   const winner = result.winner ?? null;
   if (winner === null) {
     b.deals.none += 1;
   } else {
-    const side = winner === ME ? "won" : "lost";
+    const side = winner === me ? "won" : "lost";
     b.deals[side] += 1;
     b.points[side] += result.game_points;
     if (WORD.test(result.basis) && result.basis !== "none") {
@@ -237,19 +237,19 @@ export function recordView(stats, view, { level, presets = [], now = Date.now() 
       b.basis[result.basis][side] += 1;
     }
   }
-  if (view.closed_by === ME) {
+  if (view.closed_by === me) {
     b.closes.made += 1;
-    if (winner === ME) b.closes.won += 1;
+    if (winner === me) b.closes.won += 1;
   }
   for (const marriage of view.marriages || []) {
-    if (marriage.seat === ME) {
+    if (marriage.seat === me) {
       b.marriages.count += 1;
       b.marriages.points += marriage.points;
     }
   }
   const matchWinner = view.match.winner;
   if (view.phase === "match_over" && (matchWinner === 0 || matchWinner === 1)) {
-    const won = matchWinner === ME;
+    const won = matchWinner === me;
     b.matches[won ? "won" : "lost"] += 1;
     if (current.assisted) return next;
     next.rating = ratedAfter(next.rating, level, won);

@@ -11,8 +11,9 @@
 import { cardBack, cardFace, cardLabel, deckStyle, suitIcon, suitName } from "./cards.js";
 import { has, language, t, tp } from "./i18n.js";
 
-const OPPONENT = 1;
-const ME = 0;
+// The seat drawn at the bottom (the protocol's number, the view's "seat") and the other one; set by render().
+let ME = 0;
+let OPPONENT = 1;
 
 export function queryDom(doc = document) {
   const $ = (id) => doc.getElementById(id);
@@ -92,13 +93,9 @@ export function presetName(rules) {
   return has(`preset.${rules.id}`) ? t(`preset.${rules.id}`) : rules.name;
 }
 
-function marriageValue(suit, trumpSuit) {
-  return suit === trumpSuit ? 40 : 20;
-}
-
 /** The words on an action button (presentation only; whether it shows comes from view.legal). */
 export function actionLabel(action, view) {
-  if (action.startsWith("marry:")) return String(marriageValue(action.slice(6), view.trump_suit));
+  if (action.startsWith("marry:")) return String(view.marriage_offers[action.slice(6)].points);
   switch (action) {
     case "exchange":
       return t("action.exchange");
@@ -120,7 +117,7 @@ export function actionLabel(action, view) {
 function actionTitle(action, view) {
   if (action.startsWith("marry:")) {
     const suit = action.slice(6);
-    return t("action.marry.title", { points: marriageValue(suit, view.trump_suit), suit: suitName(suit) });
+    return t("action.marry.title", { points: view.marriage_offers[suit].points, suit: suitName(suit) });
   }
   switch (action) {
     case "exchange":
@@ -177,7 +174,8 @@ function renderOpponent(dom, model, ui) {
   if (revealed) {
     for (const code of revealed) cards.push(cardElement(code, { classes: "revealed" }));
   } else {
-    const known = model.opponent_known || [];
+    // Face up when shown to this viewer (a watcher sees both hands), else the known cards and backs.
+    const known = model.opponent_shown || model.opponent_known || [];
     const backs = Math.max(0, model.opponent_hand_count - known.length);
     for (let i = 0; i < backs; i++) cards.push(backElement(`opp-${i}`));
     for (const code of known) cards.push(cardElement(code, { classes: "known" }));
@@ -260,7 +258,7 @@ function renderMyHand(dom, model, ui) {
     node.dataset.legal = legal ? "1" : "0";
     if (legal) node.removeAttribute("aria-disabled");
     else node.setAttribute("aria-disabled", "true");
-    if (model.declared && code[1] === model.declared && "KQ".includes(code[0])) node.classList.add("declared");
+    if (model.declared_cards.includes(code)) node.classList.add("declared");
     return node;
   });
   keepChildren(dom.myHand, cards);
@@ -295,7 +293,7 @@ function statusText(model, ui) {
   if (model.to_act !== ME) return "";
   if (model.awaiting_final_claims) return t("status.finalClaims");
   if (model.declared && model.trick.length === 0) return t("status.leadMarriage", { suit: suitName(model.declared) });
-  const strict = model.phase === "closed" || model.phase === "exhausted";
+  const strict = model.strict;
   if (model.trick.length === 0) return strict ? t("status.leadStrict") : t("status.lead");
   return strict ? t("status.answerStrict") : t("status.answer");
 }
@@ -473,6 +471,8 @@ function renderPanel(dom, model) {
 
 /** Draw the whole table for ``model``. */
 export function render(dom, model, ui) {
+  ME = model.seat ?? 0;
+  OPPONENT = 1 - ME;
   const root = dom.root;
   root.dataset.phase = model.phase;
   root.dataset.toAct = model.to_act === null ? "" : String(model.to_act);

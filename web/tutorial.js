@@ -15,7 +15,6 @@ import { t } from "./i18n.js";
 import { h } from "./table.js";
 
 export const STORAGE_KEY = "sixty-six.tutorial";
-const ME = 0;
 
 /** new_game's arguments for the tutorial deal (the pack in dealing order: 3T2, the computer deals). */
 export const TUTORIAL_GAME = Object.freeze({
@@ -52,8 +51,8 @@ function markSeen(how, storage = globalThis.localStorage) {
 }
 
 const legal = (view, action) => view.legal.includes(action);
-const strict = (view) => view.phase === "closed" || view.phase === "exhausted";
-const canClaim = (view) => legal(view, "claim") && view.my_points >= 66;
+const strict = (view) => view.strict;
+const canClaim = (view) => legal(view, "claim") && view.my_points >= view.points_to_win;
 
 // Each step: when(view) it applies; "until" an action of yours (its prefix) or "next" (a button) ends it;
 // text(view) says it; target is what it points at.
@@ -67,14 +66,14 @@ const STEPS = [
   },
   {
     id: "open",
-    when: (v) => v.phase === "open" && v.tricks_played === 0 && v.to_act === ME && v.trick.length === 0,
+    when: (v) => v.phase === "open" && v.tricks_played === 0 && v.to_act === v.seat && v.trick.length === 0,
     until: "play",
     text: () => t("tutorial.open", { card: cardLabel("AD") }),
     target: '#my-hand [data-card="AD"]',
   },
   {
     id: "drawn",
-    when: (v) => v.phase === "open" && v.tricks_played === 1 && v.to_act === ME && !v.deal_result,
+    when: (v) => v.phase === "open" && v.tricks_played === 1 && v.to_act === v.seat && !v.deal_result,
     until: "next",
     text: () => t("tutorial.drawn"),
     target: "#stock .talon",
@@ -102,7 +101,7 @@ const STEPS = [
   },
   {
     id: "strict",
-    when: (v) => strict(v) && v.to_act === ME && !v.deal_result && !canClaim(v),
+    when: (v) => strict(v) && v.to_act === v.seat && !v.deal_result && !canClaim(v),
     until: null,
     text: (v) => t("tutorial.strict", { card: cardLabel(`K${v.trump_suit}`) }),
     target: "#my-hand .card.legal",
@@ -118,7 +117,7 @@ const STEPS = [
     id: "end",
     when: (v) => Boolean(v.deal_result),
     until: "finish",
-    text: (v) => (v.deal_result.winner === ME ? t("tutorial.won") : t("tutorial.over")),
+    text: (v) => (v.deal_result.winner === v.seat ? t("tutorial.won") : t("tutorial.over")),
     target: "#result",
   },
 ];

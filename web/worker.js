@@ -6,18 +6,14 @@
 // {id, type: "response", ok, result} and unsolicited {type: "progress" |
 // "ready" | "fatal" | "snapshot"} reports.
 //
-// The worker is also the privacy boundary of the page: it keeps the saved
-// game (the record holds the whole deck) to itself in IndexedDB, refuses
-// "save"/"load" from the page, and answers each game by its mode
-// (worker-games.js): against the computer, views for seat 0 only and act/
-// ai_move observed as seat 0; two players on one device, the seat that has
-// something to do; watching, seat 0 with both hands.
-//
-// Beyond the protocol, the page may send (worker-games.js says what they give):
-// new_game with "meta" {mode, ranked, names, levels}; "export_record" {game};
-// "import_record" {record} (a game to review, never the saved one);
-// "deals" {game} (the deals of a game, no cards); "review_deal" {game, index,
-// evaluate?: [seats], budget_ms?}; "close_review" {}.
+// The worker is transport and storage, not policy: the page's requests go to
+// the engine's page entry point (py_engine.protocol.handle_page), which
+// answers only the table commands and refuses anything that would show a
+// bare seat or a record with the pack (py_engine/table.py owns who sees
+// and does what). The worker keeps the game in play (the table that the
+// page started last with "table_new") in IndexedDB: after every answer
+// with "save": true it asks the engine for the table's saved form
+// ("table_save") and stores it; "resume" restores it ("table_restore").
 
 // The modules this worker needs are imported dynamically, so that the boot's
 // other first steps (build.json, the snapshot store, the saved game) start
@@ -29,11 +25,6 @@ runtimeModule.catch(() => {});
 // it only after its other first steps; it is handed over (runtimeOptions).
 const runtimeScript = import("./pyodide/pyodide.asm.mjs");
 runtimeScript.catch(() => {});
-let games = null; // worker-games.js, loaded while the runtime boots (before any message is answered)
-const gamesLoaded = import("./worker-games.js").then((module) => {
-  games = module;
-});
-gamesLoaded.catch(() => {});
 
 const BASE = new URL("./", import.meta.url);
 const INDEX_URL = new URL("pyodide/", BASE).href;
@@ -50,8 +41,10 @@ const IDLE_MS = 500;
 
 const t0 = performance.now();
 const timings = {}; // milliseconds since the worker started, by boot stage (sent with "ready")
-let handleFn = null; // the Python function py_engine.protocol.handle
-let currentGame = null; // the handle of the game that is saved after each change
+let handleFn = null; // the Python function py_engine.protocol.handle (the worker's own requests)
+let handlePageFn = null; // py_engine.protocol.handle_page (the page's requests)
+let currentTable = null; // the handle of the table that is saved after each change
+let reviewTable = null; // the handle of a record opened for review (never saved)
 let bootMode = "cold";
 let runtimeVersion = ""; // Pyodide's version, known once its module has loaded
 
@@ -334,9 +327,9 @@ async function bootEngine() {
   }
   const protocol = pyodide.pyimport("py_engine.protocol");
   handleFn = protocol.handle.copy();
+  handlePageFn = protocol.handle_page.copy();
   const warmUp = protocol.warm_up.copy();
   protocol.destroy();
-  await gamesLoaded;
   mark("ready");
   post({
     type: "ready",
@@ -395,124 +388,37 @@ function call(request) {
   return JSON.parse(handleFn(JSON.stringify({ v: 1, ...request })));
 }
 
+function callForPage(request) {
+  return JSON.parse(handlePageFn(JSON.stringify({ v: 1, ...request })));
+}
+
 function refusal(id, code, message) {
   return { v: 1, id, ok: false, error: { code, message } };
 }
 
-const metas = new Map(); // game handle -> its meta (worker-games.js)
-let reviewGame = null; // the handle of an imported record, if any (never saved)
-
-function metaOf(game) {
-  return metas.get(game) || games.cleanMeta(null);
-}
-
-function gameFor(payload) {
-  const game = payload.game;
-  if (typeof game !== "string" || (game !== currentGame && game !== reviewGame)) return null;
-  return game;
-}
-
-/** The worker's own commands (records and review): answered here, never passed to the engine as they are. */
-function records(id, payload) {
-  const cmd = payload.cmd;
-  if (cmd === "import_record") {
-    const loaded = call({ cmd: "load", record: payload.record, id });
-    if (!loaded.ok) return loaded;
-    if (reviewGame !== null) call({ cmd: "close_game", game: reviewGame });
-    reviewGame = loaded.game;
-    const players = payload.record && typeof payload.record === "object" ? payload.record.players : null;
-    metas.set(reviewGame, games.cleanMeta(players));
-    return { v: 1, id, ok: true, game: reviewGame, meta: metaOf(reviewGame), deals: dealsOf(reviewGame) };
-  }
-  if (cmd === "close_review") {
-    if (reviewGame !== null) call({ cmd: "close_game", game: reviewGame });
-    reviewGame = null;
-    return { v: 1, id, ok: true };
-  }
-  const game = gameFor(payload);
-  if (game === null) return refusal(id, "unknown_game", "no such game here");
-  if (cmd === "deals") return { v: 1, id, ok: true, meta: metaOf(game), deals: dealsOf(game) };
-  if (cmd === "export_record") {
-    const view = call({ cmd: "view", game, seat: 0 }).view;
-    const record = games.exportable(
-      call({ cmd: "save", game }).record,
-      { dealOver: Boolean(view.deal_result), finished: Boolean(view.game_over) },
-      metaOf(game),
-    );
-    if (!record) return refusal(id, "nothing_finished", "no deal of this game is finished yet");
-    return { v: 1, id, ok: true, record };
-  }
-  // review_deal
-  const index = payload.index;
-  const record = call({ cmd: "save", game }).record;
-  if (!Number.isInteger(index) || index < 0 || index >= record.deals.length) {
-    return refusal(id, "bad_request", `no deal ${index} in this game`);
-  }
-  const scratch = call({ cmd: "load", record: games.recordUpTo(record, index) });
-  if (!scratch.ok) return { ...scratch, id };
-  try {
-    const seats = Array.isArray(payload.evaluate) ? payload.evaluate.filter((s) => s === 0 || s === 1) : [];
-    // The scratch game's last deal is the one asked for (the engine refuses it while it is in play).
-    const deal = scratch.view.match.deal_number;
-    const base = { cmd: "review", game: scratch.game, deal, budget_ms: payload.budget_ms, seed: 0 };
-    const answers = seats.length ? seats.map((seat) => call({ ...base, evaluate: seat })) : [call(base)];
-    const failed = answers.find((answer) => !answer.ok);
-    if (failed) return { ...failed, id };
-    return { v: 1, id, ok: true, review: games.mergeReviews(answers.map((answer) => answer.review)), meta: metaOf(game) };
-  } finally {
-    call({ cmd: "close_game", game: scratch.game });
-  }
-}
-
-function dealsOf(game) {
-  const view = call({ cmd: "view", game, seat: 0 }).view;
-  return games.dealList(call({ cmd: "save", game }).record, Boolean(view.deal_result));
-}
-
-const RECORD_COMMANDS = new Set(["import_record", "close_review", "deals", "export_record", "review_deal"]);
-
+/** A page request, answered by the engine; the game in play is stored after each change. */
 async function answer(id, payload) {
   if (!payload || typeof payload !== "object" || typeof payload.cmd !== "string") {
     return refusal(id, "bad_request", "a request needs a 'cmd'");
   }
+  const result = callForPage({ ...payload, id });
+  if (!result.ok) return result;
   const cmd = payload.cmd;
-  if (cmd === "save" || cmd === "load") {
-    return refusal(id, "bad_request", `'${cmd}' is handled inside the worker; the page never sees a record`);
-  }
-  if (RECORD_COMMANDS.has(cmd)) return records(id, payload);
-  if (cmd === "new_game") {
-    const { meta, ...rest } = payload;
-    const result = call({ ...rest, id });
-    if (!result.ok) return result;
-    if (currentGame !== null) {
-      call({ cmd: "close_game", game: currentGame });
-      metas.delete(currentGame);
-    }
-    currentGame = result.game;
-    metas.set(currentGame, games.cleanMeta(meta));
-    await persist();
-    return { ...games.decorate(payload, result, metaOf(currentGame), currentGame, call), meta: metaOf(currentGame) };
-  }
-  if (cmd === "review" && gameFor(payload) === null) return refusal(id, "unknown_game", "no such game here");
-  const meta = metaOf(payload.game);
-  const gated = games.gate(payload, meta, call);
-  if (gated.refused) return { v: 1, id, ...gated.refused };
-  const request = { ...gated.request, id };
-  if (cmd === "undo" && payload.game === currentGame) {
-    const why = games.undoAllowed(call({ cmd: "save", game: currentGame }).record, payload.seat, call({ cmd: "view", game: currentGame, seat: 0 }).view);
-    if (why) return refusal(id, "illegal_action", why);
-  }
-  const result = call(request);
-  if (result.ok) {
-    if ((cmd === "act" || cmd === "ai_move" || cmd === "undo") && request.game === currentGame) {
-      await persist();
-    } else if (cmd === "close_game" && request.game === currentGame) {
-      currentGame = null;
-      metas.delete(request.game);
+  if (cmd === "table_new") {
+    if (currentTable !== null) call({ cmd: "table_close", table: currentTable });
+    currentTable = result.table;
+  } else if (cmd === "table_import") {
+    if (reviewTable !== null) call({ cmd: "table_close", table: reviewTable });
+    reviewTable = result.table;
+  } else if (cmd === "table_close") {
+    if (payload.table === reviewTable) reviewTable = null;
+    if (payload.table === currentTable) {
+      currentTable = null;
       await forget();
     }
   }
-  return games.decorate(payload, result, meta, request.game, call);
+  if (result.save && (result.table ?? payload.table) === currentTable) await persist();
+  return result;
 }
 
 // ------------------------------------------------------------- saved game
@@ -552,11 +458,10 @@ earlySave.catch(() => {}); // resume() reports a failure
 
 async function persist() {
   earlySave = null;
-  const saved = call({ cmd: "save", game: currentGame });
+  const saved = call({ cmd: "table_save", table: currentTable });
   if (!saved.ok) return;
   try {
-    const entry = { record: saved.record, meta: metaOf(currentGame), savedAt: Date.now() };
-    await withStore("readwrite", (store) => store.put(entry, SAVE_KEY));
+    await withStore("readwrite", (store) => store.put({ saved: saved.saved, savedAt: Date.now() }, SAVE_KEY));
   } catch (error) {
     post({ type: "warning", message: `The game could not be saved: ${error}` });
   }
@@ -572,29 +477,26 @@ async function forget() {
 }
 
 async function resume(id) {
-  let saved;
+  let entry;
   try {
     const early = earlySave;
     earlySave = null;
-    saved = await (early ?? readSave());
+    entry = await (early ?? readSave());
   } catch (error) {
     return { v: 1, id, ok: true, status: "none", message: `Saved games are not available: ${error}` };
   }
-  if (saved === undefined) return { v: 1, id, ok: true, status: "none" };
-  const record = saved && typeof saved === "object" ? saved.record : undefined;
-  const loaded = record === undefined ? null : call({ cmd: "load", record });
-  if (!loaded || !loaded.ok) {
+  if (entry === undefined) return { v: 1, id, ok: true, status: "none" };
+  // Saves of earlier versions hold {record, meta}; the engine reads both forms.
+  const saved = entry && typeof entry === "object" ? (entry.saved ?? { record: entry.record, seating: entry.meta }) : null;
+  const restored = saved ? call({ cmd: "table_restore", saved }) : null;
+  if (!restored || !restored.ok) {
     await forget();
-    const why = loaded ? loaded.error.message : "the saved data is not a game record";
+    const why = restored ? restored.error.message : "the saved data is not a game record";
     return { v: 1, id, ok: true, status: "corrupt", message: why };
   }
-  if (currentGame !== null) call({ cmd: "close_game", game: currentGame });
-  currentGame = loaded.game;
-  const meta = games.cleanMeta(saved.meta);
-  metas.set(currentGame, meta);
-  // A game for two opens on the hand-over screen: the page asks for a seat's view itself.
-  const shown = games.decorate({ cmd: "new_game" }, loaded, meta, currentGame, call);
-  return { v: 1, id, ok: true, status: "restored", game: loaded.game, view: shown.view, handover: shown.handover, meta };
+  if (currentTable !== null) call({ cmd: "table_close", table: currentTable });
+  currentTable = restored.table;
+  return { ...restored, id, status: "restored" };
 }
 
 // --------------------------------------------------------------- messages

@@ -21,7 +21,7 @@ Each run starts a browser on a new, empty profile:
   HTTP cache.
 * **a computer move** (site): you click a legal card and the computer answers
   at level 5 with its 1-second budget (the page's normal mode, not the test
-  mode); *thinking* is the time from the page sending ``ai_move`` to the
+  mode); *thinking* is the time from the page sending ``table_computer`` to the
   worker's answer, *move* runs from the click until the table is playable.
 
 Main-thread tasks are measured two ways. The ``longtask`` entries of a
@@ -468,7 +468,7 @@ STAGES = (
     ("snapshot", "memory snapshot made"),
     ("ready", "worker ready"),
     ("received", "page gets 'ready'"),
-    ("first_game", "page has the game (resume/new_game answered)"),
+    ("first_game", "page has the game (resume/table_new answered)"),
     ("playable", "table playable (data-boot-ms)"),
 )
 
@@ -477,7 +477,7 @@ def boot_timeline(record: dict[str, Any], playable: float) -> dict[str, float]:
     """When each boot stage happened, in ms since navigation start."""
     timeline: dict[str, float] = {k: v for k, v in (record.get("worker") or {}).items() if isinstance(v, int | float)}
     answered = [
-        r["answered"] for r in record["requests"].values() if r["cmd"] in ("resume", "new_game") and r["answered"]
+        r["answered"] for r in record["requests"].values() if r["cmd"] in ("resume", "table_new") and r["answered"]
     ]
     if answered:
         timeline["first_game"] = min(max(answered), playable)
@@ -541,7 +541,7 @@ def site_run(playwright: Playwright, server: Server, trace: bool) -> Run:
             tracer.stop()
         cold_tasks = tracer.main_thread_tasks(cold_record["t0"]) if tracer else []
         warm_tasks = tracer.main_thread_tasks(warm_record["t0"]) if tracer else []
-        thinking = [r for r in warm_record["requests"].values() if r["cmd"] == "ai_move" and r["answered"]]
+        thinking = [r for r in warm_record["requests"].values() if r["cmd"] == "table_computer" and r["answered"]]
         if not thinking:
             raise RuntimeError("the computer did not move")
         click = warm_record["click"]
@@ -579,7 +579,7 @@ def bare_run(playwright: Playwright, server: Server, trace: bool) -> Run:
 WINDOWS = (
     ("boot_cold", "boot, cold visit", True),
     ("boot_warm", "boot, warm reload", True),
-    ("thinking", "thinking (ai_move level 5, 1 s)", True),
+    ("thinking", "thinking (table_computer level 5, 1 s)", True),
     ("move", "whole move (your card, the answer, animations)", False),
     ("background", "after a cold boot (snapshot, offline cache)", False),
 )

@@ -148,6 +148,10 @@ class Oracle:
     def match(self) -> Any:
         return self.engine.games[self.game]
 
+    def legal_of(self, seat: int) -> list[str]:
+        """What the engine lets ``seat`` do now."""
+        return list(self._call({"cmd": "legal", "game": self.game, "seat": seat})["actions"])
+
     def opponent_hand(self) -> list[str]:
         return names(self.match.deal.hands[1])
 
@@ -198,8 +202,8 @@ def new_responses(
             if not starts(result):
                 continue
             oracle.started = first = True
-        elif result.get("ok") and "events" in result:
-            oracle.follow(result["events"])
+        elif result.get("ok") and "frames" in result:
+            oracle.follow([frame["event"] for frame in result["frames"]])
         yield raw, result, first
 
 
@@ -211,7 +215,7 @@ def check_no_leak(log: list[str], oracle: Oracle) -> int:
     the game goes on: messages already checked are skipped. Returns how many
     responses have been checked.
     """
-    for raw, result, first in new_responses(log, oracle, lambda r: bool(r.get("ok") and "game" in r and "view" in r)):
+    for raw, result, first in new_responses(log, oracle, lambda r: bool(r.get("ok") and "table" in r and "view" in r)):
         if first:
             assert result["view"]["hand"] == names(oracle.match.deal.hands[0]), "the oracle's deal differs"
         leaked = set(CARD_RE.findall(raw)) & oracle.secret()

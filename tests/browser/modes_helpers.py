@@ -71,13 +71,15 @@ def hidden_from_everyone(oracle: Oracle) -> set[str]:
 def check_messages(log: list[str], oracle: Oracle, *, watching: bool = False) -> int:
     """Replay the worker's messages against the oracle and fail on a secret card.
 
-    Two players: a message with a view of seat s may name nothing hidden from
-    s; a message without a view (the hand-over between deals) nothing hidden
+    Two players: a message with a view of seat s (or with frames of seat s,
+    the move a player made before handing over) may name nothing hidden from
+    s; a message without either (the hand-over between deals) nothing hidden
     from either player. Watching (``watching``): no face-down talon card, ever.
     Returns how many responses were checked.
     """
-    for raw, result, _ in new_responses(log, oracle, lambda r: bool(r.get("ok") and "game" in r and "meta" in r)):
-        view = result.get("view")
+    for raw, result, _ in new_responses(log, oracle, lambda r: bool(r.get("ok") and "table" in r and "seating" in r)):
+        frames = result.get("frames") or []
+        view = result.get("view") or (frames[-1]["view"] if frames else None)
         if watching:
             secret = talon(oracle)
         elif view is not None:

@@ -145,8 +145,8 @@ def received_events(page: Page, start: int) -> list[dict[str, Any]]:
     for raw in messages(page, start):
         message = json.loads(raw)
         result = message.get("result") if message.get("type") == "response" else None
-        if isinstance(result, dict) and result.get("ok") and "events" in result:
-            events += result["events"]
+        if isinstance(result, dict) and result.get("ok") and "frames" in result:
+            events += [frame["event"] for frame in result["frames"]]
     return events
 
 

@@ -199,5 +199,5 @@ def test_rules_that_cannot_be_combined_are_refused(site: Site, page: Page, watch
     assert view["rules"]["deck"] == 24 and view["rules"]["marriage_lead_card"] == "king"
     assert len(view["hand"]) == 6
     # The engine refuses the same combination when asked directly, whatever the page does.
-    answer = page.evaluate("() => window.__test.request({cmd: 'new_game', preset: 'AT20', rules: {deck: 24}})")
+    answer = page.evaluate("() => window.__test.request({cmd: 'table_new', preset: 'AT20', rules: {deck: 24}})")
     assert answer["ok"] is False and answer["code"] == "bad_rules"

@@ -108,15 +108,15 @@ def test_hotseat_plays_a_whole_deal_without_revealing_a_hand(site: Site, page: P
         if table_data(page)["handover"] == "1":
             assert_no_hand_shown(page, oracle)
             # The player handing over may still claim 66 exactly while the engine lets them.
-            previous = page.evaluate("window.__test.view()")  # null at the start of a deal
-            may_claim = previous is not None and "claim" in previous["legal"]
+            handing_over = 1 - int(table_data(page)["handoverSeat"])
+            may_claim = "claim" in oracle.legal_of(handing_over)
             claim = page.locator("[data-control='handover-claim']")
             expect(claim).to_be_visible() if may_claim else expect(claim).to_be_hidden()
             claims += may_claim
             seat = int(table_data(page)["handoverSeat"])
             take_over(page, seat, NAMES[seat])
             other_claim = page.locator("[data-control='other-claim']")
-            if page.evaluate("window.__test.view()")["other_can_claim"]:
+            if page.evaluate("window.__test.may()")["claim_for_other"]:
                 expect(other_claim).to_be_visible()
                 expect(other_claim).to_contain_text(NAMES[1 - seat])
                 claims += 1
@@ -218,7 +218,7 @@ def test_watch_mode_plays_on_by_itself_showing_both_hands_not_the_talon(site: Si
             break
         view = page.evaluate("window.__test.view()")
         # Both hands face up (the watcher is no player); nothing to press.
-        assert set(view["both_hands"][1]) == hand(oracle, 1) <= shown
+        assert set(view["opponent_shown"]) == hand(oracle, 1) <= shown
         assert set(view["hand"]) == hand(oracle, 0) <= shown
         assert page.locator("#my-hand .card[data-legal='1']").count() == 0
         pause.click()
@@ -348,8 +348,8 @@ def test_ranked_game_has_no_undo_and_no_hint(site: Site, page: Page, watch: Watc
     expect(page.locator("[data-control='hint']")).to_be_hidden()
     do(page, "AH")
     # The worker refuses them too: the flag is stored with the game, not only in the page.
-    for payload in ({"cmd": "undo", "seat": 0}, {"cmd": "hint", "seat": 0}):
-        answer = page.evaluate("payload => window.__test.request({...payload, game: window.__test.game()})", payload)
+    for payload in ({"cmd": "table_undo"}, {"cmd": "table_hint"}):
+        answer = page.evaluate("payload => window.__test.request({...payload, table: window.__test.game()})", payload)
         assert answer["ok"] is False and answer["code"] == "bad_request", answer
     # ...and after a reload the game is still ranked.
     page.reload()

@@ -138,7 +138,7 @@ def test_the_export_leaves_out_the_deal_in_play(site: Site, page: Page, watch: W
     check_no_leak(messages(page, start), oracle)
     # Deal 2 is in play: the end-of-deal panel is gone, but the worker is asked directly.
     game = page.evaluate("window.__test.game()")
-    answer = page.evaluate("game => window.__test.request({cmd: 'export_record', game})", game)
+    answer = page.evaluate("table => window.__test.request({cmd: 'table_export', table})", game)
     assert answer["ok"], answer
     record = answer["result"]["record"]
     # Deal 1 only (the same 20 card names, so checked by structure): its pack and moves, and no seed.
@@ -146,9 +146,9 @@ def test_the_export_leaves_out_the_deal_in_play(site: Site, page: Page, watch: W
     assert record["deals"][0]["actions"] == oracle.match.record()["deals"][0]["actions"]
     assert record["seed"] == 0 != oracle.match.record()["seed"]
     # The deal in play cannot be reviewed (every card would show); the finished one can.
-    refused = page.evaluate("game => window.__test.request({cmd: 'review_deal', game, index: 1})", game)
+    refused = page.evaluate("table => window.__test.request({cmd: 'table_review', table, deal: 1})", game)
     assert refused["ok"] is False and "still being played" in refused["message"]
-    finished = page.evaluate("game => window.__test.request({cmd: 'review_deal', game, index: 0})", game)
+    finished = page.evaluate("table => window.__test.request({cmd: 'table_review', table, deal: 0})", game)
     assert finished["ok"] and finished["result"]["review"]["start"]["hands"][1] == ["AC", "TC", "KC", "QC", "JC"]
 
 

@@ -2,7 +2,7 @@
 
 The issue asks for no main-thread task over 50 ms during boot (first visit
 and a reload from the memory snapshot) and while the computer thinks (an
-``ai_move`` at level 5 with its 1-second budget). The tasks are taken from a
+``table_computer`` at level 5 with its 1-second budget). The tasks are taken from a
 Chrome trace of the page's main thread (``toplevel``), with each task's own
 CPU time: on this loaded 2-core machine the wall-clock duration that the
 ``longtask`` API reports also counts the time the OS gave to other
@@ -73,7 +73,7 @@ def test_no_long_main_thread_task_during_boot_and_thinking(
     cold_tasks = trace.main_thread_tasks(cold_record["t0"])
     warm_tasks = trace.main_thread_tasks(warm_record["t0"])
     assert cold_tasks and warm_tasks, "the trace has no task of the page's main thread"
-    thinking = [r for r in warm_record["requests"].values() if r["cmd"] == "ai_move" and r["answered"]]
+    thinking = [r for r in warm_record["requests"].values() if r["cmd"] == "table_computer" and r["answered"]]
     assert thinking, "the computer did not move"
     windows = {
         "boot, first visit": window(cold_record, cold_tasks, 0, cold),
