@@ -52,6 +52,7 @@ const CLUB_LEAVES = [
 ];
 
 // The Tell suits in a 100 x 100 box, each a list of [element, attributes], in their own colours.
+// biome-ignore format: the dots in the rows of the cap
 const ACORN_DOTS = [
   [40, 24], [50, 22], [60, 24],
   [28, 33], [39, 32], [50, 31], [61, 32], [72, 33],
@@ -67,8 +68,14 @@ const TELL_SHAPES = {
   D: [
     ["circle", { cx: 50, cy: 16, r: 7, fill: "none", stroke: "#6b4a00", "stroke-width": 4 }],
     ["circle", { cx: 50, cy: 57, r: 35, fill: "#f0b323", stroke: "#6b4a00", "stroke-width": 3 }],
-    ["path", { d: "M15.9 49 Q50 60 84.1 49 L84.9 60 Q50 71 15.1 60 Z", fill: "#c8102e", stroke: "#6b4a00", "stroke-width": 2 }],
-    ["path", { d: "M33 79 Q50 85 67 79", fill: "none", stroke: "#3a2600", "stroke-width": 5, "stroke-linecap": "round" }],
+    [
+      "path",
+      { d: "M15.9 49 Q50 60 84.1 49 L84.9 60 Q50 71 15.1 60 Z", fill: "#c8102e", stroke: "#6b4a00", "stroke-width": 2 },
+    ],
+    [
+      "path",
+      { d: "M33 79 Q50 85 67 79", fill: "none", stroke: "#3a2600", "stroke-width": 5, "stroke-linecap": "round" },
+    ],
     ["circle", { cx: 33, cy: 79, r: 5.5, fill: "#3a2600" }],
     ["circle", { cx: 67, cy: 79, r: 5.5, fill: "#3a2600" }],
     ["ellipse", { cx: 36, cy: 36, rx: 8, ry: 5, fill: "#fff1bf", transform: "rotate(-30 36 36)" }],
@@ -76,9 +83,25 @@ const TELL_SHAPES = {
   // Acorns (Makk, Eichel): a nut under a dotted cap, on a stalk.
   C: [
     ["path", { d: "M46 3 Q50 1 54 3 L55 18 L45 18 Z", fill: "#5b3a14", stroke: INK, "stroke-width": 2 }],
-    ["path", { d: "M22 44 L78 44 C80 70 66 90 50 97 C34 90 20 70 22 44 Z", fill: "#c98a3a", stroke: "#4a2e0e", "stroke-width": 3 }],
+    [
+      "path",
+      {
+        d: "M22 44 L78 44 C80 70 66 90 50 97 C34 90 20 70 22 44 Z",
+        fill: "#c98a3a",
+        stroke: "#4a2e0e",
+        "stroke-width": 3,
+      },
+    ],
     ["ellipse", { cx: 38, cy: 66, rx: 5, ry: 11, fill: "#ebbd70" }],
-    ["path", { d: "M13 47 C13 22 30 14 50 14 C70 14 87 22 87 47 C70 53 30 53 13 47 Z", fill: "#66632a", stroke: "#2f2d0c", "stroke-width": 3 }],
+    [
+      "path",
+      {
+        d: "M13 47 C13 22 30 14 50 14 C70 14 87 22 87 47 C70 53 30 53 13 47 Z",
+        fill: "#66632a",
+        stroke: "#2f2d0c",
+        "stroke-width": 3,
+      },
+    ],
     ...ACORN_DOTS.map(([cx, cy]) => ["circle", { cx, cy, r: 2.6, fill: "#b3ae62" }]),
   ],
   // Leaves (Zöld, Laub): a pointed leaf with a stem and veins.
@@ -107,6 +130,7 @@ const TELL_SHAPES = {
 };
 
 // Pip centres (x, y) on a 100 x 140 card for the number cards.
+// biome-ignore format: the pips in the rows of the card
 const PIPS = {
   T: [
     [32, 30], [68, 30], [50, 45], [32, 57], [68, 57],
@@ -180,7 +204,9 @@ export function installCardSprites(doc = document) {
   }
   defs.append(...backSymbol("back-french", { dark: "#1d4f91", light: "#2b66b5", line: "#e9e2cc" }));
   defs.append(...backSymbol("back-tell", { dark: "#7a1c2a", light: "#9c2c3c", line: "#e8cf86" }));
-  const sprite = el("svg", { id: "card-sprites", width: 0, height: 0, "aria-hidden": "true", class: "sprites" }, [defs]);
+  const sprite = el("svg", { id: "card-sprites", width: 0, height: 0, "aria-hidden": "true", class: "sprites" }, [
+    defs,
+  ]);
   doc.body.prepend(sprite);
 }
 
@@ -232,7 +258,9 @@ function corner(rank, suit, bottom = false) {
 
 function frenchCourt(svg, rank, suit) {
   svg.append(el("rect", { x: 22, y: 20, width: 56, height: 100, rx: 4, class: "court" }));
-  svg.append(el("text", { x: 50, y: 78, class: "court-letter" }, [document.createTextNode(t(`rankShort.french.${rank}`))]));
+  svg.append(
+    el("text", { x: 50, y: 78, class: "court-letter" }, [document.createTextNode(t(`rankShort.french.${rank}`))]),
+  );
   svg.append(suitUse(suit, 38, 28, 24));
   svg.append(suitUse(suit, 38, 88, 24, true));
 }
@@ -262,12 +290,16 @@ function tellCourt(svg, rank, suit) {
   svg.append(el("path", { d: "M33 120 L35 80 Q36 68 50 66 Q64 68 65 80 L67 120 Z", fill: court.coat, ...line }));
   svg.append(el("path", { d: "M46.5 67 L53.5 67 L56 120 L44 120 Z", fill: court.trim, ...line }));
   if (rank === "K") {
+    // biome-ignore format: three buttons, one line
     for (const [cx, cy] of [[50, 78], [49, 92], [51, 106]]) svg.append(el("circle", { cx, cy, r: 1.6, fill: INK }));
   }
   svg.append(el("rect", { x: 34.5, y: 88, width: 31, height: 5, fill: "#5b3a14" }));
   svg.append(el("path", { d: "M40 68 Q50 77 60 68 L58 64 Q50 70 42 64 Z", fill: "#fbfaf6", ...line }));
   svg.append(el("circle", { cx: 50, cy: 54, r: 10, fill: "#f3cfa6", ...line }));
-  svg.append(el("circle", { cx: 46.2, cy: 53, r: 1.3, fill: INK }), el("circle", { cx: 53.8, cy: 53, r: 1.3, fill: INK }));
+  svg.append(
+    el("circle", { cx: 46.2, cy: 53, r: 1.3, fill: INK }),
+    el("circle", { cx: 53.8, cy: 53, r: 1.3, fill: INK }),
+  );
   if (court.beard) {
     svg.append(el("path", { d: "M41 57 Q50 73 59 57 Q50 62 41 57 Z", fill: court.beard, ...line }));
   } else {
@@ -313,7 +345,12 @@ export function cardFace(code) {
 
 /** The back of a card as an <svg>. */
 export function cardBack() {
-  const svg = el("svg", { viewBox: "0 0 100 140", class: `card-svg back deck-${deck}`, "aria-hidden": "true", focusable: "false" });
+  const svg = el("svg", {
+    viewBox: "0 0 100 140",
+    class: `card-svg back deck-${deck}`,
+    "aria-hidden": "true",
+    focusable: "false",
+  });
   svg.append(el("use", { href: `#back-${deck}`, x: 0, y: 0, width: 100, height: 140 }));
   return svg;
 }

@@ -37,17 +37,34 @@ export function lineChart({ values, marks = [], dots = [], label }) {
   }
   low = Math.floor(low / 50) * 50;
   high = Math.ceil(high / 50) * 50;
-  const x = (i) => round1(pad.left + (values.length === 1 ? 0 : (i * (width - pad.left - pad.right)) / (values.length - 1)));
+  const x = (i) =>
+    round1(pad.left + (values.length === 1 ? 0 : (i * (width - pad.left - pad.right)) / (values.length - 1)));
   const y = (v) => round1(pad.top + ((high - v) * (height - pad.top - pad.bottom)) / (high - low));
   const svg = frame(width, height, label);
-  svg.append(el("rect", { x: pad.left, y: pad.top, width: width - pad.left - pad.right, height: height - pad.top - pad.bottom, class: "chart-area" }));
+  svg.append(
+    el("rect", {
+      x: pad.left,
+      y: pad.top,
+      width: width - pad.left - pad.right,
+      height: height - pad.top - pad.bottom,
+      class: "chart-area",
+    }),
+  );
   for (const v of [low, high]) {
     svg.append(el("text", { x: pad.left - 4, y: y(v) + 4, class: "chart-axis", "text-anchor": "end" }, String(v)));
   }
   for (const mark of marks) {
     if (mark.value <= low || mark.value >= high) continue;
-    svg.append(el("line", { x1: pad.left, x2: width - pad.right, y1: y(mark.value), y2: y(mark.value), class: "chart-mark" }));
-    svg.append(el("text", { x: width - pad.right - 2, y: y(mark.value) - 3, class: "chart-mark-label", "text-anchor": "end" }, mark.label));
+    svg.append(
+      el("line", { x1: pad.left, x2: width - pad.right, y1: y(mark.value), y2: y(mark.value), class: "chart-mark" }),
+    );
+    svg.append(
+      el(
+        "text",
+        { x: width - pad.right - 2, y: y(mark.value) - 3, class: "chart-mark-label", "text-anchor": "end" },
+        mark.label,
+      ),
+    );
   }
   const path = values.map((v, i) => `${i ? "L" : "M"}${x(i)} ${y(v)}`).join(" ");
   svg.append(el("path", { d: path, class: "chart-line" }));
@@ -78,7 +95,14 @@ export function barChart({ rows, label }) {
       if (part.value <= 0) continue;
       const w = round1(part.value * scale);
       svg.append(el("rect", { x: left, y: top + 2, width: w, height: rowHeight - 6, class: `chart-bar ${part.kind}` }));
-      if (w >= 14) svg.append(el("text", { x: round1(left + w / 2), y: top + 17, class: "chart-bar-label", "text-anchor": "middle" }, String(part.value)));
+      if (w >= 14)
+        svg.append(
+          el(
+            "text",
+            { x: round1(left + w / 2), y: top + 17, class: "chart-bar-label", "text-anchor": "middle" },
+            String(part.value),
+          ),
+        );
       left += w;
     }
   });

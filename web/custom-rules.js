@@ -60,7 +60,12 @@ export function mountRulesEditor(container, options) {
   const error = h("p", { class: "rules-error", id: "rules-error", role: "alert", hidden: true });
   const count = h("span", { class: "rules-count", id: "custom-rules-count" });
   const fields = h("div", { class: "rules-fields" });
-  const reset = h("button", { type: "button", class: "btn btn-small", "data-action": "rules-reset", text: t("custom.reset") });
+  const reset = h("button", {
+    type: "button",
+    class: "btn btn-small",
+    "data-action": "rules-reset",
+    text: t("custom.reset"),
+  });
   reset.addEventListener("click", () => {
     values = { ...baseRules() };
     draw();

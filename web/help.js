@@ -74,12 +74,22 @@ function build() {
     dialog.close();
     openStats(options);
   });
-  const tutorial = h("button", { type: "button", class: "btn", "data-action": "open-tutorial", text: t("help.tutorial") });
+  const tutorial = h("button", {
+    type: "button",
+    class: "btn",
+    "data-action": "open-tutorial",
+    text: t("help.tutorial"),
+  });
   tutorial.addEventListener("click", () => {
     dialog.close();
     options.onTutorial();
   });
-  const close = h("button", { type: "button", class: "btn btn-primary", "data-action": "help-close", text: t("help.close") });
+  const close = h("button", {
+    type: "button",
+    class: "btn btn-primary",
+    "data-action": "help-close",
+    text: t("help.close"),
+  });
   close.addEventListener("click", () => dialog.close());
   dialog = h(
     "dialog",

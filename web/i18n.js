@@ -78,7 +78,10 @@ export function language() {
 
 /** ``n`` written the current language's way with ``digits`` decimals ("1.5" in English, "1,5" in German). */
 export function formatNumber(n, digits = 0) {
-  return new Intl.NumberFormat(HTML_LANG[current], { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(n);
+  return new Intl.NumberFormat(HTML_LANG[current], {
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+  }).format(n);
 }
 
 /** Is ``key`` defined in the current language? (Does not count as a miss.) */
@@ -102,7 +105,8 @@ export function t(key, params) {
   if (!strings) return "";
   const spoken = voice?.(key);
   if (spoken?.text !== undefined) return spoken.text;
-  if (spoken && typeof strings[spoken.key] === "string") return fill(strings[spoken.key], { ...params, ...spoken.params });
+  if (spoken && typeof strings[spoken.key] === "string")
+    return fill(strings[spoken.key], { ...params, ...spoken.params });
   const text = strings[key];
   if (typeof text !== "string") return miss(key);
   return fill(text, params);
@@ -129,6 +133,7 @@ export function missingKeys() {
 /** Fill in the static text of the document (data-i18n, data-i18n-label, data-i18n-title). */
 export function localize(root = document) {
   for (const node of root.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
-  for (const node of root.querySelectorAll("[data-i18n-label]")) node.setAttribute("aria-label", t(node.dataset.i18nLabel));
+  for (const node of root.querySelectorAll("[data-i18n-label]"))
+    node.setAttribute("aria-label", t(node.dataset.i18nLabel));
   for (const node of root.querySelectorAll("[data-i18n-title]")) node.title = t(node.dataset.i18nTitle);
 }

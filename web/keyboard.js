@@ -95,7 +95,7 @@ function moveInHand(event, hand) {
 }
 
 function typing(target) {
-  return Boolean(target.closest && target.closest("input, select, textarea, [contenteditable], dialog"));
+  return Boolean(target.closest?.("input, select, textarea, [contenteditable], dialog"));
 }
 
 function modal() {
@@ -104,9 +104,9 @@ function modal() {
 
 /** Keep Tab inside an open modal dialog. */
 function trapTab(event, dialog) {
-  const focusable = [...dialog.querySelectorAll("button, select, input, textarea, summary, a[href], [tabindex]")].filter(
-    (node) => !node.disabled && node.tabIndex >= 0 && node.getClientRects().length > 0,
-  );
+  const focusable = [
+    ...dialog.querySelectorAll("button, select, input, textarea, summary, a[href], [tabindex]"),
+  ].filter((node) => !node.disabled && node.tabIndex >= 0 && node.getClientRects().length > 0);
   if (!focusable.length) return;
   const first = focusable[0];
   const last = focusable[focusable.length - 1];

@@ -28,7 +28,7 @@ function ownKeys(storage) {
   const keys = [];
   for (let i = 0; i < storage.length; i++) {
     const key = storage.key(i);
-    if (key !== null && key.startsWith(PREFIX)) keys.push(key);
+    if (key?.startsWith(PREFIX)) keys.push(key);
   }
   return keys.sort();
 }

@@ -49,7 +49,7 @@ export function rulesTitle(rules, presets) {
 
 /** Why the engine refused a rules combination, in words (``detail``: bad_rules' {reason, values}). */
 export function rulesErrorText(detail) {
-  const reason = detail && detail.reason;
+  const reason = detail?.reason;
   if (!reason || !has(`rulesError.${reason}`)) return t("custom.invalid");
   const values = { ...(detail.values || {}) };
   if (values.param) values.param = has(`param.${values.param}`) ? parameterName(values.param) : values.param;

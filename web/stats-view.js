@@ -36,17 +36,31 @@ function ratingSection(stats) {
     "section",
     { class: "stats-block" },
     h("h3", { text: t("stats.rating") }),
-    h("p", { class: "stats-rating" }, cell("strong", "rating", rating), " ", h("span", { class: "muted", text: tp("stats.ratedMatches", stats.rated) })),
-    h("p", { class: "muted small", text: t("stats.ratingExplain", { start: START_RATING, low: LEVEL_RATINGS[1], high: LEVEL_RATINGS[5] }) }),
+    h(
+      "p",
+      { class: "stats-rating" },
+      cell("strong", "rating", rating),
+      " ",
+      h("span", { class: "muted", text: tp("stats.ratedMatches", stats.rated) }),
+    ),
+    h("p", {
+      class: "muted small",
+      text: t("stats.ratingExplain", { start: START_RATING, low: LEVEL_RATINGS[1], high: LEVEL_RATINGS[5] }),
+    }),
     h("p", { class: "muted small", "data-note": "assisted", text: t("stats.ratingAssisted") }),
   );
   if (stats.history.length) {
     const whole = stats.history.length === stats.rated;
     const values = [...(whole ? [START_RATING] : []), ...stats.history.map((p) => p.rating)];
     const dots = [...(whole ? [null] : []), ...stats.history.map((p) => (p.won ? "won" : "lost"))];
-    const marks = Object.entries(LEVEL_RATINGS).map(([level, value]) => ({ value, label: t("stats.levelMark", { n: level }) }));
+    const marks = Object.entries(LEVEL_RATINGS).map(([level, value]) => ({
+      value,
+      label: t("stats.levelMark", { n: level }),
+    }));
     const label = t("stats.ratingChart", { from: Math.round(values[0]), to: rating });
-    section.append(h("figure", { class: "stats-chart", "data-chart": "rating" }, lineChart({ values, marks, dots, label })));
+    section.append(
+      h("figure", { class: "stats-chart", "data-chart": "rating" }, lineChart({ values, marks, dots, label })),
+    );
   }
   return section;
 }
@@ -59,7 +73,17 @@ function totalsSection(stats) {
   const table = h(
     "table",
     { class: "stats-table" },
-    h("thead", {}, h("tr", {}, h("td"), h("th", { scope: "col", text: t("seat.you") }), h("th", { scope: "col", text: t("seat.computer") }))),
+    h(
+      "thead",
+      {},
+      h(
+        "tr",
+        {},
+        h("td"),
+        h("th", { scope: "col", text: t("seat.you") }),
+        h("th", { scope: "col", text: t("seat.computer") }),
+      ),
+    ),
     h(
       "tbody",
       {},
@@ -154,7 +178,14 @@ function rulesSection(stats) {
     "section",
     { class: "stats-block" },
     h("h3", { text: t("stats.byRules") }),
-    h("p", { class: "muted small" }, h("span", { class: "legend won" }), ` ${t("stats.legendWon")} `, h("span", { class: "legend lost" }), ` ${t("stats.legendLost")}`),
+    h(
+      "p",
+      { class: "muted small" },
+      h("span", { class: "legend won" }),
+      ` ${t("stats.legendWon")} `,
+      h("span", { class: "legend lost" }),
+      ` ${t("stats.legendLost")}`,
+    ),
     h("figure", { class: "stats-chart", "data-chart": "rules" }, chart),
     breakdownTable(rows, t("stats.rules"), "data-rules", (r) => rulesLabel(r.preset, r.custom)),
   );
@@ -233,9 +264,15 @@ function confirmReset(show) {
 }
 
 function dataSection() {
-  const input = h("input", { type: "file", accept: "application/json,.json", id: "stats-import-file", hidden: true, tabindex: "-1" });
+  const input = h("input", {
+    type: "file",
+    accept: "application/json,.json",
+    id: "stats-import-file",
+    hidden: true,
+    tabindex: "-1",
+  });
   input.addEventListener("change", () => {
-    const file = input.files && input.files[0];
+    const file = input.files?.[0];
     input.value = "";
     importFile(file);
   });
@@ -246,7 +283,13 @@ function dataSection() {
   };
   const confirm = h(
     "div",
-    { class: "stats-confirm", id: "stats-confirm", hidden: true, role: "group", "aria-labelledby": "stats-confirm-text" },
+    {
+      class: "stats-confirm",
+      id: "stats-confirm",
+      hidden: true,
+      role: "group",
+      "aria-labelledby": "stats-confirm-text",
+    },
     h("p", { id: "stats-confirm-text", text: t("data.resetConfirm") }),
     h(
       "div",
@@ -286,7 +329,12 @@ function dataSection() {
 // ------------------------------------------------------------------ dialog
 
 function build() {
-  const close = h("button", { type: "button", class: "btn btn-primary", "data-action": "stats-close", text: t("stats.close") });
+  const close = h("button", {
+    type: "button",
+    class: "btn btn-primary",
+    "data-action": "stats-close",
+    text: t("stats.close"),
+  });
   close.addEventListener("click", () => dialog.close());
   dialog = h(
     "dialog",
@@ -311,5 +359,5 @@ export function openStats(opts) {
 
 /** Redraw the open screen (after the data changed or the language did). */
 export function refreshStats() {
-  if (dialog && dialog.open) dialog.querySelector("#stats-body").replaceChildren(...body());
+  if (dialog?.open) dialog.querySelector("#stats-body").replaceChildren(...body());
 }
