@@ -1,3 +1,4 @@
+// @ts-check
 // Playing cards drawn as SVG in code, in two patterns (the "deck style"):
 //
 // - "french": hearts, diamonds, clubs, spades; rank letters, pips for 9 and 10;
@@ -23,7 +24,10 @@ const INK = "#2b1d0e";
 
 let deck = "french";
 
-/** The pattern the next cards are drawn in. */
+/**
+ * The pattern the next cards are drawn in.
+ * @param {string} style
+ */
 export function setDeckStyle(style) {
   deck = DECK_STYLES.includes(style) ? style : "french";
 }
@@ -51,6 +55,8 @@ const CLUB_LEAVES = [
   [50, 50, 10],
 ];
 
+/** @typedef {Record<string, string | number>} Attributes An SVG element's attributes. */
+
 // The Tell suits in a 100 x 100 box, each a list of [element, attributes], in their own colours.
 // biome-ignore format: the dots in the rows of the cap
 const ACORN_DOTS = [
@@ -58,6 +64,7 @@ const ACORN_DOTS = [
   [28, 33], [39, 32], [50, 31], [61, 32], [72, 33],
   [22, 42], [33, 41], [44, 41], [56, 41], [67, 41], [78, 42],
 ];
+/** @type {Record<string, [string, Attributes][]>} */
 const TELL_SHAPES = {
   // Hearts (Piros, Herz): a full heart with a highlight.
   H: [
@@ -102,7 +109,9 @@ const TELL_SHAPES = {
         "stroke-width": 3,
       },
     ],
-    ...ACORN_DOTS.map(([cx, cy]) => ["circle", { cx, cy, r: 2.6, fill: "#b3ae62" }]),
+    ...ACORN_DOTS.map(
+      ([cx, cy]) => /** @type {[string, Attributes]} */ (["circle", { cx, cy, r: 2.6, fill: "#b3ae62" }]),
+    ),
   ],
   // Leaves (Zöld, Laub): a pointed leaf with a stem and veins.
   S: [
@@ -131,6 +140,7 @@ const TELL_SHAPES = {
 
 // Pip centres (x, y) on a 100 x 140 card for the number cards.
 // biome-ignore format: the pips in the rows of the card
+/** @type {Record<string, number[][]>} */
 const PIPS = {
   T: [
     [32, 30], [68, 30], [50, 45], [32, 57], [68, 57],
@@ -144,12 +154,18 @@ const PIPS = {
 
 // The Tell court figures: coat colour, trim, headwear and where the suit sign is held
 // (the Ober holds it high, the Unter low, the King beside his crown).
+/** @type {Record<string, {coat: string, trim: string, beard: string | null, hat: string, sign: number[]}>} */
 const TELL_COURTS = {
   K: { coat: "#9e1b32", trim: "#f5f1e6", beard: "#d9d4c7", hat: "crown", sign: [61, 22, 15] },
   Q: { coat: "#1f5f8b", trim: "#e0b53a", beard: "#8a5a2b", hat: "feather", sign: [24, 22, 16] },
   J: { coat: "#2e6b3a", trim: "#e0b53a", beard: null, hat: "cap", sign: [61, 99, 15] },
 };
 
+/**
+ * @param {string} name
+ * @param {Attributes} [attrs]
+ * @param {Node[]} [children]
+ */
 function el(name, attrs = {}, children = []) {
   const node = document.createElementNS(SVG, name);
   for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
@@ -157,6 +173,10 @@ function el(name, attrs = {}, children = []) {
   return node;
 }
 
+/**
+ * @param {string} id
+ * @param {{dark: string, light: string, line: string}} colors
+ */
 function backSymbol(id, colors) {
   const pattern = el(
     "pattern",
@@ -189,7 +209,10 @@ function backSymbol(id, colors) {
   return [pattern, symbol];
 }
 
-/** Add the shared <symbol>s of both patterns once per document. */
+/**
+ * Add the shared <symbol>s of both patterns once per document.
+ * @param {Document} [doc]
+ */
 export function installCardSprites(doc = document) {
   if (doc.getElementById("card-sprites")) return;
   const defs = el("defs");
@@ -212,38 +235,59 @@ export function installCardSprites(doc = document) {
 
 // ------------------------------------------------------------- the words
 
+/** @param {string} code */
 export function cardSuit(code) {
   return code[1];
 }
 
+/** @param {string} code */
 export function cardRank(code) {
   return code[0];
 }
 
-/** The suit's name in the current pattern and language ("hearts", "bells", "makk"). */
+/**
+ * The suit's name in the current pattern and language ("hearts", "bells", "makk").
+ * @param {string} suit
+ */
 export function suitName(suit) {
   return t(`suit.${deck}.${suit}`);
 }
 
-/** The rank's name in the current pattern and language ("Queen", "Ober", "felső"). */
+/**
+ * The rank's name in the current pattern and language ("Queen", "Ober", "felső").
+ * @param {string} rank
+ */
 export function rankName(rank) {
   return t(`rank.${deck}.${rank}`);
 }
 
-/** "Queen of hearts", "piros felső", "Eichel-Unter". */
+/**
+ * "Queen of hearts", "piros felső", "Eichel-Unter".
+ * @param {string} code
+ */
 export function cardLabel(code) {
   return t("card.label", { rank: rankName(code[0]), suit: suitName(code[1]) });
 }
 
 // ------------------------------------------------------------- the faces
 
+/**
+ * @param {string} suit
+ * @param {number} x
+ * @param {number} y
+ * @param {number} size
+ */
 function suitUse(suit, x, y, size, flip = false) {
   const use = el("use", { href: `#suit-${deck}-${suit}`, x, y, width: size, height: size });
   if (flip) use.setAttribute("transform", `rotate(180 ${x + size / 2} ${y + size / 2})`);
   return use;
 }
 
-/** The rank and suit in a corner; the bottom corner is the top one turned round (its Tell sign stays upright). */
+/**
+ * The rank and suit in a corner; the bottom corner is the top one turned round (its Tell sign stays upright).
+ * @param {string} rank
+ * @param {string} suit
+ */
 function corner(rank, suit, bottom = false) {
   const label = t(`rankShort.${deck}.${rank}`);
   const text = el("text", { x: 11, y: 24, class: label.length > 1 ? "rank rank-10" : "rank" }, [
@@ -256,6 +300,11 @@ function corner(rank, suit, bottom = false) {
   return turned;
 }
 
+/**
+ * @param {SVGElement} svg
+ * @param {string} rank
+ * @param {string} suit
+ */
 function frenchCourt(svg, rank, suit) {
   svg.append(el("rect", { x: 22, y: 20, width: 56, height: 100, rx: 4, class: "court" }));
   svg.append(
@@ -265,6 +314,10 @@ function frenchCourt(svg, rank, suit) {
   svg.append(suitUse(suit, 38, 88, 24, true));
 }
 
+/**
+ * @param {string} kind
+ * @param {string} coat
+ */
 function headwear(kind, coat) {
   const line = { stroke: INK, "stroke-width": 1.5 };
   if (kind === "crown") {
@@ -283,6 +336,11 @@ function headwear(kind, coat) {
   ];
 }
 
+/**
+ * @param {SVGElement} svg
+ * @param {string} rank
+ * @param {string} suit
+ */
 function tellCourt(svg, rank, suit) {
   const court = TELL_COURTS[rank];
   const line = { stroke: INK, "stroke-width": 1.5 };
@@ -310,7 +368,10 @@ function tellCourt(svg, rank, suit) {
   svg.append(suitUse(suit, x, y, size));
 }
 
-/** The face of a card as an <svg> (100 x 140 user units) in the current pattern. */
+/**
+ * The face of a card as an <svg> (100 x 140 user units) in the current pattern.
+ * @param {string} code
+ */
 export function cardFace(code) {
   const rank = cardRank(code);
   const suit = cardSuit(code);
@@ -355,7 +416,10 @@ export function cardBack() {
   return svg;
 }
 
-/** A small suit symbol as an inline <svg>, for text lines. */
+/**
+ * A small suit symbol as an inline <svg>, for text lines.
+ * @param {string} suit
+ */
 export function suitIcon(suit) {
   const tone = deck === "tell" ? "tell" : RED.has(suit) ? "red" : "black";
   const svg = el("svg", {

@@ -1,9 +1,15 @@
+// @ts-check
 // Two small SVG charts drawn by hand: a line (the rating over time) and
 // horizontal stacked bars (results per rule set). Colours come from the
 // stylesheet (classes chart-*); the words come from the caller.
 
 const SVG = "http://www.w3.org/2000/svg";
 
+/**
+ * @param {string} tag
+ * @param {Record<string, string | number>} [attrs]
+ * @param {string} [text]
+ */
 function el(tag, attrs = {}, text = "") {
   const node = document.createElementNS(SVG, tag);
   for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
@@ -11,18 +17,25 @@ function el(tag, attrs = {}, text = "") {
   return node;
 }
 
+/**
+ * @param {number} width
+ * @param {number} height
+ * @param {string} label
+ */
 function frame(width, height, label) {
   const svg = el("svg", { viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": label, class: "chart" });
   svg.append(el("title", {}, label));
   return svg;
 }
 
-const round1 = (x) => Math.round(x * 10) / 10;
+const round1 = (/** @type {number} */ x) => Math.round(x * 10) / 10;
 
 /**
  * A line chart of ``values`` (at least one), evenly spaced left to right.
  * ``marks``: [{value, label}] dashed reference lines (shown when inside the range).
  * ``dots``: per value, an extra class for its dot ("won"/"lost"), or null.
+ * @param {{values: number[], marks?: {value: number, label: string}[], dots?: (string | null)[], label: string}} chart
+ * @returns {SVGElement}
  */
 export function lineChart({ values, marks = [], dots = [], label }) {
   const width = 320;
@@ -37,9 +50,10 @@ export function lineChart({ values, marks = [], dots = [], label }) {
   }
   low = Math.floor(low / 50) * 50;
   high = Math.ceil(high / 50) * 50;
-  const x = (i) =>
+  const x = (/** @type {number} */ i) =>
     round1(pad.left + (values.length === 1 ? 0 : (i * (width - pad.left - pad.right)) / (values.length - 1)));
-  const y = (v) => round1(pad.top + ((high - v) * (height - pad.top - pad.bottom)) / (high - low));
+  const y = (/** @type {number} */ v) =>
+    round1(pad.top + ((high - v) * (height - pad.top - pad.bottom)) / (high - low));
   const svg = frame(width, height, label);
   svg.append(
     el("rect", {
@@ -77,6 +91,8 @@ export function lineChart({ values, marks = [], dots = [], label }) {
 /**
  * Horizontal bars, one per row: {label, parts: [{value, kind}]} stacked left
  * to right, with the numbers written in each part wide enough to hold them.
+ * @param {{rows: {label: string, parts: {value: number, kind: string}[]}[], label: string}} chart
+ * @returns {SVGElement}
  */
 export function barChart({ rows, label }) {
   const width = 320;

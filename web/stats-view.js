@@ -1,3 +1,4 @@
+// @ts-check
 // The statistics screen: the rating and its history, totals, results per
 // rule set and per level, and the local data (export, import, reset).
 // The numbers come from stats.js; this module only draws them.
@@ -8,28 +9,69 @@ import { applyImport, collect, DataError, exportName, parseImport, resetAll } fr
 import { byLevel, byRules, LEVEL_RATINGS, loadStats, percent, START_RATING, totals } from "./stats.js";
 import { h, presetName } from "./table.js";
 
+/** @import { Preset } from "./rules-text.js" */
+/** @typedef {{presets: Preset[], onImported: () => void, onReset: () => void}} StatsOptions */
+/** @typedef {{won: number, lost: number}} WonLost */
+/**
+ * What this screen reads of the statistics (stats.js, schema 2).
+ * @typedef {{
+ *   since: number,
+ *   rating: number,
+ *   rated: number,
+ *   history: {t: number, rating: number, level: number, won: boolean}[],
+ *   buckets: Record<string, object>,
+ * }} Stats
+ */
+/**
+ * Counts summed over buckets (stats.js totals(), a row of byRules() or byLevel()).
+ * @typedef {{
+ *   deals: WonLost & {none: number},
+ *   matches: WonLost,
+ *   points: WonLost,
+ *   basis: Record<string, WonLost>,
+ *   closes: {made: number, won: number},
+ *   marriages: {count: number, points: number},
+ * }} Totals
+ */
+
+// The dialog is there from build() on: the functions that use it run only
+// then (hence the casts from null).
+/** @type {HTMLDialogElement | null} */
 let dialog = null;
+/** @type {StatsOptions} */
 let options = { presets: [], onImported: () => {}, onReset: () => {} };
 
-/** The rule set's name: the preset's, marked when the rules were changed. */
+/**
+ * The rule set's name: the preset's, marked when the rules were changed.
+ * @param {string} preset
+ * @param {boolean} custom
+ * @returns {string}
+ */
 function rulesLabel(preset, custom) {
   const known = options.presets.find((p) => p.id === preset);
   const name = presetName(known || { id: preset, name: preset });
   return custom ? t("stats.customRules", { name }) : name;
 }
 
+/** @param {number} level */
 function levelLabel(level) {
   return level ? t(`level.${level}`) : t("stats.levelUnknown");
 }
 
-const pair = (a, b) => `${a}–${b}`;
+const pair = (/** @type {number} */ a, /** @type {number} */ b) => `${a}–${b}`;
 
+/**
+ * @param {string} tag
+ * @param {string} stat
+ * @param {string | number | null} value
+ */
 function cell(tag, stat, value) {
   return h(tag, { "data-stat": stat, text: value === null ? "—" : String(value) });
 }
 
 // ------------------------------------------------------------------ parts
 
+/** @param {Stats} stats */
 function ratingSection(stats) {
   const rating = Math.round(stats.rating);
   const section = h(
@@ -65,11 +107,18 @@ function ratingSection(stats) {
   return section;
 }
 
+/** @param {Stats} stats */
 function totalsSection(stats) {
+  /** @type {Totals} */
   const sum = totals(stats);
-  const basis = (name, side) => (sum.basis[name] ? sum.basis[name][side] : 0);
-  const row = (text, stat, you, them) =>
-    h("tr", {}, h("th", { scope: "row", text }), cell("td", `${stat}.won`, you), cell("td", `${stat}.lost`, them));
+  const basis = (/** @type {string} */ name, /** @type {"won" | "lost"} */ side) =>
+    sum.basis[name] ? sum.basis[name][side] : 0;
+  const row = (
+    /** @type {string} */ text,
+    /** @type {string} */ stat,
+    /** @type {number} */ you,
+    /** @type {number} */ them,
+  ) => h("tr", {}, h("th", { scope: "row", text }), cell("td", `${stat}.won`, you), cell("td", `${stat}.lost`, them));
   const table = h(
     "table",
     { class: "stats-table" },
@@ -126,6 +175,13 @@ function totalsSection(stats) {
   return h("section", { class: "stats-block" }, h("h3", { text: t("stats.totals") }), table, ...lines);
 }
 
+/**
+ * @template {Totals & {key: string}} Row
+ * @param {Row[]} rows
+ * @param {string} head
+ * @param {string} attr
+ * @param {(row: Row) => string} label
+ */
 function breakdownTable(rows, head, attr, label) {
   return h(
     "table",
@@ -159,6 +215,7 @@ function breakdownTable(rows, head, attr, label) {
   );
 }
 
+/** @param {Stats} stats */
 function rulesSection(stats) {
   const rows = byRules(
     stats,
@@ -191,6 +248,7 @@ function rulesSection(stats) {
   );
 }
 
+/** @param {Stats} stats */
 function levelSection(stats) {
   const rows = byLevel(stats).map((r) => ({ ...r, key: String(r.level) }));
   return h(
@@ -202,6 +260,7 @@ function levelSection(stats) {
 }
 
 function body() {
+  /** @type {Stats} */
   const stats = loadStats();
   const since = new Intl.DateTimeFormat(document.documentElement.lang || language(), { dateStyle: "medium" }).format(
     new Date(stats.since),
@@ -220,8 +279,12 @@ function body() {
 
 // ------------------------------------------------------------- local data
 
+/**
+ * @param {string} text
+ * @param {{error?: boolean, reason?: string}} [how]
+ */
 function say(text, { error = false, reason = "" } = {}) {
-  const box = dialog.querySelector("#stats-message");
+  const box = /** @type {HTMLElement} */ (/** @type {HTMLDialogElement} */ (dialog).querySelector("#stats-message"));
   box.textContent = text;
   box.hidden = !text;
   box.classList.toggle("error", error);
@@ -242,6 +305,7 @@ function exportData() {
   say(t("data.exported"));
 }
 
+/** @param {File | undefined} file */
 async function importFile(file) {
   if (!file) return;
   let entries;
@@ -257,10 +321,16 @@ async function importFile(file) {
   options.onImported();
 }
 
+/** @param {boolean} show */
 function confirmReset(show) {
-  dialog.querySelector("#stats-confirm").hidden = !show;
-  dialog.querySelector("[data-action='data-reset']").hidden = show;
-  if (show) dialog.querySelector("[data-action='data-reset-confirm']").focus();
+  /** @type {HTMLElement} */ (/** @type {HTMLDialogElement} */ (dialog).querySelector("#stats-confirm")).hidden = !show;
+  /** @type {HTMLElement} */ (
+    /** @type {HTMLDialogElement} */ (dialog).querySelector("[data-action='data-reset']")
+  ).hidden = show;
+  if (show)
+    /** @type {HTMLElement} */ (
+      /** @type {HTMLDialogElement} */ (dialog).querySelector("[data-action='data-reset-confirm']")
+    ).focus();
 }
 
 function dataSection() {
@@ -276,6 +346,11 @@ function dataSection() {
     input.value = "";
     importFile(file);
   });
+  /**
+   * @param {string} action
+   * @param {string} text
+   * @param {() => void} onClick
+   */
   const button = (action, text, onClick, classes = "btn") => {
     const node = h("button", { type: "button", class: classes, "data-action": action, text });
     node.addEventListener("click", onClick);
@@ -335,29 +410,36 @@ function build() {
     "data-action": "stats-close",
     text: t("stats.close"),
   });
-  close.addEventListener("click", () => dialog.close());
-  dialog = h(
-    "dialog",
-    { class: "dialog dialog-wide", id: "stats-dialog", "aria-labelledby": "stats-title" },
-    h("h2", { id: "stats-title", text: t("stats.title") }),
-    h("div", { id: "stats-body" }),
-    dataSection(),
-    h("div", { class: "dialog-buttons" }, close),
+  close.addEventListener("click", () => /** @type {HTMLDialogElement} */ (dialog).close());
+  dialog = /** @type {HTMLDialogElement} */ (
+    h(
+      "dialog",
+      { class: "dialog dialog-wide", id: "stats-dialog", "aria-labelledby": "stats-title" },
+      h("h2", { id: "stats-title", text: t("stats.title") }),
+      h("div", { id: "stats-body" }),
+      dataSection(),
+      h("div", { class: "dialog-buttons" }, close),
+    )
   );
   document.body.append(dialog);
 }
 
-/** Show the statistics screen. ``opts``: {presets, onImported, onReset}. */
+/**
+ * Show the statistics screen. ``opts``: {presets, onImported, onReset}.
+ * @param {StatsOptions} opts
+ */
 export function openStats(opts) {
   options = { ...options, ...opts };
   // Rebuilt each time: the words follow the language, the numbers the storage.
   if (dialog) dialog.remove();
   build();
-  dialog.querySelector("#stats-body").replaceChildren(...body());
-  dialog.showModal();
+  /** @type {HTMLElement} */ (/** @type {HTMLDialogElement} */ (dialog).querySelector("#stats-body")).replaceChildren(
+    ...body(),
+  );
+  /** @type {HTMLDialogElement} */ (dialog).showModal();
 }
 
 /** Redraw the open screen (after the data changed or the language did). */
 export function refreshStats() {
-  if (dialog?.open) dialog.querySelector("#stats-body").replaceChildren(...body());
+  if (dialog?.open) /** @type {HTMLElement} */ (dialog.querySelector("#stats-body")).replaceChildren(...body());
 }
