@@ -2,23 +2,30 @@
 
 Runs, in this order, and stops at the first failure:
 
-1. set-up: ``npm ci`` when ``node_modules/pyodide`` is missing or not the locked
-   version, and the Pyodide wheels in ``.cache/pyodide-wheels/``;
+1. set-up: ``npm ci`` when a package of package.json (Pyodide, TypeScript,
+   Biome) is missing from ``node_modules`` or not the locked version, and the
+   Pyodide wheels in ``.cache/pyodide-wheels/``;
 2. ``ruff format --check .``;
 3. ``ruff check .``;
 4. ``mypy`` (configured in pyproject.toml);
-5. ``python build.py build`` (the web build in ``dist/``; skipped with a note
+5. ``tsc`` on the JavaScript files marked ``// @ts-check``: ``tsc -p
+   tsconfig.json`` (the page) and ``tsc -p tsconfig.sw.json`` (the service
+   worker);
+6. ``biome ci`` (lint and format check) on the files listed in biome.json;
+7. ``node --test tests/js/*.test.mjs``: the page's pure modules under Node;
+8. ``python build.py build`` (the web build in ``dist/``; skipped with a note
    while build.py does not exist);
-6. pytest under CPython on all of ``tests/`` (browser tests included: the
+9. pytest under CPython on all of ``tests/`` (browser tests included: the
    Playwright suite in Chromium, and the WebKitGTK smoke test through Selenium
    under Xvfb);
-7. the Playwright browser suite again in Firefox:
-   ``pytest tests/browser --browser firefox -m "not webkit and not chromium_only"``;
-8. the same engine tests inside Pyodide: ``node tests/pyodide/run_pytest.mjs``.
+10. the Playwright browser suite again in Firefox:
+    ``pytest tests/browser --browser firefox -m "not webkit and not chromium_only"``;
+11. the same engine tests inside Pyodide: ``node tests/pyodide/run_pytest.mjs``.
 
-Any pytest run collecting no test (exit code 5) is a failure. Each step's
-time is printed, and a summary at the end; the exit status is non-zero if any
-step failed.
+Any pytest run collecting no test (exit code 5) is a failure, and so is a
+``node --test`` run without tests. Each step's time is printed, and a summary
+at the end (its test counts include the Node tests); the exit status is
+non-zero if any step failed.
 
 Options: name steps to run only those (``python tests/run.py pytest pyodide``);
 ``--keep-going`` runs every step even after a failure; ``--list`` lists the steps.
@@ -50,6 +57,9 @@ SUMMARY_RE = re.compile(
     r"\b(\d+ (passed|failed|errors?|skipped|deselected|xfailed|xpassed)|no tests ran)\b.* in [\d.]+s"
 )
 COUNT_RE = re.compile(r"(\d+) (passed|failed|errors?|skipped|xfailed|xpassed)\b")
+#: The totals ``node --test`` prints last ("ℹ pass 12" with the spec reporter, "# pass 12" with TAP).
+NODE_COUNT_RE = re.compile(r"^[ℹ#] (tests|pass|fail|cancelled|skipped|todo) (\d+)$")
+NODE_TESTS = "tests/js/*.test.mjs"
 
 
 @dataclass
@@ -71,8 +81,13 @@ def banner(text: str) -> None:
     print(f"\n===== {text} =====", flush=True)
 
 
-def run(command: list[str], *, env: dict[str, str] | None = None) -> tuple[int, str]:
-    """Run ``command`` in the repository root, echoing its output; return (exit code, last pytest summary line)."""
+def run(
+    command: list[str], *, env: dict[str, str] | None = None, on_line: Callable[[str], None] | None = None
+) -> tuple[int, str]:
+    """Run ``command`` in the repository root, echoing its output; return (exit code, last pytest summary line).
+
+    ``on_line`` is also given every line of the output.
+    """
     print("$ " + " ".join(command), flush=True)
     full_env = {**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})}
     try:
@@ -103,6 +118,8 @@ def run(command: list[str], *, env: dict[str, str] | None = None) -> tuple[int, 
             line = raw.decode("utf-8", errors="replace")
             sys.stdout.write(line)
             sys.stdout.flush()
+            if on_line is not None:
+                on_line(line)
             if SUMMARY_RE.search(line):
                 summary = line.strip().strip("=").strip()
         code = proc.wait()
@@ -201,7 +218,7 @@ def ensure_browsers() -> str:
 def step_setup() -> str:
     notes = [n for n in (ensure_python_tools(), ensure_browsers()) if n]
     if shutil.which("node") is None:
-        raise StepFailed("node is not on PATH (Node.js 20+ is needed for the Pyodide tests)")
+        raise StepFailed("node is not on PATH (Node.js 20+ is needed for the JavaScript checks and the Pyodide tests)")
     sys.path.insert(0, str(ROOT))
     from build import BuildError, ensure_node_modules
 
@@ -236,6 +253,57 @@ def step_types() -> str:
         check([*python_tool("mypy"), *existing], "mypy")
         return "checked " + " ".join(existing)
     return check(python_tool("mypy"), "mypy")
+
+
+def node_tool(package: str, script: str) -> list[str]:
+    """How to run a command-line tool of an npm package installed by ``npm ci`` (no download, unlike npx)."""
+    path = ROOT / "node_modules" / package / script
+    if not path.is_file():
+        raise StepFailed(f"node_modules/{package} is missing: run  npm ci")
+    return [shutil.which("node") or "node", str(path.relative_to(ROOT))]
+
+
+def step_tsc() -> str:
+    # Two projects: the page's modules (DOM globals) and the service worker (worker globals).
+    tsc = node_tool("typescript", "bin/tsc")
+    for project in ("tsconfig.json", "tsconfig.sw.json"):
+        check([*tsc, "-p", project], f"tsc -p {project}")
+    return ""
+
+
+def step_biome() -> str:
+    # The files are biome.json's files.includes; warnings fail the step too.
+    return check([*node_tool("@biomejs/biome", "bin/biome"), "ci", "--colors=off", "--error-on-warnings"], "biome ci")
+
+
+def step_node_tests() -> tuple[str, dict[str, int]]:
+    files = sorted(p.relative_to(ROOT).as_posix() for p in ROOT.glob(NODE_TESTS))
+    if not files:
+        raise StepFailed(f"no Node tests ({NODE_TESTS})")
+    totals: dict[str, int] = {}
+
+    def count(line: str) -> None:
+        match = NODE_COUNT_RE.match(line.strip())
+        if match:
+            totals[match.group(1)] = int(match.group(2))
+
+    node = shutil.which("node") or "node"
+    # $PYTHON: the rules-text tests ask the engine through this interpreter.
+    code, _ = run([node, "--test", "--test-reporter=spec", *files], env={"PYTHON": sys.executable}, on_line=count)
+    counts = {
+        "passed": totals.get("pass", 0),
+        "failed": totals.get("fail", 0) + totals.get("cancelled", 0),
+        "skipped": totals.get("skipped", 0) + totals.get("todo", 0),
+    }
+    summary = f"{counts['passed']} passed, {counts['failed']} failed" + (
+        f", {counts['skipped']} skipped" if counts["skipped"] else ""
+    )
+    print(f"Node tests: {summary}", flush=True)
+    if not totals.get("tests"):
+        raise StepFailed(f"node --test ran no tests (exit code {code})", counts)
+    if code != 0:
+        raise StepFailed(f"node --test failed (exit code {code}): {summary}", counts)
+    return summary, counts
 
 
 def step_build() -> str:
@@ -285,6 +353,9 @@ STEPS: dict[str, tuple[str, Callable[[], object]]] = {
     "format": ("ruff format --check .", step_format),
     "lint": ("ruff check .", step_lint),
     "types": ("mypy", step_types),
+    "tsc": ("tsc: the JavaScript files marked // @ts-check (page and service worker)", step_tsc),
+    "biome": ("biome ci: lint and format check of the files in biome.json", step_biome),
+    "node": ("node --test tests/js/: the page's pure modules under Node", step_node_tests),
     "build": ("python build.py build", step_build),
     "pytest": ("pytest under CPython (tests/; browser tests in Chromium and WebKitGTK)", step_pytest),
     "firefox": ("the browser suite in Firefox (tests/browser --browser firefox)", step_firefox),

@@ -1,3 +1,4 @@
+// @ts-check
 // The page's entry point: starts the engine worker, then loads the page.
 //
 // index.html loads only this module (with `async`, so it runs as soon as it
@@ -11,10 +12,17 @@
 // app.js asks for the same URL (engineWorkerUrl()); a worker started for
 // another URL than the client's is stopped, and the client starts its own.
 
+/**
+ * The engine worker started early: its URL, the messages it sent so far and why it failed to load (or null).
+ * @typedef {{url: string, worker: Worker, messages: unknown[], error: string | null}} EarlyWorker
+ */
+
 /** Does this browser start module workers? (Reads the option only if it does.) */
 export function moduleWorkerOptions() {
   const probe = { supported: false };
+  /** @type {WorkerOptions} */
   const options = {
+    /** @returns {WorkerType} */
     get type() {
       probe.supported = true;
       return "module";
@@ -44,6 +52,7 @@ function start() {
     worker.terminate();
     return null;
   }
+  /** @type {EarlyWorker} */
   const early = { url: url.href, worker, messages: [], error: null };
   worker.onmessage = (event) => early.messages.push(event.data);
   worker.onerror = (event) => {
@@ -59,6 +68,7 @@ let early = start();
  * The worker already started for ``url``, once: {worker, messages, error}
  * (the messages it sent so far; error: null, or why it failed to load).
  * Null if there is none for that URL.
+ * @param {string | URL} url
  */
 export function adoptEngineWorker(url) {
   const found = early;
@@ -79,13 +89,18 @@ export function documentParsed() {
   return new Promise((resolve) => document.addEventListener("DOMContentLoaded", resolve, { once: true }));
 }
 
-/** Show that the boot failed: ``label`` under the progress bar, ``message`` (text or nodes) in the error box. */
+/**
+ * Show that the boot failed: ``label`` under the progress bar, ``message`` (text or nodes) in the error box.
+ * (index.html has the three elements, hence the casts.)
+ * @param {string} label
+ * @param {...(string | Node)} message
+ */
 export function showBootFailure(label, ...message) {
-  const table = document.getElementById("table");
+  const table = /** @type {HTMLElement} */ (document.getElementById("table"));
   table.dataset.boot = "failed";
   table.dataset.ready = "0";
-  document.getElementById("boot-label").textContent = label;
-  const box = document.getElementById("boot-error");
+  /** @type {HTMLElement} */ (document.getElementById("boot-label")).textContent = label;
+  const box = /** @type {HTMLElement} */ (document.getElementById("boot-error"));
   box.replaceChildren(...message);
   box.hidden = false;
 }

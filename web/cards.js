@@ -1,3 +1,4 @@
+// @ts-check
 // Playing cards drawn as SVG in code, in two patterns (the "deck style"):
 //
 // - "french": hearts, diamonds, clubs, spades; rank letters, pips for 9 and 10;
@@ -23,7 +24,10 @@ const INK = "#2b1d0e";
 
 let deck = "french";
 
-/** The pattern the next cards are drawn in. */
+/**
+ * The pattern the next cards are drawn in.
+ * @param {string} style
+ */
 export function setDeckStyle(style) {
   deck = DECK_STYLES.includes(style) ? style : "french";
 }
@@ -51,12 +55,16 @@ const CLUB_LEAVES = [
   [50, 50, 10],
 ];
 
+/** @typedef {Record<string, string | number>} Attributes An SVG element's attributes. */
+
 // The Tell suits in a 100 x 100 box, each a list of [element, attributes], in their own colours.
+// biome-ignore format: the dots in the rows of the cap
 const ACORN_DOTS = [
   [40, 24], [50, 22], [60, 24],
   [28, 33], [39, 32], [50, 31], [61, 32], [72, 33],
   [22, 42], [33, 41], [44, 41], [56, 41], [67, 41], [78, 42],
 ];
+/** @type {Record<string, [string, Attributes][]>} */
 const TELL_SHAPES = {
   // Hearts (Piros, Herz): a full heart with a highlight.
   H: [
@@ -67,8 +75,14 @@ const TELL_SHAPES = {
   D: [
     ["circle", { cx: 50, cy: 16, r: 7, fill: "none", stroke: "#6b4a00", "stroke-width": 4 }],
     ["circle", { cx: 50, cy: 57, r: 35, fill: "#f0b323", stroke: "#6b4a00", "stroke-width": 3 }],
-    ["path", { d: "M15.9 49 Q50 60 84.1 49 L84.9 60 Q50 71 15.1 60 Z", fill: "#c8102e", stroke: "#6b4a00", "stroke-width": 2 }],
-    ["path", { d: "M33 79 Q50 85 67 79", fill: "none", stroke: "#3a2600", "stroke-width": 5, "stroke-linecap": "round" }],
+    [
+      "path",
+      { d: "M15.9 49 Q50 60 84.1 49 L84.9 60 Q50 71 15.1 60 Z", fill: "#c8102e", stroke: "#6b4a00", "stroke-width": 2 },
+    ],
+    [
+      "path",
+      { d: "M33 79 Q50 85 67 79", fill: "none", stroke: "#3a2600", "stroke-width": 5, "stroke-linecap": "round" },
+    ],
     ["circle", { cx: 33, cy: 79, r: 5.5, fill: "#3a2600" }],
     ["circle", { cx: 67, cy: 79, r: 5.5, fill: "#3a2600" }],
     ["ellipse", { cx: 36, cy: 36, rx: 8, ry: 5, fill: "#fff1bf", transform: "rotate(-30 36 36)" }],
@@ -76,10 +90,28 @@ const TELL_SHAPES = {
   // Acorns (Makk, Eichel): a nut under a dotted cap, on a stalk.
   C: [
     ["path", { d: "M46 3 Q50 1 54 3 L55 18 L45 18 Z", fill: "#5b3a14", stroke: INK, "stroke-width": 2 }],
-    ["path", { d: "M22 44 L78 44 C80 70 66 90 50 97 C34 90 20 70 22 44 Z", fill: "#c98a3a", stroke: "#4a2e0e", "stroke-width": 3 }],
+    [
+      "path",
+      {
+        d: "M22 44 L78 44 C80 70 66 90 50 97 C34 90 20 70 22 44 Z",
+        fill: "#c98a3a",
+        stroke: "#4a2e0e",
+        "stroke-width": 3,
+      },
+    ],
     ["ellipse", { cx: 38, cy: 66, rx: 5, ry: 11, fill: "#ebbd70" }],
-    ["path", { d: "M13 47 C13 22 30 14 50 14 C70 14 87 22 87 47 C70 53 30 53 13 47 Z", fill: "#66632a", stroke: "#2f2d0c", "stroke-width": 3 }],
-    ...ACORN_DOTS.map(([cx, cy]) => ["circle", { cx, cy, r: 2.6, fill: "#b3ae62" }]),
+    [
+      "path",
+      {
+        d: "M13 47 C13 22 30 14 50 14 C70 14 87 22 87 47 C70 53 30 53 13 47 Z",
+        fill: "#66632a",
+        stroke: "#2f2d0c",
+        "stroke-width": 3,
+      },
+    ],
+    ...ACORN_DOTS.map(
+      ([cx, cy]) => /** @type {[string, Attributes]} */ (["circle", { cx, cy, r: 2.6, fill: "#b3ae62" }]),
+    ),
   ],
   // Leaves (Zöld, Laub): a pointed leaf with a stem and veins.
   S: [
@@ -107,6 +139,8 @@ const TELL_SHAPES = {
 };
 
 // Pip centres (x, y) on a 100 x 140 card for the number cards.
+// biome-ignore format: the pips in the rows of the card
+/** @type {Record<string, number[][]>} */
 const PIPS = {
   T: [
     [32, 30], [68, 30], [50, 45], [32, 57], [68, 57],
@@ -120,12 +154,18 @@ const PIPS = {
 
 // The Tell court figures: coat colour, trim, headwear and where the suit sign is held
 // (the Ober holds it high, the Unter low, the King beside his crown).
+/** @type {Record<string, {coat: string, trim: string, beard: string | null, hat: string, sign: number[]}>} */
 const TELL_COURTS = {
   K: { coat: "#9e1b32", trim: "#f5f1e6", beard: "#d9d4c7", hat: "crown", sign: [61, 22, 15] },
   Q: { coat: "#1f5f8b", trim: "#e0b53a", beard: "#8a5a2b", hat: "feather", sign: [24, 22, 16] },
   J: { coat: "#2e6b3a", trim: "#e0b53a", beard: null, hat: "cap", sign: [61, 99, 15] },
 };
 
+/**
+ * @param {string} name
+ * @param {Attributes} [attrs]
+ * @param {Node[]} [children]
+ */
 function el(name, attrs = {}, children = []) {
   const node = document.createElementNS(SVG, name);
   for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
@@ -133,6 +173,10 @@ function el(name, attrs = {}, children = []) {
   return node;
 }
 
+/**
+ * @param {string} id
+ * @param {{dark: string, light: string, line: string}} colors
+ */
 function backSymbol(id, colors) {
   const pattern = el(
     "pattern",
@@ -165,7 +209,10 @@ function backSymbol(id, colors) {
   return [pattern, symbol];
 }
 
-/** Add the shared <symbol>s of both patterns once per document. */
+/**
+ * Add the shared <symbol>s of both patterns once per document.
+ * @param {Document} [doc]
+ */
 export function installCardSprites(doc = document) {
   if (doc.getElementById("card-sprites")) return;
   const defs = el("defs");
@@ -180,44 +227,67 @@ export function installCardSprites(doc = document) {
   }
   defs.append(...backSymbol("back-french", { dark: "#1d4f91", light: "#2b66b5", line: "#e9e2cc" }));
   defs.append(...backSymbol("back-tell", { dark: "#7a1c2a", light: "#9c2c3c", line: "#e8cf86" }));
-  const sprite = el("svg", { id: "card-sprites", width: 0, height: 0, "aria-hidden": "true", class: "sprites" }, [defs]);
+  const sprite = el("svg", { id: "card-sprites", width: 0, height: 0, "aria-hidden": "true", class: "sprites" }, [
+    defs,
+  ]);
   doc.body.prepend(sprite);
 }
 
 // ------------------------------------------------------------- the words
 
+/** @param {string} code */
 export function cardSuit(code) {
   return code[1];
 }
 
+/** @param {string} code */
 export function cardRank(code) {
   return code[0];
 }
 
-/** The suit's name in the current pattern and language ("hearts", "bells", "makk"). */
+/**
+ * The suit's name in the current pattern and language ("hearts", "bells", "makk").
+ * @param {string} suit
+ */
 export function suitName(suit) {
   return t(`suit.${deck}.${suit}`);
 }
 
-/** The rank's name in the current pattern and language ("Queen", "Ober", "felső"). */
+/**
+ * The rank's name in the current pattern and language ("Queen", "Ober", "felső").
+ * @param {string} rank
+ */
 export function rankName(rank) {
   return t(`rank.${deck}.${rank}`);
 }
 
-/** "Queen of hearts", "piros felső", "Eichel-Unter". */
+/**
+ * "Queen of hearts", "piros felső", "Eichel-Unter".
+ * @param {string} code
+ */
 export function cardLabel(code) {
   return t("card.label", { rank: rankName(code[0]), suit: suitName(code[1]) });
 }
 
 // ------------------------------------------------------------- the faces
 
+/**
+ * @param {string} suit
+ * @param {number} x
+ * @param {number} y
+ * @param {number} size
+ */
 function suitUse(suit, x, y, size, flip = false) {
   const use = el("use", { href: `#suit-${deck}-${suit}`, x, y, width: size, height: size });
   if (flip) use.setAttribute("transform", `rotate(180 ${x + size / 2} ${y + size / 2})`);
   return use;
 }
 
-/** The rank and suit in a corner; the bottom corner is the top one turned round (its Tell sign stays upright). */
+/**
+ * The rank and suit in a corner; the bottom corner is the top one turned round (its Tell sign stays upright).
+ * @param {string} rank
+ * @param {string} suit
+ */
 function corner(rank, suit, bottom = false) {
   const label = t(`rankShort.${deck}.${rank}`);
   const text = el("text", { x: 11, y: 24, class: label.length > 1 ? "rank rank-10" : "rank" }, [
@@ -230,13 +300,24 @@ function corner(rank, suit, bottom = false) {
   return turned;
 }
 
+/**
+ * @param {SVGElement} svg
+ * @param {string} rank
+ * @param {string} suit
+ */
 function frenchCourt(svg, rank, suit) {
   svg.append(el("rect", { x: 22, y: 20, width: 56, height: 100, rx: 4, class: "court" }));
-  svg.append(el("text", { x: 50, y: 78, class: "court-letter" }, [document.createTextNode(t(`rankShort.french.${rank}`))]));
+  svg.append(
+    el("text", { x: 50, y: 78, class: "court-letter" }, [document.createTextNode(t(`rankShort.french.${rank}`))]),
+  );
   svg.append(suitUse(suit, 38, 28, 24));
   svg.append(suitUse(suit, 38, 88, 24, true));
 }
 
+/**
+ * @param {string} kind
+ * @param {string} coat
+ */
 function headwear(kind, coat) {
   const line = { stroke: INK, "stroke-width": 1.5 };
   if (kind === "crown") {
@@ -255,6 +336,11 @@ function headwear(kind, coat) {
   ];
 }
 
+/**
+ * @param {SVGElement} svg
+ * @param {string} rank
+ * @param {string} suit
+ */
 function tellCourt(svg, rank, suit) {
   const court = TELL_COURTS[rank];
   const line = { stroke: INK, "stroke-width": 1.5 };
@@ -262,12 +348,16 @@ function tellCourt(svg, rank, suit) {
   svg.append(el("path", { d: "M33 120 L35 80 Q36 68 50 66 Q64 68 65 80 L67 120 Z", fill: court.coat, ...line }));
   svg.append(el("path", { d: "M46.5 67 L53.5 67 L56 120 L44 120 Z", fill: court.trim, ...line }));
   if (rank === "K") {
+    // biome-ignore format: three buttons, one line
     for (const [cx, cy] of [[50, 78], [49, 92], [51, 106]]) svg.append(el("circle", { cx, cy, r: 1.6, fill: INK }));
   }
   svg.append(el("rect", { x: 34.5, y: 88, width: 31, height: 5, fill: "#5b3a14" }));
   svg.append(el("path", { d: "M40 68 Q50 77 60 68 L58 64 Q50 70 42 64 Z", fill: "#fbfaf6", ...line }));
   svg.append(el("circle", { cx: 50, cy: 54, r: 10, fill: "#f3cfa6", ...line }));
-  svg.append(el("circle", { cx: 46.2, cy: 53, r: 1.3, fill: INK }), el("circle", { cx: 53.8, cy: 53, r: 1.3, fill: INK }));
+  svg.append(
+    el("circle", { cx: 46.2, cy: 53, r: 1.3, fill: INK }),
+    el("circle", { cx: 53.8, cy: 53, r: 1.3, fill: INK }),
+  );
   if (court.beard) {
     svg.append(el("path", { d: "M41 57 Q50 73 59 57 Q50 62 41 57 Z", fill: court.beard, ...line }));
   } else {
@@ -278,7 +368,10 @@ function tellCourt(svg, rank, suit) {
   svg.append(suitUse(suit, x, y, size));
 }
 
-/** The face of a card as an <svg> (100 x 140 user units) in the current pattern. */
+/**
+ * The face of a card as an <svg> (100 x 140 user units) in the current pattern.
+ * @param {string} code
+ */
 export function cardFace(code) {
   const rank = cardRank(code);
   const suit = cardSuit(code);
@@ -313,12 +406,20 @@ export function cardFace(code) {
 
 /** The back of a card as an <svg>. */
 export function cardBack() {
-  const svg = el("svg", { viewBox: "0 0 100 140", class: `card-svg back deck-${deck}`, "aria-hidden": "true", focusable: "false" });
+  const svg = el("svg", {
+    viewBox: "0 0 100 140",
+    class: `card-svg back deck-${deck}`,
+    "aria-hidden": "true",
+    focusable: "false",
+  });
   svg.append(el("use", { href: `#back-${deck}`, x: 0, y: 0, width: 100, height: 140 }));
   return svg;
 }
 
-/** A small suit symbol as an inline <svg>, for text lines. */
+/**
+ * A small suit symbol as an inline <svg>, for text lines.
+ * @param {string} suit
+ */
 export function suitIcon(suit) {
   const tone = deck === "tell" ? "tell" : RED.has(suit) ? "red" : "black";
   const svg = el("svg", {

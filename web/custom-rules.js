@@ -1,3 +1,4 @@
+// @ts-check
 // Custom rules: any preset with any parameter changed. The changes are kept
 // in localStorage ("sixty-six.custom-rules": {preset, rules}) and sent as
 // new_game's "rules" overrides when that preset is chosen. The editor lists
@@ -9,11 +10,28 @@ import { t } from "./i18n.js";
 import { kindOf, parameterName, ruleSentence, rulesErrorText } from "./rules-text.js";
 import { h } from "./table.js";
 
+/** @import { Preset, Rules, RulesErrorDetail, RulesParameter } from "./rules-text.js" */
+/**
+ * @typedef {{
+ *   presets: Preset[],
+ *   parameters: RulesParameter[],
+ *   preset: string,
+ *   overrides: Rules,
+ *   check: (preset: string, overrides: Rules) => Promise<RulesErrorDetail | null>,
+ *   onValidity: (valid: boolean) => void,
+ * }} RulesEditorOptions
+ */
+
 export const STORAGE_KEY = "sixty-six.custom-rules";
 
-const isPlainValue = (v) => typeof v === "boolean" || typeof v === "string" || Number.isFinite(v);
+const isPlainValue = (/** @type {unknown} */ v) =>
+  typeof v === "boolean" || typeof v === "string" || Number.isFinite(v);
 
-/** The stored custom rules {preset, rules}, or null. */
+/**
+ * The stored custom rules {preset, rules}, or null.
+ * @param {Storage} [storage]
+ * @returns {{preset: string, rules: Rules} | null}
+ */
 export function loadCustomRules(storage = globalThis.localStorage) {
   try {
     const data = JSON.parse(storage.getItem(STORAGE_KEY) || "null");
@@ -25,7 +43,12 @@ export function loadCustomRules(storage = globalThis.localStorage) {
   }
 }
 
-/** Keep ``rules`` (overrides, possibly empty) as the custom rules of ``preset``. */
+/**
+ * Keep ``rules`` (overrides, possibly empty) as the custom rules of ``preset``.
+ * @param {string} preset
+ * @param {Rules} rules
+ * @param {Storage} [storage]
+ */
 export function saveCustomRules(preset, rules, storage = globalThis.localStorage) {
   try {
     if (Object.keys(rules).length) storage.setItem(STORAGE_KEY, JSON.stringify({ preset, rules }));
@@ -35,7 +58,12 @@ export function saveCustomRules(preset, rules, storage = globalThis.localStorage
   }
 }
 
-/** The overrides to play ``preset`` with ({} for the preset as it is). */
+/**
+ * The overrides to play ``preset`` with ({} for the preset as it is).
+ * @param {string} preset
+ * @param {Storage} [storage]
+ * @returns {Rules}
+ */
 export function overridesFor(preset, storage = globalThis.localStorage) {
   const stored = loadCustomRules(storage);
   return stored && stored.preset === preset ? stored.rules : {};
@@ -45,12 +73,16 @@ export function overridesFor(preset, storage = globalThis.localStorage) {
  * Build the editor in ``container``. ``options``: {presets, parameters,
  * preset, overrides, check(preset, overrides) -> Promise<null | detail>,
  * onValidity(valid)}. Returns {overrides(), setPreset(preset, overrides)}.
+ * @param {HTMLElement} container
+ * @param {RulesEditorOptions} options
  */
 export function mountRulesEditor(container, options) {
   let preset = options.preset;
+  /** @type {Rules} */
   let values = {};
   let checks = 0;
 
+  /** @type {() => Rules} */
   const baseRules = () => (options.presets.find((p) => p.id === preset) || { rules: {} }).rules;
   const overrides = () => {
     const base = baseRules();
@@ -60,20 +92,26 @@ export function mountRulesEditor(container, options) {
   const error = h("p", { class: "rules-error", id: "rules-error", role: "alert", hidden: true });
   const count = h("span", { class: "rules-count", id: "custom-rules-count" });
   const fields = h("div", { class: "rules-fields" });
-  const reset = h("button", { type: "button", class: "btn btn-small", "data-action": "rules-reset", text: t("custom.reset") });
+  const reset = h("button", {
+    type: "button",
+    class: "btn btn-small",
+    "data-action": "rules-reset",
+    text: t("custom.reset"),
+  });
   reset.addEventListener("click", () => {
     values = { ...baseRules() };
     draw();
     changed();
   });
 
+  /** @param {RulesParameter} parameter */
   function field(parameter) {
     const id = parameter.id;
     const value = values[id];
     const isChanged = baseRules()[id] !== value;
     const legendText = [parameterName(id)];
     const mark = isChanged ? h("span", { class: "rule-changed", text: t("custom.changed") }) : null;
-    const pick = (index) => {
+    const pick = (/** @type {number} */ index) => {
       values[id] = parameter.values[index];
       draw(id);
       changed();
@@ -108,14 +146,19 @@ export function mountRulesEditor(container, options) {
     );
   }
 
-  /** Redraw the fields (keeping the keyboard focus on the parameter ``focusId`` if given). */
+  /**
+   * Redraw the fields (keeping the keyboard focus on the parameter ``focusId`` if given).
+   * @param {string | null} [focusId]
+   */
   function draw(focusId = null) {
     fields.replaceChildren(...options.parameters.map(field));
     const n = Object.keys(overrides()).length;
     count.textContent = n ? t("custom.count", { n }) : "";
     container.dataset.changed = String(n);
     if (focusId) {
-      const target = fields.querySelector(`[data-param="${focusId}"] input:checked, [data-param="${focusId}"] select`);
+      const target = /** @type {HTMLElement | null} */ (
+        fields.querySelector(`[data-param="${focusId}"] input:checked, [data-param="${focusId}"] select`)
+      );
       if (target) target.focus();
     }
   }
@@ -138,6 +181,10 @@ export function mountRulesEditor(container, options) {
     options.onValidity(detail === null);
   }
 
+  /**
+   * @param {string} id
+   * @param {Rules} [stored]
+   */
   function setPreset(id, stored) {
     preset = id;
     values = { ...baseRules(), ...stored };

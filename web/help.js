@@ -1,3 +1,4 @@
+// @ts-check
 // The help dialog (the "?" button of the top bar): the rules of the game on
 // the table (generated from the engine's rules value), a short how-to-play,
 // the tutorial and the statistics.
@@ -7,12 +8,29 @@ import { rulesSentences, rulesTitle } from "./rules-text.js";
 import { openStats } from "./stats-view.js";
 import { h } from "./table.js";
 
+/** @import { Preset, Rules, RulesParameter } from "./rules-text.js" */
+/**
+ * @typedef {{
+ *   rules: Rules | null,
+ *   presets: Preset[],
+ *   parameters: () => Promise<RulesParameter[]>,
+ *   onTutorial: () => void,
+ *   onImported: () => void,
+ *   onReset: () => void,
+ * }} HelpOptions
+ */
+
+// The dialog is there from build() until it closes: the functions that use it
+// run only meanwhile (hence the casts from null).
+/** @type {HTMLDialogElement | null} */
 let dialog = null;
-let options = {};
+/** @type {HelpOptions} */
+let options = /** @type {HelpOptions} */ ({}); // set by openHelp() before any use
 let shown = 0; // sections asked for so far (the rules section waits for the engine)
 
 function howTo() {
-  const part = (title, text) => h("section", { class: "help-part" }, h("h3", { text: title }), h("p", { text }));
+  const part = (/** @type {string} */ title, /** @type {string} */ text) =>
+    h("section", { class: "help-part" }, h("h3", { text: title }), h("p", { text }));
   return [
     part(t("help.howto.goalTitle"), t("help.howto.goal")),
     part(t("help.howto.cardsTitle"), t("help.howto.cards")),
@@ -49,11 +67,13 @@ async function rulesPart() {
   ];
 }
 
+/** @param {string} section */
 async function show(section) {
-  for (const button of dialog.querySelectorAll("[data-help]")) {
+  const buttons = /** @type {HTMLDialogElement} */ (dialog).querySelectorAll("[data-help]");
+  for (const button of /** @type {NodeListOf<HTMLElement>} */ (buttons)) {
     button.setAttribute("aria-pressed", String(button.dataset.help === section));
   }
-  const content = dialog.querySelector("#help-content");
+  const content = /** @type {HTMLElement} */ (/** @type {HTMLDialogElement} */ (dialog).querySelector("#help-content"));
   content.dataset.section = section;
   delete content.dataset.ready;
   const mine = ++shown;
@@ -64,30 +84,42 @@ async function show(section) {
 }
 
 function build() {
-  const tab = (section, text) => {
+  const tab = (/** @type {string} */ section, /** @type {string} */ text) => {
     const button = h("button", { type: "button", class: "btn", "data-help": section, "aria-pressed": "false", text });
     button.addEventListener("click", () => show(section));
     return button;
   };
   const stats = h("button", { type: "button", class: "btn", "data-action": "open-stats", text: t("help.stats") });
   stats.addEventListener("click", () => {
-    dialog.close();
+    /** @type {HTMLDialogElement} */ (dialog).close();
     openStats(options);
   });
-  const tutorial = h("button", { type: "button", class: "btn", "data-action": "open-tutorial", text: t("help.tutorial") });
+  const tutorial = h("button", {
+    type: "button",
+    class: "btn",
+    "data-action": "open-tutorial",
+    text: t("help.tutorial"),
+  });
   tutorial.addEventListener("click", () => {
-    dialog.close();
+    /** @type {HTMLDialogElement} */ (dialog).close();
     options.onTutorial();
   });
-  const close = h("button", { type: "button", class: "btn btn-primary", "data-action": "help-close", text: t("help.close") });
-  close.addEventListener("click", () => dialog.close());
-  dialog = h(
-    "dialog",
-    { class: "dialog dialog-wide", id: "help-dialog", "aria-labelledby": "help-title" },
-    h("h2", { id: "help-title", text: t("help.title") }),
-    h("div", { class: "help-nav" }, tab("rules", t("help.rules")), tab("howto", t("help.howto")), tutorial, stats),
-    h("div", { id: "help-content", class: "help-content", tabindex: "-1" }),
-    h("div", { class: "dialog-buttons" }, close),
+  const close = h("button", {
+    type: "button",
+    class: "btn btn-primary",
+    "data-action": "help-close",
+    text: t("help.close"),
+  });
+  close.addEventListener("click", () => /** @type {HTMLDialogElement} */ (dialog).close());
+  dialog = /** @type {HTMLDialogElement} */ (
+    h(
+      "dialog",
+      { class: "dialog dialog-wide", id: "help-dialog", "aria-labelledby": "help-title" },
+      h("h2", { id: "help-title", text: t("help.title") }),
+      h("div", { class: "help-nav" }, tab("rules", t("help.rules")), tab("howto", t("help.howto")), tutorial, stats),
+      h("div", { id: "help-content", class: "help-content", tabindex: "-1" }),
+      h("div", { class: "dialog-buttons" }, close),
+    )
   );
   // A closed help leaves nothing behind: the next opening builds it afresh (in
   // the language of that moment), and nobody can mistake the old one for it.
@@ -104,11 +136,12 @@ function build() {
  * game on the table, or null), presets, parameters() (a promise of the engine's
  * rules parameters), onTutorial() (start it), onImported, onReset (for the
  * statistics screen)}.
+ * @param {HelpOptions} opts
  */
 export function openHelp(opts, section = "rules") {
   options = opts;
   if (dialog) dialog.remove(); // rebuilt in the current language
   build();
   show(section);
-  dialog.showModal();
+  /** @type {HTMLDialogElement} */ (dialog).showModal(); // build() made it
 }

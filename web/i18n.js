@@ -1,3 +1,4 @@
+// @ts-check
 // Translations: every word the page shows comes from web/i18n/<language>.json.
 //
 // t("key", {name: value}) looks a key up in the current language and fills
@@ -11,29 +12,53 @@
 // <html data-i18n-missing> (tests look for both); tests/test_i18n.py checks
 // that no key is missing in any file, so this should never happen.
 
+/** @typedef {Record<string, unknown>} Params The values of a text's {name} placeholders. */
+/** @typedef {Record<string, string | Record<string, string>>} Strings One language's texts: a text, or plural forms by category. */
+/**
+ * What a voice says instead of a key: a text, or another key (with more placeholder values).
+ * @typedef {{text: string, key?: undefined, params?: undefined} | {text?: undefined, key: string, params?: Params}} Spoken
+ */
+/** @typedef {(key: string) => Spoken | null} Voice */
+
 export const LANGUAGES = ["en", "hu", "de", "ro", "pl", "sr"];
 
-/** The <html lang> of each language (Serbian is written in Latin script here). */
+/**
+ * The <html lang> of each language (Serbian is written in Latin script here).
+ * @type {Record<string, string>}
+ */
 const HTML_LANG = { en: "en", hu: "hu", de: "de", ro: "ro", pl: "pl", sr: "sr-Latn" };
 
-/** Browser languages that read the Serbian (Latin) text best, and Moldovan. */
+/**
+ * Browser languages that read the Serbian (Latin) text best, and Moldovan.
+ * @type {Record<string, string>}
+ */
 const ALIASES = { hr: "sr", bs: "sr", sh: "sr", cnr: "sr", mo: "ro" };
 
+/** @type {Map<string, Strings>} */
 const loaded = new Map(); // language -> its strings
+/** @type {Set<string>} */
 const missing = new Set();
 let current = "en";
+/** @type {Strings | null} */
 let strings = null;
 let plurals = new Intl.PluralRules("en");
 // While two people or two computers play, words about "you" and "the computer"
 // name the seats instead (names.js): voice(key) gives {text} or {key, params}, or null.
+/** @type {Voice | null} */
 let voice = null;
 
-/** Speak of the seats through ``fn`` (see names.js), or as "you" and "the computer" with null. */
+/**
+ * Speak of the seats through ``fn`` (see names.js), or as "you" and "the computer" with null.
+ * @param {Voice | null} fn
+ */
 export function setVoice(fn) {
   voice = fn;
 }
 
-/** The first of the browser's languages that the game speaks ("en" if none). */
+/**
+ * The first of the browser's languages that the game speaks ("en" if none).
+ * @param {readonly string[]} [list]
+ */
 export function detectLanguage(list = navigator.languages?.length ? navigator.languages : [navigator.language]) {
   for (const tag of list || []) {
     const base = String(tag).toLowerCase().split(/[-_]/)[0];
@@ -43,8 +68,12 @@ export function detectLanguage(list = navigator.languages?.length ? navigator.la
   return "en";
 }
 
+/**
+ * @param {string} code
+ * @returns {Promise<Strings>}
+ */
 async function fetchStrings(code) {
-  if (loaded.has(code)) return loaded.get(code);
+  if (loaded.has(code)) return /** @type {Strings} */ (loaded.get(code));
   const response = await fetch(new URL(`i18n/${code}.json`, import.meta.url));
   if (!response.ok) throw new Error(`i18n/${code}.json: HTTP ${response.status}`);
   const data = await response.json();
@@ -52,7 +81,10 @@ async function fetchStrings(code) {
   return data;
 }
 
-/** Switch to ``code`` (English if it cannot be loaded); sets <html lang>. Resolves to the language in use. */
+/**
+ * Switch to ``code`` (English if it cannot be loaded); sets <html lang>. Resolves to the language in use.
+ * @param {string} code
+ */
 export async function setLanguage(code) {
   let lang = LANGUAGES.includes(code) ? code : "en";
   let data;
@@ -76,39 +108,65 @@ export function language() {
   return current;
 }
 
-/** ``n`` written the current language's way with ``digits`` decimals ("1.5" in English, "1,5" in German). */
+/**
+ * ``n`` written the current language's way with ``digits`` decimals ("1.5" in English, "1,5" in German).
+ * @param {number} n
+ */
 export function formatNumber(n, digits = 0) {
-  return new Intl.NumberFormat(HTML_LANG[current], { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(n);
+  return new Intl.NumberFormat(HTML_LANG[current], {
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+  }).format(n);
 }
 
-/** Is ``key`` defined in the current language? (Does not count as a miss.) */
+/**
+ * Is ``key`` defined in the current language? (Does not count as a miss.)
+ * @param {string} key
+ */
 export function has(key) {
   return Boolean(strings && key in strings);
 }
 
+/** @param {string} key */
 function miss(key) {
   missing.add(key);
   document.documentElement.dataset.i18nMissing = [...missing].join(" ");
   return `⟦${key}⟧`;
 }
 
+/**
+ * @param {string} text
+ * @param {Params} [params]
+ */
 function fill(text, params) {
   if (!params) return text;
   return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
 }
 
-/** The text of ``key`` with its placeholders filled in ("" until a language is loaded). */
+/**
+ * The text of ``key`` with its placeholders filled in ("" until a language is loaded).
+ * @param {string} key
+ * @param {Params} [params]
+ * @returns {string}
+ */
 export function t(key, params) {
   if (!strings) return "";
   const spoken = voice?.(key);
   if (spoken?.text !== undefined) return spoken.text;
-  if (spoken && typeof strings[spoken.key] === "string") return fill(strings[spoken.key], { ...params, ...spoken.params });
+  if (spoken && typeof strings[spoken.key] === "string")
+    return fill(/** @type {string} */ (strings[spoken.key]), { ...params, ...spoken.params });
   const text = strings[key];
   if (typeof text !== "string") return miss(key);
   return fill(text, params);
 }
 
-/** The plural form of ``key`` for the number ``n`` (also available as {n}). */
+/**
+ * The plural form of ``key`` for the number ``n`` (also available as {n}).
+ * @param {string} key
+ * @param {number} n
+ * @param {Params} [params]
+ * @returns {string}
+ */
 export function tp(key, n, params = {}) {
   if (!strings) return "";
   const spoken = voice?.(key);
@@ -126,9 +184,16 @@ export function missingKeys() {
   return [...missing];
 }
 
-/** Fill in the static text of the document (data-i18n, data-i18n-label, data-i18n-title). */
+/**
+ * Fill in the static text of the document (data-i18n, data-i18n-label, data-i18n-title).
+ * @param {ParentNode} [root]
+ */
 export function localize(root = document) {
-  for (const node of root.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
-  for (const node of root.querySelectorAll("[data-i18n-label]")) node.setAttribute("aria-label", t(node.dataset.i18nLabel));
-  for (const node of root.querySelectorAll("[data-i18n-title]")) node.title = t(node.dataset.i18nTitle);
+  // The selectors guarantee the data attributes (hence the casts to string).
+  for (const node of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll("[data-i18n]")))
+    node.textContent = t(/** @type {string} */ (node.dataset.i18n));
+  for (const node of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll("[data-i18n-label]")))
+    node.setAttribute("aria-label", t(/** @type {string} */ (node.dataset.i18nLabel)));
+  for (const node of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll("[data-i18n-title]")))
+    node.title = t(/** @type {string} */ (node.dataset.i18nTitle));
 }

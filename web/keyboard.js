@@ -1,3 +1,4 @@
+// @ts-check
 // Playing with the keyboard alone.
 //
 // - Your hand is one tab stop (a toolbar with a roving tabindex): the arrow
@@ -20,7 +21,23 @@ import { t } from "./i18n.js";
 
 const KEY = "sixty-six.shortcuts.v1";
 
-/** The single-key shortcuts: key -> the protocol action (or action family) it stands for. */
+/**
+ * What the keys act on (app.js): legal() the actions you may take now ([] while the table is busy),
+ * perform(action), newGame() (true if a new game was started), focusAction(action),
+ * refuse(reason, card?) (says why a key did nothing).
+ * @typedef {{
+ *   legal: () => string[],
+ *   perform: (action: string) => void,
+ *   newGame: () => boolean,
+ *   focusAction: (action: string) => void,
+ *   refuse: (reason: string, card?: string) => void,
+ * }} KeyboardGame
+ */
+
+/**
+ * The single-key shortcuts: key -> the protocol action (or action family) it stands for.
+ * @type {Record<string, string>}
+ */
 export const SHORTCUT_KEYS = { m: "marry", e: "exchange", c: "close", a: "claim", p: "pass", n: "next" };
 
 let enabled = loadEnabled();
@@ -37,7 +54,10 @@ export function shortcutsOn() {
   return enabled;
 }
 
-/** Turn the single-key shortcuts on or off, and remember it. */
+/**
+ * Turn the single-key shortcuts on or off, and remember it.
+ * @param {boolean} value
+ */
 export function setShortcutsOn(value) {
   enabled = Boolean(value);
   try {
@@ -47,14 +67,17 @@ export function setShortcutsOn(value) {
   }
 }
 
+/** @param {HTMLElement} hand */
 function handCards(hand) {
-  return [...hand.querySelectorAll("button.card")];
+  return [.../** @type {NodeListOf<HTMLButtonElement>} */ (hand.querySelectorAll("button.card"))];
 }
 
 /**
  * After each drawing: one card of the hand is in the tab order (the last one
  * you were on if it is still there, else the first you may play, else the
  * first), and every control carries its shortcut in aria-keyshortcuts.
+ * @param {ParentNode} root
+ * @param {HTMLElement} hand
  */
 export function decorate(root, hand) {
   const cards = handCards(hand);
@@ -68,45 +91,58 @@ export function decorate(root, hand) {
     if (enabled && i < 9) card.setAttribute("aria-keyshortcuts", String(i + 1));
     else card.removeAttribute("aria-keyshortcuts");
   });
-  for (const button of root.querySelectorAll("button[data-action]")) {
-    const family = button.dataset.action.split(":")[0];
+  for (const button of /** @type {NodeListOf<HTMLButtonElement>} */ (root.querySelectorAll("button[data-action]"))) {
+    const family = /** @type {string} */ (button.dataset.action).split(":")[0];
     const key = Object.keys(SHORTCUT_KEYS).find((k) => SHORTCUT_KEYS[k] === family);
     if (enabled && key) button.setAttribute("aria-keyshortcuts", key.toUpperCase());
     else button.removeAttribute("aria-keyshortcuts");
   }
 }
 
+/**
+ * @param {KeyboardEvent} event
+ * @param {HTMLElement} hand
+ */
 function moveInHand(event, hand) {
   const cards = handCards(hand);
-  const index = cards.indexOf(event.target);
+  const index = cards.indexOf(/** @type {HTMLButtonElement} */ (event.target));
   if (index < 0) return false;
   const last = cards.length - 1;
-  const target = {
+  const target = /** @type {Record<string, number | undefined>} */ ({
     ArrowLeft: Math.max(0, index - 1),
     ArrowUp: Math.max(0, index - 1),
     ArrowRight: Math.min(last, index + 1),
     ArrowDown: Math.min(last, index + 1),
     Home: 0,
     End: last,
-  }[event.key];
+  })[event.key];
   if (target === undefined) return false;
   cards[target].focus();
   return true;
 }
 
+/** @param {EventTarget | null} target An element, or the document (which has no closest()). */
 function typing(target) {
-  return Boolean(target.closest && target.closest("input, select, textarea, [contenteditable], dialog"));
+  return Boolean(
+    /** @type {Partial<Element>} */ (target).closest?.("input, select, textarea, [contenteditable], dialog"),
+  );
 }
 
 function modal() {
-  return document.querySelector("dialog[open]");
+  return /** @type {HTMLDialogElement | null} */ (document.querySelector("dialog[open]"));
 }
 
-/** Keep Tab inside an open modal dialog. */
+/**
+ * Keep Tab inside an open modal dialog.
+ * @param {KeyboardEvent} event
+ * @param {HTMLDialogElement} dialog
+ */
 function trapTab(event, dialog) {
-  const focusable = [...dialog.querySelectorAll("button, select, input, textarea, summary, a[href], [tabindex]")].filter(
-    (node) => !node.disabled && node.tabIndex >= 0 && node.getClientRects().length > 0,
-  );
+  const focusable = [
+    .../** @type {NodeListOf<HTMLElement & {disabled?: boolean}>} */ (
+      dialog.querySelectorAll("button, select, input, textarea, summary, a[href], [tabindex]")
+    ),
+  ].filter((node) => !node.disabled && node.tabIndex >= 0 && node.getClientRects().length > 0);
   if (!focusable.length) return;
   const first = focusable[0];
   const last = focusable[focusable.length - 1];
@@ -124,11 +160,13 @@ function trapTab(event, dialog) {
  * Listen for the keys. ``game`` gives: legal() (the actions you may take now,
  * [] while the table is busy), perform(action), newGame() (when the game is
  * over), focusAction(action), refuse(reason, card?) (says why a key did nothing).
+ * @param {{hand: HTMLElement, game: KeyboardGame}} parts
  */
 export function installKeyboard({ hand, game }) {
   hand.addEventListener("focusin", (event) => {
-    if (event.target.dataset.card) hand.dataset.current = event.target.dataset.card;
-    for (const card of handCards(hand)) card.tabIndex = card === event.target ? 0 : -1;
+    const target = /** @type {HTMLElement} */ (event.target);
+    if (target.dataset.card) hand.dataset.current = target.dataset.card;
+    for (const card of handCards(hand)) card.tabIndex = card === target ? 0 : -1;
   });
   document.addEventListener("keydown", (event) => {
     const dialog = modal();
@@ -137,7 +175,7 @@ export function installKeyboard({ hand, game }) {
       return;
     }
     if (event.defaultPrevented || event.ctrlKey || event.altKey || event.metaKey) return;
-    if (hand.contains(event.target) && moveInHand(event, hand)) {
+    if (hand.contains(/** @type {Node | null} */ (event.target)) && moveInHand(event, hand)) {
       event.preventDefault();
       return;
     }
@@ -146,7 +184,12 @@ export function installKeyboard({ hand, game }) {
   });
 }
 
-/** Do what ``key`` stands for; true if it is a shortcut key. */
+/**
+ * Do what ``key`` stands for; true if it is a shortcut key.
+ * @param {string} key
+ * @param {HTMLElement} hand
+ * @param {KeyboardGame} game
+ */
 function shortcut(key, hand, game) {
   const legal = game.legal();
   if (/^[1-9]$/.test(key)) {
@@ -167,8 +210,12 @@ function shortcut(key, hand, game) {
   return true;
 }
 
-/** The keys, listed in ``list`` (a <dl>) in the player's language. */
+/**
+ * The keys, listed in ``list`` (a <dl>) in the player's language.
+ * @param {HTMLElement} list
+ */
 export function renderKeyHelp(list) {
+  /** @type {Record<string, string>} */
   const words = {
     marry: t("a11y.keys.marry"),
     exchange: t("a11y.keys.exchange"),
@@ -177,11 +224,14 @@ export function renderKeyHelp(list) {
     pass: t("a11y.keys.pass"),
     next: t("a11y.keys.next"),
   };
+  /** @type {[string[], string][]} */
   const rows = [
     [["←", "→"], t("a11y.keys.arrows")],
     [[t("a11y.key.enter"), t("a11y.key.space")], t("a11y.keys.play")],
     [["1", "6"], t("a11y.keys.number")],
-    ...Object.entries(SHORTCUT_KEYS).map(([key, family]) => [[key.toUpperCase()], words[family]]),
+    ...Object.entries(SHORTCUT_KEYS).map(
+      ([key, family]) => /** @type {[string[], string]} */ ([[key.toUpperCase()], words[family]]),
+    ),
     [[t("a11y.key.tab")], t("a11y.keys.tab")],
     [[t("a11y.key.escape")], t("a11y.keys.escape")],
   ];

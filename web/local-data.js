@@ -1,3 +1,4 @@
+// @ts-check
 // Everything the page keeps in this browser's localStorage (every key that
 // starts with "sixty-six.": settings, statistics, custom rules, the tutorial
 // mark), as one JSON file to export, import or reset. The saved game is not
@@ -17,6 +18,10 @@ export const MAX_IMPORT = 2_000_000;
 
 /** A file that cannot be imported; ``key`` is the translation key of the reason. */
 export class DataError extends Error {
+  /**
+   * @param {string} key
+   * @param {string} [detail]
+   */
   constructor(key, detail = "") {
     super(detail || key);
     this.name = "DataError";
@@ -24,23 +29,29 @@ export class DataError extends Error {
   }
 }
 
+/** @param {Storage} storage */
 function ownKeys(storage) {
   const keys = [];
   for (let i = 0; i < storage.length; i++) {
     const key = storage.key(i);
-    if (key !== null && key.startsWith(PREFIX)) keys.push(key);
+    if (key?.startsWith(PREFIX)) keys.push(key);
   }
   return keys.sort();
 }
 
-/** The export: {format, version, exported, data: {key: value}} (JSON values where the stored text is JSON). */
+/**
+ * The export: {format, version, exported, data: {key: value}} (JSON values where the stored text is JSON).
+ * @param {Storage} [storage]
+ * @param {Date} [now]
+ */
 export function collect(storage = globalThis.localStorage, now = new Date()) {
+  /** @type {Record<string, unknown>} */
   const data = {};
   for (const key of ownKeys(storage)) {
     const raw = storage.getItem(key);
     let value = raw;
     try {
-      const parsed = JSON.parse(raw);
+      const parsed = JSON.parse(/** @type {string} */ (raw)); // the key was just listed: it has a text
       if (typeof parsed !== "string") value = parsed;
     } catch {
       // not JSON: kept as its text
@@ -50,7 +61,10 @@ export function collect(storage = globalThis.localStorage, now = new Date()) {
   return { format: FORMAT, version: VERSION, exported: now.toISOString(), data };
 }
 
-/** The file name of an export made at ``now``. */
+/**
+ * The file name of an export made at ``now``.
+ * @param {Date} [now]
+ */
 export function exportName(now = new Date()) {
   return `sixty-six-data-${now.toISOString().slice(0, 10)}.json`;
 }
@@ -58,6 +72,8 @@ export function exportName(now = new Date()) {
 /**
  * Check an import file's text. Returns the entries to store ({key: text});
  * throws a DataError saying why the file cannot be used.
+ * @param {unknown} text
+ * @returns {Record<string, string>}
  */
 export function parseImport(text) {
   if (typeof text !== "string" || text.length > MAX_IMPORT) throw new DataError("data.error.tooLarge");
@@ -65,7 +81,7 @@ export function parseImport(text) {
   try {
     file = JSON.parse(text);
   } catch (error) {
-    throw new DataError("data.error.json", String(error.message || error));
+    throw new DataError("data.error.json", String(/** @type {Error} */ (error).message || error));
   }
   if (!file || typeof file !== "object" || Array.isArray(file) || file.format !== FORMAT) {
     throw new DataError("data.error.format");
@@ -73,6 +89,7 @@ export function parseImport(text) {
   if (file.version !== VERSION) throw new DataError("data.error.version", `version ${file.version}`);
   const data = file.data;
   if (!data || typeof data !== "object" || Array.isArray(data)) throw new DataError("data.error.format", "no data");
+  /** @type {Record<string, string>} */
   const entries = {};
   for (const [key, value] of Object.entries(data)) {
     if (!KEY.test(key)) throw new DataError("data.error.format", `key ${key}`);
@@ -93,7 +110,11 @@ export function parseImport(text) {
   return entries;
 }
 
-/** Replace every stored entry of ours by ``entries`` (from parseImport). */
+/**
+ * Replace every stored entry of ours by ``entries`` (from parseImport).
+ * @param {Record<string, string>} entries
+ * @param {Storage} [storage]
+ */
 export function applyImport(entries, storage = globalThis.localStorage) {
   const before = Object.fromEntries(ownKeys(storage).map((key) => [key, storage.getItem(key)]));
   try {
@@ -102,12 +123,15 @@ export function applyImport(entries, storage = globalThis.localStorage) {
   } catch (error) {
     // Storage full: put back what was there.
     for (const key of ownKeys(storage)) storage.removeItem(key);
-    for (const [key, text] of Object.entries(before)) storage.setItem(key, text);
-    throw new DataError("data.error.storage", String(error.message || error));
+    for (const [key, text] of Object.entries(before)) storage.setItem(key, /** @type {string} */ (text));
+    throw new DataError("data.error.storage", String(/** @type {Error} */ (error).message || error));
   }
 }
 
-/** Forget every stored entry of ours. */
+/**
+ * Forget every stored entry of ours.
+ * @param {Storage} [storage]
+ */
 export function resetAll(storage = globalThis.localStorage) {
   for (const key of ownKeys(storage)) storage.removeItem(key);
 }

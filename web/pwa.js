@@ -1,3 +1,4 @@
+// @ts-check
 // Service worker registration, the "new version available" flow, and the
 // web app manifest.
 
@@ -19,6 +20,7 @@ export function linkManifest() {
  * Register sw.js (relative, so a project sub-path works).
  * onReady(): the site is cached for offline play.
  * onUpdate(apply): a new version is installed; apply() switches to it and reloads.
+ * @param {{onReady: () => void, onUpdate: (apply: () => void) => void}} handlers
  */
 export async function registerServiceWorker({ onReady, onUpdate }) {
   if (!("serviceWorker" in navigator)) return null;

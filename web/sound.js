@@ -1,3 +1,4 @@
+// @ts-check
 // Short sounds for the game's events, made in code with Web Audio (there are
 // no audio files): a card put down, a trick won or lost, a marriage, an
 // exchange, the talon closed, a deal won or lost.
@@ -17,6 +18,8 @@ const SOFT = 0.09;
 
 // A sound is a list of notes: [start (s), frequency (Hz), length (s), waveform, level 0..1, end frequency?].
 // "card" notes are a short band of noise (a card laid on the cloth), at the given centre frequency.
+/** @typedef {[number, number, number, "card" | OscillatorType, number, number?]} Note */
+/** @type {Record<string, Note[]>} */
 const SOUNDS = {
   play: [[0, 1800, 0.07, "card", 1]],
   exchange: [
@@ -53,11 +56,14 @@ const SOUNDS = {
 export const SOUND_NAMES = Object.keys(SOUNDS);
 
 const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
+/** @type {{scheduled: Record<string, number>, dropped: {muted: number, beforeGesture: number, unavailable: number}}} */
 const stats = { scheduled: {}, dropped: { muted: 0, beforeGesture: 0, unavailable: 0 } };
 let on = loadOn();
 let gestured = false;
+/** @type {AudioContext | null} */
 let context = null;
 let unavailable = false;
+/** @type {AudioBuffer | null} */
 let noise = null;
 
 function loadOn() {
@@ -73,7 +79,10 @@ export function soundOn() {
   return on;
 }
 
-/** Turn sound on or off, and remember it. */
+/**
+ * Turn sound on or off, and remember it.
+ * @param {boolean} value
+ */
 export function setSoundOn(value) {
   on = Boolean(value);
   try {
@@ -101,6 +110,7 @@ function audio() {
 
 const GESTURES = ["pointerdown", "keydown"];
 
+/** @param {Event} event */
 function onGesture(event) {
   if (!event.isTrusted) return;
   gestured = true;
@@ -113,6 +123,7 @@ export function installSound() {
   for (const type of GESTURES) window.addEventListener(type, onGesture, true);
 }
 
+/** @param {AudioContext} ctx */
 function noiseBuffer(ctx) {
   if (!noise) {
     const length = Math.round(ctx.sampleRate * 0.1);
@@ -123,6 +134,12 @@ function noiseBuffer(ctx) {
   return noise;
 }
 
+/**
+ * @param {AudioContext} ctx
+ * @param {number} start
+ * @param {Note} note
+ * @param {number} volume
+ */
 function scheduleNote(ctx, start, [offset, frequency, length, wave, level, endFrequency], volume) {
   const at = start + offset;
   const gain = ctx.createGain();
@@ -150,7 +167,10 @@ function scheduleNote(ctx, start, [offset, frequency, length, wave, level, endFr
   source.stop(at + length + 0.02);
 }
 
-/** Play one of SOUND_NAMES (or nothing: sound off, no gesture yet, or no Web Audio). */
+/**
+ * Play one of SOUND_NAMES (or nothing: sound off, no gesture yet, or no Web Audio).
+ * @param {string} name
+ */
 export function playSound(name) {
   const notes = SOUNDS[name];
   if (!notes) return;
@@ -188,9 +208,14 @@ export function soundStats() {
   };
 }
 
+/** @type {Record<string, string>} */
 const EVENT_SOUNDS = { play: "play", exchange: "exchange", marriage: "marriage", close: "close" };
 
-/** The sound of one protocol event, heard by seat ``me``: tricks and deals sound different won and lost. */
+/**
+ * The sound of one protocol event, heard by seat ``me``: tricks and deals sound different won and lost.
+ * @param {{type: string, winner?: number | null}} event
+ * @param {number} me
+ */
 export function eventSound(event, me) {
   if (event.type === "trick") playSound(event.winner === me ? "trickWon" : "trickLost");
   else if (event.type === "deal_end") {

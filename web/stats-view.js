@@ -1,3 +1,4 @@
+// @ts-check
 // The statistics screen: the rating and its history, totals, results per
 // rule set and per level, and the local data (export, import, reset).
 // The numbers come from stats.js; this module only draws them.
@@ -8,58 +9,130 @@ import { applyImport, collect, DataError, exportName, parseImport, resetAll } fr
 import { byLevel, byRules, LEVEL_RATINGS, loadStats, percent, START_RATING, totals } from "./stats.js";
 import { h, presetName } from "./table.js";
 
+/** @import { Preset } from "./rules-text.js" */
+/** @typedef {{presets: Preset[], onImported: () => void, onReset: () => void}} StatsOptions */
+/** @typedef {{won: number, lost: number}} WonLost */
+/**
+ * What this screen reads of the statistics (stats.js, schema 2).
+ * @typedef {{
+ *   since: number,
+ *   rating: number,
+ *   rated: number,
+ *   history: {t: number, rating: number, level: number, won: boolean}[],
+ *   buckets: Record<string, object>,
+ * }} Stats
+ */
+/**
+ * Counts summed over buckets (stats.js totals(), a row of byRules() or byLevel()).
+ * @typedef {{
+ *   deals: WonLost & {none: number},
+ *   matches: WonLost,
+ *   points: WonLost,
+ *   basis: Record<string, WonLost>,
+ *   closes: {made: number, won: number},
+ *   marriages: {count: number, points: number},
+ * }} Totals
+ */
+
+// The dialog is there from build() on: the functions that use it run only
+// then (hence the casts from null).
+/** @type {HTMLDialogElement | null} */
 let dialog = null;
+/** @type {StatsOptions} */
 let options = { presets: [], onImported: () => {}, onReset: () => {} };
 
-/** The rule set's name: the preset's, marked when the rules were changed. */
+/**
+ * The rule set's name: the preset's, marked when the rules were changed.
+ * @param {string} preset
+ * @param {boolean} custom
+ * @returns {string}
+ */
 function rulesLabel(preset, custom) {
   const known = options.presets.find((p) => p.id === preset);
   const name = presetName(known || { id: preset, name: preset });
   return custom ? t("stats.customRules", { name }) : name;
 }
 
+/** @param {number} level */
 function levelLabel(level) {
   return level ? t(`level.${level}`) : t("stats.levelUnknown");
 }
 
-const pair = (a, b) => `${a}–${b}`;
+const pair = (/** @type {number} */ a, /** @type {number} */ b) => `${a}–${b}`;
 
+/**
+ * @param {string} tag
+ * @param {string} stat
+ * @param {string | number | null} value
+ */
 function cell(tag, stat, value) {
   return h(tag, { "data-stat": stat, text: value === null ? "—" : String(value) });
 }
 
 // ------------------------------------------------------------------ parts
 
+/** @param {Stats} stats */
 function ratingSection(stats) {
   const rating = Math.round(stats.rating);
   const section = h(
     "section",
     { class: "stats-block" },
     h("h3", { text: t("stats.rating") }),
-    h("p", { class: "stats-rating" }, cell("strong", "rating", rating), " ", h("span", { class: "muted", text: tp("stats.ratedMatches", stats.rated) })),
-    h("p", { class: "muted small", text: t("stats.ratingExplain", { start: START_RATING, low: LEVEL_RATINGS[1], high: LEVEL_RATINGS[5] }) }),
+    h(
+      "p",
+      { class: "stats-rating" },
+      cell("strong", "rating", rating),
+      " ",
+      h("span", { class: "muted", text: tp("stats.ratedMatches", stats.rated) }),
+    ),
+    h("p", {
+      class: "muted small",
+      text: t("stats.ratingExplain", { start: START_RATING, low: LEVEL_RATINGS[1], high: LEVEL_RATINGS[5] }),
+    }),
     h("p", { class: "muted small", "data-note": "assisted", text: t("stats.ratingAssisted") }),
   );
   if (stats.history.length) {
     const whole = stats.history.length === stats.rated;
     const values = [...(whole ? [START_RATING] : []), ...stats.history.map((p) => p.rating)];
     const dots = [...(whole ? [null] : []), ...stats.history.map((p) => (p.won ? "won" : "lost"))];
-    const marks = Object.entries(LEVEL_RATINGS).map(([level, value]) => ({ value, label: t("stats.levelMark", { n: level }) }));
+    const marks = Object.entries(LEVEL_RATINGS).map(([level, value]) => ({
+      value,
+      label: t("stats.levelMark", { n: level }),
+    }));
     const label = t("stats.ratingChart", { from: Math.round(values[0]), to: rating });
-    section.append(h("figure", { class: "stats-chart", "data-chart": "rating" }, lineChart({ values, marks, dots, label })));
+    section.append(
+      h("figure", { class: "stats-chart", "data-chart": "rating" }, lineChart({ values, marks, dots, label })),
+    );
   }
   return section;
 }
 
+/** @param {Stats} stats */
 function totalsSection(stats) {
+  /** @type {Totals} */
   const sum = totals(stats);
-  const basis = (name, side) => (sum.basis[name] ? sum.basis[name][side] : 0);
-  const row = (text, stat, you, them) =>
-    h("tr", {}, h("th", { scope: "row", text }), cell("td", `${stat}.won`, you), cell("td", `${stat}.lost`, them));
+  const basis = (/** @type {string} */ name, /** @type {"won" | "lost"} */ side) =>
+    sum.basis[name] ? sum.basis[name][side] : 0;
+  const row = (
+    /** @type {string} */ text,
+    /** @type {string} */ stat,
+    /** @type {number} */ you,
+    /** @type {number} */ them,
+  ) => h("tr", {}, h("th", { scope: "row", text }), cell("td", `${stat}.won`, you), cell("td", `${stat}.lost`, them));
   const table = h(
     "table",
     { class: "stats-table" },
-    h("thead", {}, h("tr", {}, h("td"), h("th", { scope: "col", text: t("seat.you") }), h("th", { scope: "col", text: t("seat.computer") }))),
+    h(
+      "thead",
+      {},
+      h(
+        "tr",
+        {},
+        h("td"),
+        h("th", { scope: "col", text: t("seat.you") }),
+        h("th", { scope: "col", text: t("seat.computer") }),
+      ),
+    ),
     h(
       "tbody",
       {},
@@ -102,6 +175,13 @@ function totalsSection(stats) {
   return h("section", { class: "stats-block" }, h("h3", { text: t("stats.totals") }), table, ...lines);
 }
 
+/**
+ * @template {Totals & {key: string}} Row
+ * @param {Row[]} rows
+ * @param {string} head
+ * @param {string} attr
+ * @param {(row: Row) => string} label
+ */
 function breakdownTable(rows, head, attr, label) {
   return h(
     "table",
@@ -135,6 +215,7 @@ function breakdownTable(rows, head, attr, label) {
   );
 }
 
+/** @param {Stats} stats */
 function rulesSection(stats) {
   const rows = byRules(
     stats,
@@ -154,12 +235,20 @@ function rulesSection(stats) {
     "section",
     { class: "stats-block" },
     h("h3", { text: t("stats.byRules") }),
-    h("p", { class: "muted small" }, h("span", { class: "legend won" }), ` ${t("stats.legendWon")} `, h("span", { class: "legend lost" }), ` ${t("stats.legendLost")}`),
+    h(
+      "p",
+      { class: "muted small" },
+      h("span", { class: "legend won" }),
+      ` ${t("stats.legendWon")} `,
+      h("span", { class: "legend lost" }),
+      ` ${t("stats.legendLost")}`,
+    ),
     h("figure", { class: "stats-chart", "data-chart": "rules" }, chart),
     breakdownTable(rows, t("stats.rules"), "data-rules", (r) => rulesLabel(r.preset, r.custom)),
   );
 }
 
+/** @param {Stats} stats */
 function levelSection(stats) {
   const rows = byLevel(stats).map((r) => ({ ...r, key: String(r.level) }));
   return h(
@@ -171,6 +260,7 @@ function levelSection(stats) {
 }
 
 function body() {
+  /** @type {Stats} */
   const stats = loadStats();
   const since = new Intl.DateTimeFormat(document.documentElement.lang || language(), { dateStyle: "medium" }).format(
     new Date(stats.since),
@@ -189,8 +279,12 @@ function body() {
 
 // ------------------------------------------------------------- local data
 
+/**
+ * @param {string} text
+ * @param {{error?: boolean, reason?: string}} [how]
+ */
 function say(text, { error = false, reason = "" } = {}) {
-  const box = dialog.querySelector("#stats-message");
+  const box = /** @type {HTMLElement} */ (/** @type {HTMLDialogElement} */ (dialog).querySelector("#stats-message"));
   box.textContent = text;
   box.hidden = !text;
   box.classList.toggle("error", error);
@@ -211,6 +305,7 @@ function exportData() {
   say(t("data.exported"));
 }
 
+/** @param {File | undefined} file */
 async function importFile(file) {
   if (!file) return;
   let entries;
@@ -226,19 +321,36 @@ async function importFile(file) {
   options.onImported();
 }
 
+/** @param {boolean} show */
 function confirmReset(show) {
-  dialog.querySelector("#stats-confirm").hidden = !show;
-  dialog.querySelector("[data-action='data-reset']").hidden = show;
-  if (show) dialog.querySelector("[data-action='data-reset-confirm']").focus();
+  /** @type {HTMLElement} */ (/** @type {HTMLDialogElement} */ (dialog).querySelector("#stats-confirm")).hidden = !show;
+  /** @type {HTMLElement} */ (
+    /** @type {HTMLDialogElement} */ (dialog).querySelector("[data-action='data-reset']")
+  ).hidden = show;
+  if (show)
+    /** @type {HTMLElement} */ (
+      /** @type {HTMLDialogElement} */ (dialog).querySelector("[data-action='data-reset-confirm']")
+    ).focus();
 }
 
 function dataSection() {
-  const input = h("input", { type: "file", accept: "application/json,.json", id: "stats-import-file", hidden: true, tabindex: "-1" });
+  const input = h("input", {
+    type: "file",
+    accept: "application/json,.json",
+    id: "stats-import-file",
+    hidden: true,
+    tabindex: "-1",
+  });
   input.addEventListener("change", () => {
-    const file = input.files && input.files[0];
+    const file = input.files?.[0];
     input.value = "";
     importFile(file);
   });
+  /**
+   * @param {string} action
+   * @param {string} text
+   * @param {() => void} onClick
+   */
   const button = (action, text, onClick, classes = "btn") => {
     const node = h("button", { type: "button", class: classes, "data-action": action, text });
     node.addEventListener("click", onClick);
@@ -246,7 +358,13 @@ function dataSection() {
   };
   const confirm = h(
     "div",
-    { class: "stats-confirm", id: "stats-confirm", hidden: true, role: "group", "aria-labelledby": "stats-confirm-text" },
+    {
+      class: "stats-confirm",
+      id: "stats-confirm",
+      hidden: true,
+      role: "group",
+      "aria-labelledby": "stats-confirm-text",
+    },
     h("p", { id: "stats-confirm-text", text: t("data.resetConfirm") }),
     h(
       "div",
@@ -286,30 +404,42 @@ function dataSection() {
 // ------------------------------------------------------------------ dialog
 
 function build() {
-  const close = h("button", { type: "button", class: "btn btn-primary", "data-action": "stats-close", text: t("stats.close") });
-  close.addEventListener("click", () => dialog.close());
-  dialog = h(
-    "dialog",
-    { class: "dialog dialog-wide", id: "stats-dialog", "aria-labelledby": "stats-title" },
-    h("h2", { id: "stats-title", text: t("stats.title") }),
-    h("div", { id: "stats-body" }),
-    dataSection(),
-    h("div", { class: "dialog-buttons" }, close),
+  const close = h("button", {
+    type: "button",
+    class: "btn btn-primary",
+    "data-action": "stats-close",
+    text: t("stats.close"),
+  });
+  close.addEventListener("click", () => /** @type {HTMLDialogElement} */ (dialog).close());
+  dialog = /** @type {HTMLDialogElement} */ (
+    h(
+      "dialog",
+      { class: "dialog dialog-wide", id: "stats-dialog", "aria-labelledby": "stats-title" },
+      h("h2", { id: "stats-title", text: t("stats.title") }),
+      h("div", { id: "stats-body" }),
+      dataSection(),
+      h("div", { class: "dialog-buttons" }, close),
+    )
   );
   document.body.append(dialog);
 }
 
-/** Show the statistics screen. ``opts``: {presets, onImported, onReset}. */
+/**
+ * Show the statistics screen. ``opts``: {presets, onImported, onReset}.
+ * @param {StatsOptions} opts
+ */
 export function openStats(opts) {
   options = { ...options, ...opts };
   // Rebuilt each time: the words follow the language, the numbers the storage.
   if (dialog) dialog.remove();
   build();
-  dialog.querySelector("#stats-body").replaceChildren(...body());
-  dialog.showModal();
+  /** @type {HTMLElement} */ (/** @type {HTMLDialogElement} */ (dialog).querySelector("#stats-body")).replaceChildren(
+    ...body(),
+  );
+  /** @type {HTMLDialogElement} */ (dialog).showModal();
 }
 
 /** Redraw the open screen (after the data changed or the language did). */
 export function refreshStats() {
-  if (dialog && dialog.open) dialog.querySelector("#stats-body").replaceChildren(...body());
+  if (dialog?.open) /** @type {HTMLElement} */ (dialog.querySelector("#stats-body")).replaceChildren(...body());
 }

@@ -1,0 +1,7 @@
+// Globals the page's checked JavaScript uses that TypeScript's DOM library
+// does not declare. (Types only; nothing here is shipped.)
+
+interface Window {
+  /** Safari before 14.1 names its AudioContext so (sound.js falls back to it). */
+  webkitAudioContext?: typeof AudioContext;
+}
