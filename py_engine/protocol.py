@@ -155,10 +155,10 @@ class Engine:
         The page never sees a record with the pack, nor a seat's view outside its table's policy.
         """
         try:
-            req = json.loads(request)
+            req = _parse(request)
             cmd = req.get("cmd") if isinstance(req, dict) else None
-        except (TypeError, ValueError):
-            cmd = None
+        except ProtocolError:
+            cmd = None  # handle() says what is wrong
         if isinstance(cmd, str) and cmd in self._commands and cmd not in PAGE_COMMANDS:
             req_id = req.get("id") if isinstance(req.get("id"), (str, int)) else None
             return _error(req_id, "bad_request", f"{cmd!r} is not for the page: it would show what a seat may not see")
@@ -168,10 +168,7 @@ class Engine:
         """Answer one request. Never raises."""
         req_id: Any = None
         try:
-            try:
-                req = json.loads(request)
-            except (TypeError, ValueError) as e:
-                raise ProtocolError("bad_json", f"the request is not valid JSON: {e}") from None
+            req = _parse(request)
             if not isinstance(req, dict):
                 raise ProtocolError("bad_request", "the request must be a JSON object")
             req_id = req.get("id")
@@ -471,13 +468,53 @@ PAGE_COMMANDS = frozenset(
 )
 
 
+#: JSON nested deeper than this is refused before it is parsed (Python's parser would recurse on it).
+MAX_DEPTH = 64
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _parse(request: str) -> Any:
+    """The request's JSON; standard JSON only (no NaN or Infinity), nested at most MAX_DEPTH deep."""
+    if isinstance(request, str) and _depth(request) > MAX_DEPTH:
+        raise ProtocolError("bad_json", f"the request is nested more than {MAX_DEPTH} deep")
+    try:
+        return json.loads(request, parse_constant=_reject_constant)
+    except (TypeError, ValueError, RecursionError) as e:
+        raise ProtocolError("bad_json", f"the request is not valid JSON: {e}") from None
+
+
+def _depth(text: str) -> int:
+    """The deepest nesting of brackets outside strings (an upper bound on the JSON's depth)."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
+
+
 def _error(req_id: Any, code: str, message: str, detail: dict[str, Any] | None = None) -> str:
     error: dict[str, Any] = {"code": code, "message": message}
     if detail is not None:
         error["detail"] = detail
     try:
-        return json.dumps({"v": VERSION, "id": req_id, "ok": False, "error": error})
-    except (TypeError, ValueError):
+        return json.dumps({"v": VERSION, "id": req_id, "ok": False, "error": error}, allow_nan=False)
+    except (TypeError, ValueError, RecursionError):
         return json.dumps({"v": VERSION, "id": None, "ok": False, "error": {"code": code, "message": message}})
 
 

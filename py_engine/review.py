@@ -58,6 +58,12 @@ def _snapshot(deal: Deal) -> dict[str, Any]:
     }
 
 
+#: The most computing time one review may take (milliseconds), however many decisions it evaluates.
+MAX_REVIEW_MS = 12_000
+#: The least time a decision is given (below it the search says too little).
+MIN_DECISION_MS = 20
+
+
 def review_deal(
     match: Match, number: int, evaluate: tuple[int, ...] = (), budget_ms: int = 300, seed: int = 0
 ) -> dict[str, Any]:
@@ -79,6 +85,9 @@ def review_deal(
     replay = load_record(partial)
     opening = _snapshot(replay.deal)
     steps: list[dict[str, Any]] = []
+    # The whole review shares one cap: each evaluated decision gets its share of it, at most budget_ms.
+    evaluated = sum(1 for seat, _ in entry["actions"] if seat in evaluate)
+    budget_ms = max(MIN_DECISION_MS, min(budget_ms, MAX_REVIEW_MS // max(1, evaluated)))
     for seat, text in entry["actions"]:
         step: dict[str, Any] = {"seat": seat, "action": text}
         if seat in evaluate and len(replay.legal(seat)) > 1:

@@ -333,3 +333,68 @@ def test_the_top_level_reads_the_play_of_a_new_loaded_or_undone_game(
     assert call(engine, cmd="undo", game=loaded, seat=0)["ok"]
     assert call(engine, cmd="ai_move", game=loaded, seat=0, level=5, iterations=30, seed=1)["ok"]
     assert [r for r, _ in read] == [True, True, True]  # the deal's story survives the game's start, a load and an undo
+
+
+# ------------------------------------------------------------- hardening
+
+
+def _answer(text: str) -> dict[str, Any]:
+    return dict(json.loads(handle(text)))
+
+
+@pytest.mark.parametrize(
+    "field, value",
+    [("dealer", 0.0), ("dealer", 1.0), ("seat", 0.0), ("seat", True), ("rules_id", ["AT20"]), ("rules_id", {"a": 1})],
+)
+def test_a_tampered_record_is_bad_record_not_internal_error(field: str, value: Any) -> None:
+    game = _answer(json.dumps({"v": 1, "cmd": "new_game", "preset": "AT20", "seed": 1}))["game"]
+    record = _answer(json.dumps({"v": 1, "cmd": "save", "game": game}))["record"]
+    actions = _answer(json.dumps({"v": 1, "cmd": "legal", "game": game, "seat": record["deals"][0]["dealer"] ^ 1}))
+    record["deals"][0]["actions"] = [[record["deals"][0]["dealer"] ^ 1, actions["actions"][0]]]
+    if field == "dealer":
+        record["deals"][0]["dealer"] = value
+    elif field == "seat":
+        record["deals"][0]["actions"][0][0] = value
+    else:
+        record["rules"]["id"] = value
+    answer = _answer(json.dumps({"v": 1, "id": 7, "cmd": "load", "record": record}))
+    assert answer["ok"] is False and answer["error"]["code"] == "bad_record", answer
+
+
+def test_deeply_nested_json_is_bad_json() -> None:
+    for text in ("[" * 1000 + "]" * 1000, '{"v": 1, "cmd": "presets", "x": ' + "[" * 5000 + "]" * 5000 + "}"):
+        answer = _answer(text)
+        assert answer["error"]["code"] == "bad_json", answer
+    assert _answer('{"v": 1, "cmd": "presets", "x": ' + "[" * 50 + "]" * 50 + "}")["ok"] is True
+
+
+def test_nan_and_infinity_are_not_json() -> None:
+    for constant in ("NaN", "Infinity", "-Infinity"):
+        text = handle('{"v": 1, "id": ' + constant + ', "cmd": "presets"}')
+        answer = json.loads(text, parse_constant=lambda c: pytest.fail(f"non-standard JSON answered: {c}"))
+        assert answer["error"]["code"] == "bad_json" and answer["id"] is None
+
+
+def test_a_review_shares_one_cap_over_its_decisions(monkeypatch: pytest.MonkeyPatch) -> None:
+    from py_engine import review
+
+    budgets: list[int | None] = []
+    real_rank = review.rank
+
+    def recording(match: Any, seat: int, settings: Any) -> Any:
+        budgets.append(settings.budget_ms)
+        return real_rank(match, seat, type(settings)(budget_ms=1, seed=settings.seed))
+
+    monkeypatch.setattr(review, "rank", recording)
+    game = _answer(json.dumps({"v": 1, "cmd": "new_game", "preset": "AT20", "seed": 3, "match": False}))["game"]
+    while True:
+        view = _answer(json.dumps({"v": 1, "cmd": "view", "game": game, "seat": 0}))["view"]
+        if view["deal_result"]:
+            break
+        seat = view["to_act"] if view["to_act"] is not None else 0
+        legal = _answer(json.dumps({"v": 1, "cmd": "legal", "game": game, "seat": seat}))["actions"]
+        action = next((a for a in legal if a.startswith("play:")), legal[0])
+        _answer(json.dumps({"v": 1, "cmd": "act", "game": game, "seat": seat, "action": action}))
+    answer = _answer(json.dumps({"v": 1, "cmd": "review", "game": game, "evaluate": 0, "budget_ms": 10_000}))
+    assert answer["ok"], answer
+    assert budgets and sum(b or 0 for b in budgets) <= review.MAX_REVIEW_MS
