@@ -30,6 +30,7 @@ from .actions import CLAIM, NEXT, NUM_ACTIONS, PASS, RESIGN, action_name
 from .cards import CARD_NAMES, POINTS, cards_of, deck_mask
 from .deal import Deal
 from .errors import EngineError
+from .events import Event
 from .match import Match
 from .record import load_record
 from .rules import PRESET_IDS, PRESETS, Rules
@@ -107,7 +108,7 @@ def strings_in(value: Any) -> Iterator[str]:
             yield from strings_in(v)
 
 
-def leak_errors(match: Match, events: list[dict[str, Any]]) -> Iterator[str]:
+def leak_errors(match: Match, events: list[Event]) -> Iterator[str]:
     for seat in (0, 1):
         hidden = hidden_from(match.deal, seat)
         if not hidden:

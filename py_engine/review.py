@@ -15,7 +15,6 @@ from .deal import Deal
 from .errors import IllegalActionError
 from .match import Match
 from .record import load_record
-from .views import event_as_text
 
 
 def undo(match: Match, seat: int) -> tuple[Match, int]:
@@ -97,7 +96,7 @@ def review_deal(
             step["clearly_worse"] = chosen is not None and ranking[0][1] - chosen > 0.15
         start = len(replay.events)
         replay.act_text(seat, text)
-        step["events"] = [event_as_text(e) for e in replay.events[start:]]
+        step["events"] = [e.to_json() for e in replay.events[start:]]
         step["state"] = _snapshot(replay.deal)
         steps.append(step)
     assert replay.deal.result is not None

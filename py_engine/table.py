@@ -33,9 +33,10 @@ from typing import Any, Literal
 
 from .actions import CLAIM, NEXT, action_name, parse_action
 from .errors import BadActionError, EngineError, GameOverError, IllegalActionError, NotYourTurnError
+from .events import Event
 from .match import Match
 from .record import load_record
-from .views import filter_event, view
+from .views import filter_events, view
 
 Mode = Literal["computer", "hotseat", "watch"]
 MODES: tuple[Mode, ...] = ("computer", "hotseat", "watch")
@@ -276,7 +277,7 @@ class Table:
         before = self.view_for(viewer)
         events = match.act(seat, action)
         events += self._computer_claims()
-        shown = [filter_event(e, viewer.seat, sees_other_hand=viewer.sees_other_hand) for e in events]
+        shown = filter_events(events, viewer.seat, sees_other_hand=viewer.sees_other_hand)
         if self.seating.mode == "hotseat":
             self._pass_device(seat, action)
         frames = frames_of(before, shown, viewer.seat)
@@ -286,7 +287,7 @@ class Table:
             frames = [{**frame, "view": after["view"]} for frame in frames] if after["view"] is not None else []
         return {"frames": frames, **after, "save": self.kept}
 
-    def _computer_claims(self) -> list[dict[str, Any]]:
+    def _computer_claims(self) -> list[Event]:
         """A computer seat with a valid claim of 66 out of turn claims it at once."""
         match = self.match
         for seat in self.seating.computer_seats:

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from py_engine.cards import CARD_NAMES, KING, QUEEN, card_of
+from py_engine.events import DealStarted, Draw, Exchange
 from py_engine.match import Match
 from py_engine.protocol import PAGE_COMMANDS, Engine
 from py_engine.table import Table
@@ -63,14 +64,14 @@ def may_see(match: Match, seat: int, both_hands: bool) -> set[str]:
         seen |= 1 << deal.upcard
     for _, suit, _ in deal.marriages:
         seen |= 1 << card_of(suit, KING) | 1 << card_of(suit, QUEEN)
-    start = max(i for i, e in enumerate(match.events) if e["type"] == "deal")
+    start = max(i for i, e in enumerate(match.events) if isinstance(e, DealStarted))
     for event in match.events[start:]:
-        if event["type"] == "exchange":
-            seen |= 1 << event["took"] | 1 << event["gave"]
-        if event["type"] == "draw" and event["seat"] == seat:
-            seen |= 1 << event["card"]
-        if event["type"] == "deal":
-            seen |= event["hands"][seat] if isinstance(event["hands"][seat], int) else 0
+        if isinstance(event, Exchange):
+            seen |= 1 << event.took | 1 << event.gave
+        if isinstance(event, Draw) and event.seat == seat:
+            seen |= 1 << event.card
+        if isinstance(event, DealStarted):
+            seen |= event.hands[seat]
     return {CARD_NAMES[c] for c in range(len(CARD_NAMES)) if seen >> c & 1}
 
 

@@ -194,6 +194,12 @@ function notify(text) {
 
 // ------------------------------------------------------- event animation
 
+/** The notice of the opponent's claim, resignation or pass. */
+function theirAnnouncement(event) {
+  if (event.type === "claim") return event.valid ? t("event.claim.opp") : t("event.wrongClaim.opp");
+  return event.type === "resign" ? t("event.resign.opp") : t("event.pass.opp");
+}
+
 /** Animate the table through ``frames`` (each event with the view after it), then show ``view`` (if any). */
 async function playFrames(frames, view) {
   const pace = timing();
@@ -224,7 +230,7 @@ async function playFrames(frames, view) {
         break;
       case "exchange":
       case "close":
-        if (theirs) announce(t(event.type === "close" ? "event.close.opp" : "event.exchange.opp"));
+        if (theirs) announce(event.type === "close" ? t("event.close.opp") : t("event.exchange.opp"));
         await show(clone(frame));
         if (theirs) await pause(pace.notice);
         break;
@@ -232,8 +238,7 @@ async function playFrames(frames, view) {
       case "resign":
       case "pass":
         if (theirs) {
-          const key = { claim: event.valid ? "event.claim.opp" : "event.wrongClaim.opp", resign: "event.resign.opp", pass: "event.pass.opp" };
-          announce(t(key[event.type]));
+          announce(theirAnnouncement(event));
           draw();
           await pause(pace.notice);
         }

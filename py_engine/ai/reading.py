@@ -34,6 +34,7 @@ from bisect import bisect
 from dataclasses import dataclass
 from itertools import accumulate
 
+from .. import events as ev
 from ..actions import CLAIM, CLOSE, EXCHANGE, MARRY, PASS
 from ..cards import KING, QUEEN, card_of, cards_of, deck_mask
 from ..deal import Deal, pack_of
@@ -83,37 +84,35 @@ class Story:
     steps: tuple[tuple[int, int, int], ...]
 
 
+#: The action behind each event that is one.
+_ACTION_OF: dict[type[ev.Event], int] = {ev.Exchange: EXCHANGE, ev.Close: CLOSE, ev.Claim: CLAIM, ev.Pass: PASS}
+
+
 def story_of(deal: Deal, seat: int) -> Story | None:
     """The seat's story of ``deal`` from its event log, or None without a log."""
     log = deal.log
     if not log:
         return None
-    start = max((i for i, e in enumerate(log) if e.get("type") == "deal"), default=-1)
+    start = max((i for i, e in enumerate(log) if isinstance(e, ev.DealStarted)), default=-1)
     if start < 0:
         return None
     first = log[start]
-    own = tuple(cards_of(first["hands"][seat]))
+    assert isinstance(first, ev.DealStarted)
+    own = tuple(cards_of(first.hands[seat]))
     steps: list[tuple[int, int, int]] = []
     for event in log[start + 1 :]:
-        kind = event.get("type")
-        if kind == "play":
-            steps.append((_ACT, event["seat"], event["card"]))
-        elif kind == "marriage":
-            steps.append((_ACT, event["seat"], MARRY + event["suit"]))
-        elif kind == "exchange":
-            steps.append((_ACT, event["seat"], EXCHANGE))
-        elif kind == "close":
-            steps.append((_ACT, event["seat"], CLOSE))
-        elif kind == "claim":
-            steps.append((_ACT, event["seat"], CLAIM))
-        elif kind == "pass":
-            steps.append((_ACT, event["seat"], PASS))
-        elif kind == "draw":
-            if event["face_up"]:
-                steps.append((_FACE_UP, event["seat"], event["card"]))
+        if isinstance(event, ev.Play):
+            steps.append((_ACT, event.seat, event.card))
+        elif isinstance(event, ev.Marriage):
+            steps.append((_ACT, event.seat, MARRY + event.suit))
+        elif isinstance(event, ev.Exchange | ev.Close | ev.Claim | ev.Pass):
+            steps.append((_ACT, event.seat, _ACTION_OF[type(event)]))
+        elif isinstance(event, ev.Draw):
+            if event.face_up:
+                steps.append((_FACE_UP, event.seat, event.card))
             else:
-                steps.append((_DRAW, event["seat"], event["card"] if event["seat"] == seat else -1))
-    return Story(seat, first["dealer"], first["trump_card"], own, tuple(steps))
+                steps.append((_DRAW, event.seat, event.card if event.seat == seat else -1))
+    return Story(seat, first.dealer, first.trump_card, own, tuple(steps))
 
 
 def _softmax_share(values: list[float], chosen: float, temperature: float) -> float:
