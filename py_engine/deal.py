@@ -14,11 +14,12 @@ information event (a dict) to it; :mod:`py_engine.views` filters them per seat.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from . import events as ev
-from . import scoring
+from . import info, scoring
 from .actions import CLAIM, CLOSE, EXCHANGE, MARRY, PASS, RESIGN, action_name
 from .cards import (
     CARD_NAMES,
@@ -34,6 +35,9 @@ from .cards import (
 )
 from .errors import IllegalActionError, NotYourTurnError
 from .rules import Rules
+
+if TYPE_CHECKING:
+    from .info import InfoState
 
 _T = TypeVar("_T")
 
@@ -235,6 +239,14 @@ class Deal:
         d.result = self.result
         d.log = None
         return d
+
+    def info_state(self, seat: int) -> InfoState:
+        """What ``seat`` knows of this deal now (:mod:`py_engine.info`): never a card it has not seen."""
+        return info.info_state(self, seat)
+
+    def resample(self, state: InfoState, rng: random.Random) -> Deal:
+        """A world consistent with ``state``: this deal with the cards its seat has not seen dealt anew."""
+        return info.resample(self, state, rng)
 
     @property
     def over(self) -> bool:

@@ -86,14 +86,19 @@ def conservation_errors(deal: Deal) -> Iterator[str]:
 
 
 def hidden_from(deal: Deal, seat: int) -> frozenset[str]:
-    """Card names ``seat`` must not see while the deal runs."""
+    """Card names ``seat`` must not see while the deal runs: the unseen cards of its information state."""
     if deal.over:
         return frozenset()
+    return frozenset(CARD_NAMES[c] for c in cards_of(deal.info_state(seat).unseen))
+
+
+def truly_hidden(deal: Deal, seat: int) -> int:
+    """The cards ``seat`` cannot have seen, from the referee's state: the check of the information state."""
     other = 1 - seat
     mask = deal.hands[other] & ~deal.known[other]
-    names = {CARD_NAMES[c] for c in cards_of(mask)}
-    names.update(CARD_NAMES[c] for c in deal.talon[deal.talon_pos :])
-    return frozenset(names)
+    for card in deal.talon[deal.talon_pos :]:
+        mask |= 1 << card
+    return mask
 
 
 def strings_in(value: Any) -> Iterator[str]:
@@ -109,8 +114,11 @@ def strings_in(value: Any) -> Iterator[str]:
 
 
 def leak_errors(match: Match, events: list[Event]) -> Iterator[str]:
+    deal = match.deal
     for seat in (0, 1):
-        hidden = hidden_from(match.deal, seat)
+        if not deal.over and deal.info_state(seat).unseen != truly_hidden(deal, seat):
+            yield f"seat {seat}'s information state does not match the cards it has not seen"
+        hidden = hidden_from(deal, seat)
         if not hidden:
             continue
         seen = set(strings_in(view(match, seat))) | set(strings_in(filter_events(events, seat)))

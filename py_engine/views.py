@@ -57,6 +57,7 @@ def view(match: Match, seat: int, *, show_opponent: bool = False) -> dict[str, A
         trick.append({"seat": deal.leader, "card": CARD_NAMES[deal.lead]})
     history = deal.history
     legal = match.legal(seat)
+    known = deal.info_state(seat)
     view_: dict[str, Any] = {
         "seat": seat,
         "to_act": match.to_act(),
@@ -69,9 +70,9 @@ def view(match: Match, seat: int, *, show_opponent: bool = False) -> dict[str, A
         # Face-down talon cards left (after a close they stay, dead, under the turned-down trump).
         "talon_count": deal.face_down_left,
         "closed_by": deal.closed_by if deal.closed_by >= 0 else None,
-        "hand": names(deal.hands[seat]),
-        "opponent_hand_count": deal.hands[other].bit_count(),
-        "opponent_known": names(deal.known[other] & deal.hands[other]),
+        "hand": names(known.hand),
+        "opponent_hand_count": known.opponent_count,
+        "opponent_known": names(known.opponent_known),
         "opponent_shown": names(deal.hands[other]) if show_opponent else None,
         "trick": trick,
         "last_trick": _trick_dict(history[-1]) if history else None,

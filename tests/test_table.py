@@ -59,7 +59,6 @@ def may_see(match: Match, seat: int, both_hands: bool) -> set[str]:
     seen |= deal.hands[seat] | deal.known[0] | deal.known[1]
     if both_hands:
         seen |= deal.hands[1 - seat]
-    seen |= 1 << deal.talon[-1]  # the trump card turned up at the deal
     if deal.upcard >= 0:
         seen |= 1 << deal.upcard
     for _, suit, _ in deal.marriages:
@@ -71,7 +70,7 @@ def may_see(match: Match, seat: int, both_hands: bool) -> set[str]:
         if isinstance(event, Draw) and event.seat == seat:
             seen |= 1 << event.card
         if isinstance(event, DealStarted):
-            seen |= event.hands[seat]
+            seen |= event.hands[seat] | 1 << event.trump_card  # the trump card turned up at the deal
     return {CARD_NAMES[c] for c in range(len(CARD_NAMES)) if seen >> c & 1}
 
 
