@@ -30,6 +30,7 @@ from typing import Any, TypeVar
 
 from ..actions import CLAIM, PASS, RESIGN
 from ..deal import Deal
+from ..errors import NotYourTurnError, UnknownLevelError
 from .config import DEFAULT_CONFIG, SearchConfig
 from .heuristic import heuristic_action
 from .ismcts import Utility, exact_ranking, known_exactly, search
@@ -132,7 +133,7 @@ BUDGET_SHARE = 0.95
 def level_named(name: str | int) -> Level:
     level = LEVELS.get(str(name))
     if level is None:
-        raise ValueError(f"unknown level {name!r}; levels: {', '.join(LEVELS)}")
+        raise UnknownLevelError(f"unknown level {name!r}; levels: {', '.join(LEVELS)}")
     return level
 
 
@@ -172,6 +173,8 @@ def decide(
     ``iterations``, ``budget_ms`` and ``config`` override the level's; with
     ``clock=False`` the search ignores every time budget and runs its iteration
     count, so the decision depends on the seed alone (the arena plays this way).
+    A seat that is not on turn and has no valid claim gets a
+    :class:`~py_engine.errors.NotYourTurnError`.
     """
     if config is None:
         config = level.config
@@ -180,7 +183,7 @@ def decide(
     if forced is not None:
         return Decision(forced, [(forced, 1.0)], {"iterations": 0, "ms": 0.0})
     if seat != deal.to_act:
-        raise ValueError(f"seat {seat} is not on turn and has no valid claim")
+        raise NotYourTurnError(f"seat {seat} is not on turn and has no valid claim")
     actions = [a for a in deal.legal_actions(seat) if a not in (CLAIM, PASS, RESIGN)]
     stats: dict[str, Any] = {"iterations": 0}
     ranking: list[tuple[int, float]]
