@@ -41,7 +41,7 @@ from .views import filter_events, view
 #: module: they are the larger part of the engine, and in the browser the
 #: first table is drawn sooner without them. The worker imports them when the
 #: page is idle (``warm_up``).
-_LAZY_MODULES = ("py_engine.bots", "py_engine.review")
+_LAZY_MODULES = ("py_engine.ai", "py_engine.review")
 
 
 def _left_of(budget_ms: int | None, started: float) -> int | None:
@@ -286,15 +286,15 @@ class Engine:
         match = self._game(req)
         seat = self._seat(req)
         observer = self._seat(req, "observer", seat)
-        from . import bots  # imported on first use: see _LAZY_MODULES
+        from . import ai  # imported on first use: see _LAZY_MODULES
 
-        settings = bots.BotSettings(
-            level=_arg(req, "level", (int, str), bots.DEFAULT_LEVEL, what="a level 1-5"),
+        asked = ai.Request(
+            level=_arg(req, "level", (int, str), ai.DEFAULT_LEVEL, what="a level 1-5"),
             budget_ms=_left_of(_positive(req, "budget_ms", _MAX_BUDGET_MS, _MS), started),
             iterations=_positive(req, "iterations", _MAX_ITERATIONS, "a positive integer"),
             seed=_arg(req, "seed", int, None),
         )
-        decision = bots.choose(match, seat, settings)
+        decision = ai.choose(match, seat, asked)
         events = match.act(seat, decision.action)
         return {
             "action": action_name(decision.action),
@@ -310,10 +310,10 @@ class Engine:
         budget = _positive(req, "budget_ms", _MAX_BUDGET_MS, _MS)
         if match.finished:
             raise ProtocolError("game_over", "the game is over")
-        from . import bots  # imported on first use: see _LAZY_MODULES
+        from . import ai  # imported on first use: see _LAZY_MODULES
 
         budget = _left_of(budget, started)
-        ranking = bots.rank(match, seat, bots.BotSettings(budget_ms=budget, seed=_arg(req, "seed", int, None)))
+        ranking = ai.rank(match, seat, ai.Request(budget_ms=budget, seed=_arg(req, "seed", int, None)))
         return {"ranking": [{"action": action_name(a), "value": v} for a, v in ranking]}
 
     def _save(self, req: dict[str, Any]) -> dict[str, Any]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from .actions import action_name
-from .bots import BotSettings, rank
+from .ai import Request, rank
 from .cards import CARD_NAMES, SUITS, names
 from .deal import Deal
 from .errors import IllegalActionError
@@ -90,7 +90,7 @@ def review_deal(
     for seat, text in entry["actions"]:
         step: dict[str, Any] = {"seat": seat, "action": text}
         if seat in evaluate and len(replay.legal(seat)) > 1:
-            ranking = rank(replay, seat, BotSettings(budget_ms=budget_ms, seed=seed))
+            ranking = rank(replay, seat, Request(budget_ms=budget_ms, seed=seed))
             chosen = next((v for a, v in ranking if action_name(a) == text), None)
             step["ranking"] = [{"action": action_name(a), "value": v} for a, v in ranking]
             step["clearly_worse"] = chosen is not None and ranking[0][1] - chosen > 0.15

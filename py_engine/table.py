@@ -45,8 +45,6 @@ DEFAULT_LEVEL = 4
 #: The computer's time for one move in the browser, by level (milliseconds). Levels 1-4 stop at
 #: their iteration counts well within it; level 5 searches for its whole second.
 LEVEL_BUDGET_MS = {1: 2500, 2: 2500, 3: 2500, 4: 2500, 5: 1000}
-#: A hint's search time (milliseconds).
-HINT_BUDGET_MS = 700
 #: A review's search time for each evaluated decision (milliseconds).
 REVIEW_BUDGET_MS = 300
 NAME_MAX = 24
@@ -258,15 +256,15 @@ class Table:
             raise TableError("the levels of a watched game are fixed when it starts")
         chosen = level if level is not None else self.seating.levels[seat]
         assert chosen is not None
-        from . import bots  # imported on first use (the protocol's lazy modules)
+        from . import ai  # imported on first use (the protocol's lazy modules)
 
-        settings = bots.BotSettings(
+        request = ai.Request(
             level=chosen,
             budget_ms=(budget_ms if budget_ms is not None else LEVEL_BUDGET_MS[chosen]) if clock else None,
             iterations=iterations,
             seed=seed,
         )
-        decision = bots.choose(self.match, seat, settings)
+        decision = ai.choose(self.match, seat, request)
         viewer = self.viewer()
         assert viewer is not None
         answer = self._apply(seat, decision.action, viewer)
@@ -343,10 +341,9 @@ class Table:
             raise NotYourTurnError("the device is changing hands")
         if self.match.finished:
             raise GameOverError("the game is over")
-        from . import bots  # imported on first use
+        from . import ai  # imported on first use
 
-        settings = bots.BotSettings(budget_ms=budget_ms if budget_ms is not None else HINT_BUDGET_MS, seed=seed)
-        ranking = bots.rank(self.match, viewer.seat, settings)
+        ranking = ai.rank(self.match, viewer.seat, ai.Request(budget_ms=budget_ms, seed=seed))
         return {"ranking": [{"action": action_name(a), "value": v} for a, v in ranking]}
 
     def _what(self) -> str:

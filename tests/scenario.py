@@ -78,15 +78,16 @@ def legal(match: Match, seat: int | None = None) -> list[str]:
 
 
 def record_reads(monkeypatch: pytest.MonkeyPatch) -> list[tuple[bool, float]]:
-    """Each reading of the opponent's play from now on: (whether it read worlds, the search's PRIOR_WEIGHT then)."""
+    """Each reading of the opponent's play from now on: (whether it read worlds, its search's prior_weight)."""
     from py_engine.ai import ismcts
+    from py_engine.ai.config import SearchConfig
 
     reads: list[tuple[bool, float]] = []
     real = ismcts.read_worlds
 
-    def recording(*args: Any, **kwargs: Any) -> Any:
-        worlds = real(*args, **kwargs)
-        reads.append((worlds is not None, ismcts.PRIOR_WEIGHT))
+    def recording(deal: Any, seat: int, rng: Any, config: SearchConfig) -> Any:
+        worlds = real(deal, seat, rng, config)
+        reads.append((worlds is not None, config.prior_weight))
         return worlds
 
     monkeypatch.setattr(ismcts, "read_worlds", recording)

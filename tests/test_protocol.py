@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from py_engine.errors import NotYourTurnError
 from py_engine.protocol import Engine, handle
 from py_engine.rules import PRESET_IDS, PRESETS
 
@@ -175,6 +176,36 @@ def test_ai_move_and_hint_are_legal(engine: Engine) -> None:
     assert error_code(call(engine, cmd="ai_move", game=game, seat=0)) == "not_your_turn"
 
 
+def test_computer_errors_keep_their_meaning(engine: Engine, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An unknown level is a bad request, a seat off turn is refused as such, and a failing search is
+    the engine's own error, never "not your turn"."""
+    game = new_at20(engine)
+    before = call(engine, cmd="view", game=game, seat=1)["view"]
+    for level in (9, "grandmaster", 0):
+        refused = call(engine, cmd="ai_move", game=game, seat=1, level=level)
+        assert error_code(refused) == "bad_request"
+        assert "unknown level" in refused["error"]["message"]
+    off_turn = call(engine, cmd="ai_move", game=game, seat=0, level=3, seed=1)
+    assert error_code(off_turn) == "not_your_turn"
+    from py_engine.ai import player
+
+    def failing(*args: Any, **kwargs: Any) -> Any:
+        raise ValueError("a bug in the search")
+
+    monkeypatch.setattr(player, "search", failing)
+    failed = call(engine, cmd="ai_move", game=game, seat=1, level=3, seed=1)
+    assert error_code(failed) == "internal_error"
+    assert "a bug in the search" in failed["error"]["message"]
+    assert error_code(call(engine, cmd="hint", game=game, seat=1, seed=1)) == "internal_error"
+
+    def refusing(*args: Any, **kwargs: Any) -> Any:
+        raise NotYourTurnError("an engine refusal from inside the search")
+
+    monkeypatch.setattr(player, "search", refusing)
+    assert error_code(call(engine, cmd="ai_move", game=game, seat=1, level=3, seed=1)) == "internal_error"
+    assert call(engine, cmd="view", game=game, seat=1)["view"] == before  # nothing was played
+
+
 def test_search_limits_must_be_positive_and_a_refusal_changes_nothing(engine: Engine) -> None:
     game = new_at20(engine)
     before = call(engine, cmd="view", game=game, seat=1)["view"]
@@ -293,7 +324,7 @@ def test_the_computer_player_is_imported_on_first_use_and_by_warm_up() -> None:
         del sys.modules[name]
     try:
         fresh = importlib.import_module("py_engine.protocol")
-        lazy = ("py_engine.bots", "py_engine.review", "py_engine.ai.player", "py_engine.ai.ismcts")
+        lazy = ("py_engine.ai", "py_engine.review", "py_engine.ai.player", "py_engine.ai.ismcts")
         assert not [name for name in lazy if name in sys.modules]
         engine = fresh.Engine()
         game = call(engine, cmd="new_game", preset="AT20", seed=3)["game"]

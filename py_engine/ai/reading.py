@@ -9,8 +9,9 @@ reads all of that. (Alone, at 1,500 iterations, it did not change the
 search's score against the rule-of-thumb bot measurably; with a
 rule-of-thumb prior for the opponent's moves, trusted while the opponent's
 play fits the rule of thumb, it is how the top level plays: docs/arena.md
-has the figures. The search uses it with ``ismcts.READ_PLAY`` and
-``ismcts.READ_TRUST``, which the top level's settings turn on.)
+has the figures. The search uses it with ``read_play`` and ``read_trust``
+of its :class:`~py_engine.ai.config.SearchConfig`, which the top level's
+configuration turns on.)
 
 This module does it by replaying the deal. From the deal's event log it
 takes what ``seat`` saw (:class:`Story`: its own cards and draws, every
@@ -38,6 +39,7 @@ from .. import events as ev
 from ..actions import CLAIM, CLOSE, EXCHANGE, MARRY, PASS
 from ..cards import KING, QUEEN, card_of, cards_of, deck_mask
 from ..deal import Deal, pack_of
+from .config import DEFAULT_CONFIG, SearchConfig
 from .heuristic import lead_value_in, response_value, should_close
 from .knowledge import reshuffle_talon, revealed_voids
 
@@ -55,15 +57,13 @@ class Model:
 
 
 #: The two kinds of opponent the reader weighs against each other: one who plays much like the rule
-#: of thumb, and one whose play says little. A particle weighs PRIOR_SHARP * P(play | sharp) +
-#: (1 - PRIOR_SHARP) * P(play | vague), so the sharp reading takes over only when the opponent's
-#: play fits it, and a strong or erratic opponent is read loosely; the particles' weights also say
-#: how likely each kind is (``ReadWorlds.sharp_share``), which the search's READ_TRUST uses.
+#: of thumb, and one whose play says little. A particle weighs prior_sharp * P(play | sharp) +
+#: (1 - prior_sharp) * P(play | vague) (``SearchConfig.prior_sharp``), so the sharp reading takes
+#: over only when the opponent's play fits it, and a strong or erratic opponent is read loosely; the
+#: particles' weights also say how likely each kind is (``ReadWorlds.sharp_share``), which the
+#: search's ``read_trust`` uses.
 SHARP = Model(temperature=1.0, skip=0.03, surprise=0.5)
 VAGUE = Model(temperature=8.0, skip=0.5, surprise=1.0)
-PRIOR_SHARP = 0.5
-#: How many particles a search draws its worlds from.
-PARTICLES = 200
 
 _ACT, _DRAW, _FACE_UP = 0, 1, 2
 
@@ -301,7 +301,7 @@ class ReadWorlds:
 
     def __init__(self, worlds: list[Deal], weights: list[float], rng: random.Random, sharp_share: float) -> None:
         self.worlds = worlds
-        #: How likely the opponent is the sharp kind, given its play so far (and PRIOR_SHARP before it).
+        #: How likely the opponent is the sharp kind, given its play so far (and ``prior_sharp`` before it).
         self.sharp_share = sharp_share
         self.cumulative = list(accumulate(weights))
         self.rng = rng
@@ -313,20 +313,24 @@ class ReadWorlds:
         return world
 
 
-def read_worlds(deal: Deal, seat: int, rng: random.Random, particles: int | None = None) -> ReadWorlds | None:
-    """Weighed worlds for ``seat``'s search of ``deal``, or None when its story cannot be read."""
+def read_worlds(deal: Deal, seat: int, rng: random.Random, config: SearchConfig = DEFAULT_CONFIG) -> ReadWorlds | None:
+    """Weighed worlds for ``seat``'s search of ``deal``, or None when its story cannot be read.
+
+    ``config``: how many particles (``particles``), and the belief in the sharp kind before any
+    play (``prior_sharp``).
+    """
     story = story_of(deal, seat)
     if story is None:
         return None
     replayer = Replayer(deal, story)
     worlds: list[Deal] = []
     weights: list[float] = []
-    count = particles if particles is not None else PARTICLES
+    prior_sharp = config.prior_sharp
     as_sharp = as_vague = 0.0  # the weight of the particles due to each kind of opponent
-    for _ in range(count):
+    for _ in range(config.particles):
         world, sharp, vague = replayer.particle(rng)
-        sharp *= PRIOR_SHARP
-        vague *= 1.0 - PRIOR_SHARP
+        sharp *= prior_sharp
+        vague *= 1.0 - prior_sharp
         if world is not None and sharp + vague > 0.0:
             if not _same_position(world, deal, seat):
                 return None  # the log does not tell this deal's story: read nothing rather than wrongly
