@@ -240,6 +240,10 @@ class Deal:
         d.log = None
         return d
 
+    def cards_in_hands(self) -> int:
+        """How many cards both players hold (a public count)."""
+        return self.hands[0].bit_count() + self.hands[1].bit_count()
+
     def info_state(self, seat: int) -> InfoState:
         """What ``seat`` knows of this deal now (:mod:`py_engine.info`): never a card it has not seen."""
         return info.info_state(self, seat)

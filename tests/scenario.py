@@ -85,8 +85,8 @@ def record_reads(monkeypatch: pytest.MonkeyPatch) -> list[tuple[bool, float]]:
     reads: list[tuple[bool, float]] = []
     real = ismcts.read_worlds
 
-    def recording(deal: Any, seat: int, rng: Any, config: SearchConfig) -> Any:
-        worlds = real(deal, seat, rng, config)
+    def recording(deal: Any, knowledge: Any, rng: Any, config: SearchConfig) -> Any:
+        worlds = real(deal, knowledge, rng, config)
         reads.append((worlds is not None, config.prior_weight))
         return worlds
 

@@ -13,7 +13,6 @@ from py_engine.ai import ismcts
 from py_engine.ai.config import DEFAULT_CONFIG, DEFAULTS, SearchConfig, parse_setting
 from py_engine.ai.heuristic import claim_choice, rollout_action
 from py_engine.ai.ismcts import Utility, known_exactly, search
-from py_engine.ai.knowledge import determinize, knowledge_of
 from py_engine.ai.player import (
     BROWSER_ITERATIONS,
     LEVELS,
@@ -58,9 +57,9 @@ def test_determinize_keeps_what_the_seat_knows(preset_id: str) -> None:
     rng = random.Random(5)
     for deal in positions(preset_id, 1, 40):
         seat = deal.to_act
-        knowledge = knowledge_of(deal, seat)
+        knowledge = deal.info_state(seat)
         for _ in range(5):
-            world = determinize(deal, knowledge, rng)
+            world = deal.resample(knowledge, rng)
             other = 1 - seat
             assert world.hands[seat] == deal.hands[seat]
             assert world.hands[other].bit_count() == deal.hands[other].bit_count()
@@ -79,7 +78,7 @@ def test_decisions_do_not_depend_on_hidden_cards(preset_id: str) -> None:
     rng = random.Random(9)
     for deal in positions(preset_id, 2, 12):
         seat = deal.to_act
-        other_world = determinize(deal, knowledge_of(deal, seat), rng)
+        other_world = deal.resample(deal.info_state(seat), rng)
         utility = Utility(seat)
         for level in ("1", "2"):
             a = decide(deal, seat, level_named(level), random.Random(4), utility, iterations=40)
@@ -228,7 +227,7 @@ def test_rollout_policy_plays_legal_actions(preset_id: str) -> None:
     rng = random.Random(11)
     for deal in positions(preset_id, 12, 60):
         for _ in range(3):
-            world = determinize(deal, knowledge_of(deal, deal.to_act), rng)
+            world = deal.resample(deal.info_state(deal.to_act), rng)
             while world.result is None:
                 claim = claim_choice(world)
                 if claim is not None:
@@ -246,7 +245,7 @@ def test_knowledge_uses_revealed_voids() -> None:
         if deal.strict_from < 0:
             continue
         seat = deal.to_act
-        knowledge = knowledge_of(deal, seat)
+        knowledge = deal.info_state(seat)
         for leader, lead, resp, _ in deal.history[deal.strict_from :]:
             if leader == seat and resp // 6 != lead // 6:
                 suit_cards = {c for c in cards_of(knowledge.unseen) if c // 6 == lead // 6}

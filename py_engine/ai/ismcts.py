@@ -1,7 +1,7 @@
 """Information-set Monte Carlo tree search (single-observer ISMCTS).
 
 Each iteration deals the cards the searching seat cannot see anew
-(:func:`~py_engine.ai.knowledge.determinize`), walks one shared tree keyed by
+(:meth:`~py_engine.deal.Deal.resample`), walks one shared tree keyed by
 actions, choosing among the actions legal *in that world* by UCB with
 availability counts (so actions legal only in some worlds are handled),
 expands one node, and finishes the deal: exactly by minimax once the world
@@ -27,10 +27,10 @@ from functools import partial
 
 from ..actions import CLAIM
 from ..deal import Deal
+from ..info import reshuffle_talon
 from ..scoring import DealResult
 from .config import DEFAULT_CONFIG, SearchConfig
 from .heuristic import claim_choice, rollout_action
-from .knowledge import determinize, knowledge_of, reshuffle_talon
 from .reading import read_worlds
 from .solver import Table, best_actions, solve
 
@@ -94,9 +94,9 @@ def search(
     deadline = start + budget_s if budget_s is not None else math.inf
     limit = iterations if iterations is not None else (10**9 if budget_s is not None else 1000)
     exploration = config.exploration
-    knowledge = knowledge_of(deal, seat)
+    knowledge = deal.info_state(seat)
     sample: Callable[[], Deal]
-    read = read_worlds(deal, seat, rng, config) if config.read_play else None
+    read = read_worlds(deal, knowledge, rng, config) if config.read_play else None
     prior_weight = config.prior_weight
     if read is not None and read.sharp_share < config.read_trust:
         read = None
@@ -110,7 +110,7 @@ def search(
     elif config.sees_hand:
         sample = partial(_talon_shuffled, deal, rng)
     else:
-        sample = partial(determinize, deal, knowledge, rng)
+        sample = partial(deal.resample, knowledge, rng)
     table: Table = {}
     root = _Node()
     done = 0
@@ -218,7 +218,7 @@ def _playout(
 def known_exactly(deal: Deal, config: SearchConfig = DEFAULT_CONFIG) -> bool:
     """Whether a decision in ``deal`` is solved exactly rather than searched: the talon is gone, few cards
     left (``config.exact_cards``)."""
-    return deal.exhausted and (deal.hands[0] | deal.hands[1]).bit_count() <= config.exact_cards
+    return deal.exhausted and deal.cards_in_hands() <= config.exact_cards
 
 
 def exact_ranking(deal: Deal, seat: int, utility: Utility) -> list[tuple[int, float]]:

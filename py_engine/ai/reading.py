@@ -1,6 +1,6 @@
 """Reading the opponent: worlds drawn in proportion to how well they explain its play.
 
-Uniform worlds (:func:`~py_engine.ai.knowledge.determinize`) treat the
+Uniform worlds (:meth:`~py_engine.deal.Deal.resample`) treat the
 opponent's choices as if they told nothing. They tell something: a player
 who leads without declaring holds no marriage it could declare, one who
 could exchange and did not lacks the lowest trump, and which card it leads
@@ -13,9 +13,9 @@ has the figures. The search uses it with ``read_play`` and ``read_trust``
 of its :class:`~py_engine.ai.config.SearchConfig`, which the top level's
 configuration turns on.)
 
-This module does it by replaying the deal. From the deal's event log it
-takes what ``seat`` saw (:class:`Story`: its own cards and draws, every
-public act); a *particle* deals the cards it did not see into the places
+This module does it by replaying the deal. From the seat's information
+state it takes what the seat saw (its :class:`~py_engine.info.Story`: its
+own cards and draws, every public act); a *particle* deals the cards it did not see into the places
 they could have come from (the opponent's first hand, its face-down draws,
 the rest of the talon), so that every card the opponent played or showed was
 in its hand in time; the deal is then replayed from that pack, and each of
@@ -35,13 +35,14 @@ from bisect import bisect
 from dataclasses import dataclass
 from itertools import accumulate
 
-from .. import events as ev
-from ..actions import CLAIM, CLOSE, EXCHANGE, MARRY, PASS
+from ..actions import CLAIM, CLOSE, EXCHANGE, MARRY
 from ..cards import KING, QUEEN, card_of, cards_of, deck_mask
 from ..deal import Deal, pack_of
+from ..info import ACT as _ACT
+from ..info import DRAW as _DRAW
+from ..info import InfoState, Story, reshuffle_talon, revealed_voids
 from .config import DEFAULT_CONFIG, SearchConfig
 from .heuristic import lead_value_in, response_value, should_close
-from .knowledge import reshuffle_talon, revealed_voids
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,55 +65,6 @@ class Model:
 #: search's ``read_trust`` uses.
 SHARP = Model(temperature=1.0, skip=0.03, surprise=0.5)
 VAGUE = Model(temperature=8.0, skip=0.5, surprise=1.0)
-
-_ACT, _DRAW, _FACE_UP = 0, 1, 2
-
-
-@dataclass(frozen=True, slots=True)
-class Story:
-    """What ``seat`` saw of the current deal, in order: enough to replay it from any consistent pack.
-
-    ``steps`` are ``(kind, seat, value)``: an act (``value`` the action), a
-    face-down draw (``value`` the card, or -1 for the opponent's), or the
-    face-up draw of the trump card at exhaustion.
-    """
-
-    seat: int
-    dealer: int
-    up: int
-    own_hand: tuple[int, ...]
-    steps: tuple[tuple[int, int, int], ...]
-
-
-#: The action behind each event that is one.
-_ACTION_OF: dict[type[ev.Event], int] = {ev.Exchange: EXCHANGE, ev.Close: CLOSE, ev.Claim: CLAIM, ev.Pass: PASS}
-
-
-def story_of(deal: Deal, seat: int) -> Story | None:
-    """The seat's story of ``deal`` from its event log, or None without a log."""
-    log = deal.log
-    if not log:
-        return None
-    start = max((i for i, e in enumerate(log) if isinstance(e, ev.DealStarted)), default=-1)
-    if start < 0:
-        return None
-    first = log[start]
-    assert isinstance(first, ev.DealStarted)
-    own = tuple(cards_of(first.hands[seat]))
-    steps: list[tuple[int, int, int]] = []
-    for event in log[start + 1 :]:
-        if isinstance(event, ev.Play):
-            steps.append((_ACT, event.seat, event.card))
-        elif isinstance(event, ev.Marriage):
-            steps.append((_ACT, event.seat, MARRY + event.suit))
-        elif isinstance(event, ev.Exchange | ev.Close | ev.Claim | ev.Pass):
-            steps.append((_ACT, event.seat, _ACTION_OF[type(event)]))
-        elif isinstance(event, ev.Draw):
-            if event.face_up:
-                steps.append((_FACE_UP, event.seat, event.card))
-            else:
-                steps.append((_DRAW, event.seat, event.card if event.seat == seat else -1))
-    return Story(seat, first.dealer, first.trump_card, own, tuple(steps))
 
 
 def _softmax_share(values: list[float], chosen: float, temperature: float) -> float:
@@ -313,15 +265,18 @@ class ReadWorlds:
         return world
 
 
-def read_worlds(deal: Deal, seat: int, rng: random.Random, config: SearchConfig = DEFAULT_CONFIG) -> ReadWorlds | None:
-    """Weighed worlds for ``seat``'s search of ``deal``, or None when its story cannot be read.
+def read_worlds(
+    deal: Deal, knowledge: InfoState, rng: random.Random, config: SearchConfig = DEFAULT_CONFIG
+) -> ReadWorlds | None:
+    """Weighed worlds for the search of ``knowledge.seat`` in ``deal``, or None when it has no story to read.
 
     ``config``: how many particles (``particles``), and the belief in the sharp kind before any
     play (``prior_sharp``).
     """
-    story = story_of(deal, seat)
+    story = knowledge.story
     if story is None:
         return None
+    seat = knowledge.seat
     replayer = Replayer(deal, story)
     worlds: list[Deal] = []
     weights: list[float] = []
