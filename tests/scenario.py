@@ -7,11 +7,11 @@ from typing import Any
 
 import pytest
 
-from py_engine.actions import action_name, parse_action
-from py_engine.cards import CARD_NAMES, deck_cards, parse_card
-from py_engine.deal import pack_of
-from py_engine.match import Match
-from py_engine.rules import Rules, make_rules, preset
+from py_engine.core.actions import action_name, parse_action
+from py_engine.core.cards import CARD_NAMES, deck_cards, parse_card
+from py_engine.core.deal import pack_of
+from py_engine.core.rules import Rules, make_rules, preset
+from py_engine.service.match import Match
 
 
 def rules_of(preset_id: str, **overrides: object) -> Rules:

@@ -8,7 +8,6 @@ from typing import Any
 
 import pytest
 
-from py_engine.actions import CLAIM, EXCHANGE, NEXT, PASS, parse_action
 from py_engine.ai import ismcts
 from py_engine.ai.config import DEFAULT_CONFIG, DEFAULTS, SearchConfig, parse_setting
 from py_engine.ai.heuristic import claim_choice, rollout_action
@@ -23,11 +22,12 @@ from py_engine.ai.player import (
     level_named,
 )
 from py_engine.ai.solver import solve
-from py_engine.cards import cards_of
-from py_engine.deal import Deal
-from py_engine.fuzz import random_action
-from py_engine.match import Match
-from py_engine.rules import PRESET_IDS, PRESETS
+from py_engine.core.actions import CLAIM, EXCHANGE, NEXT, PASS, parse_action
+from py_engine.core.cards import cards_of
+from py_engine.core.deal import Deal
+from py_engine.core.rules import PRESET_IDS, PRESETS
+from py_engine.service.match import Match
+from py_engine.tools.fuzz import random_action
 
 from .scenario import record_reads, start
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from py_engine import bench
+from py_engine.tools import bench
 
 from .scenario import record_reads
 

@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from py_engine.errors import NotYourTurnError
-from py_engine.protocol import Engine, handle
-from py_engine.rules import PRESET_IDS, PRESETS
+from py_engine.core.errors import NotYourTurnError
+from py_engine.core.rules import PRESET_IDS, PRESETS
+from py_engine.service.protocol import Engine, handle
 
 from .scenario import make_deck, record_reads, rules_of
 
@@ -323,8 +323,8 @@ def test_the_computer_player_is_imported_on_first_use_and_by_warm_up() -> None:
     for name in ours:
         del sys.modules[name]
     try:
-        fresh = importlib.import_module("py_engine.protocol")
-        lazy = ("py_engine.ai", "py_engine.review", "py_engine.ai.player", "py_engine.ai.ismcts")
+        fresh = importlib.import_module("py_engine.service.protocol")
+        lazy = ("py_engine.ai", "py_engine.service.review", "py_engine.ai.player", "py_engine.ai.ismcts")
         assert not [name for name in lazy if name in sys.modules]
         engine = fresh.Engine()
         game = call(engine, cmd="new_game", preset="AT20", seed=3)["game"]
@@ -342,7 +342,7 @@ def test_a_move_budget_counts_from_the_request() -> None:
     """What importing the computer player took on the first move is taken from that move's search."""
     import time
 
-    from py_engine.protocol import _left_of
+    from py_engine.service.protocol import _left_of
 
     now = time.perf_counter()
     assert _left_of(None, now) is None
@@ -407,7 +407,7 @@ def test_nan_and_infinity_are_not_json() -> None:
 
 
 def test_a_review_shares_one_cap_over_its_decisions(monkeypatch: pytest.MonkeyPatch) -> None:
-    from py_engine import review
+    from py_engine.service import review
 
     budgets: list[int | None] = []
     real_rank = review.rank

@@ -12,15 +12,15 @@ from collections.abc import Callable
 
 import pytest
 
-from py_engine import arena
-from py_engine.actions import CLAIM, NEXT, RESIGN, action_name
 from py_engine.ai.heuristic import heuristic_action
 from py_engine.ai.player import decide, level_named, match_utility
 from py_engine.ai.psellos import psellos_action
-from py_engine.deal import Deal
-from py_engine.fuzz import random_action
-from py_engine.match import Match
-from py_engine.rules import PRESET_IDS, PRESETS
+from py_engine.core.actions import CLAIM, NEXT, RESIGN, action_name
+from py_engine.core.deal import Deal
+from py_engine.core.rules import PRESET_IDS, PRESETS
+from py_engine.service.match import Match
+from py_engine.tools import arena
+from py_engine.tools.fuzz import random_action
 
 from .scenario import play, start
 

@@ -6,18 +6,18 @@ import random
 
 import pytest
 
-from py_engine.actions import parse_action
 from py_engine.ai import reading
 from py_engine.ai.config import DEFAULT_CONFIG, SearchConfig
 from py_engine.ai.heuristic import claim_choice
 from py_engine.ai.player import TOP_CONFIG
 from py_engine.ai.reading import SHARP, Replayer, choice_likelihoods, read_worlds
-from py_engine.cards import parse_card
-from py_engine.deal import Deal
-from py_engine.fuzz import random_action
-from py_engine.info import InfoState
-from py_engine.match import Match
-from py_engine.rules import PRESETS
+from py_engine.core.actions import parse_action
+from py_engine.core.cards import parse_card
+from py_engine.core.deal import Deal
+from py_engine.core.info import InfoState
+from py_engine.core.rules import PRESETS
+from py_engine.service.match import Match
+from py_engine.tools.fuzz import random_action
 
 from .scenario import start
 

@@ -1,6 +1,6 @@
 """docs/rules.md against the engine and the code that cites it.
 
-* §3.1 lists every parameter of :mod:`py_engine.rules` with every value it accepts (and no
+* §3.1 lists every parameter of :mod:`py_engine.core.rules` with every value it accepts (and no
   other), each with a meaning;
 * §3.2 gives every preset's name and value of every parameter, as the engine has them;
 * every section the code cites (``§1.8``, ``§4.13``, ... in py_engine/, web/ and tests/) is a
@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from py_engine.rules import BOOLEANS, CHOICES, PARAMETERS, PRESET_IDS, PRESETS
+from py_engine.core.rules import BOOLEANS, CHOICES, PARAMETERS, PRESET_IDS, PRESETS
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "rules.md"

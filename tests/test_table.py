@@ -1,4 +1,4 @@
-"""The table layer (py_engine/table.py) through the page's entry point, ``handle_page``.
+"""The table layer (py_engine/service/table.py) through the page's entry point, ``handle_page``.
 
 The privacy policy: for every mode and every viewer, in random games, no
 field of anything the page receives holds a card its viewer may not see.
@@ -14,11 +14,11 @@ from typing import Any
 
 import pytest
 
-from py_engine.cards import CARD_NAMES, KING, QUEEN, card_of
-from py_engine.events import DealStarted, Draw, Exchange
-from py_engine.match import Match
-from py_engine.protocol import PAGE_COMMANDS, Engine
-from py_engine.table import Table
+from py_engine.core.cards import CARD_NAMES, KING, QUEEN, card_of
+from py_engine.core.events import DealStarted, Draw, Exchange
+from py_engine.service.match import Match
+from py_engine.service.protocol import PAGE_COMMANDS, Engine
+from py_engine.service.table import Table
 
 CARD = re.compile(r"(?<![A-Za-z0-9])([AKQJT9][HDCS])(?![A-Za-z0-9])")
 

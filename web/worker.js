@@ -7,9 +7,9 @@
 // "ready" | "fatal" | "snapshot"} reports.
 //
 // The worker is transport and storage, not policy: the page's requests go to
-// the engine's page entry point (py_engine.protocol.handle_page), which
+// the engine's page entry point (py_engine.service.protocol.handle_page), which
 // answers only the table commands and refuses anything that would show a
-// bare seat or a record with the pack (py_engine/table.py owns who sees
+// bare seat or a record with the pack (py_engine/service/table.py owns who sees
 // and does what). The worker keeps the game in play (the table that the
 // page started last with "table_new") in IndexedDB: after every answer
 // with "save": true it asks the engine for the table's saved form
@@ -41,8 +41,8 @@ const IDLE_MS = 500;
 
 const t0 = performance.now();
 const timings = {}; // milliseconds since the worker started, by boot stage (sent with "ready")
-let handleFn = null; // the Python function py_engine.protocol.handle (the worker's own requests)
-let handlePageFn = null; // py_engine.protocol.handle_page (the page's requests)
+let handleFn = null; // the Python function py_engine.service.protocol.handle (the worker's own requests)
+let handlePageFn = null; // py_engine.service.protocol.handle_page (the page's requests)
 let currentTable = null; // the handle of the table that is saved after each change
 let reviewTable = null; // the handle of a record opened for review (never saved)
 let bootMode = "cold";
@@ -205,7 +205,7 @@ async function dropSnapshot(store, info) {
 const INSTALL_ENGINE = `
 import sys
 sys.path.insert(0, "${WHEEL_PATH}")
-import py_engine.protocol
+import py_engine.service.protocol
 `;
 
 /** loadPyodide's options for this site: its files, and the runtime script already loading. */
@@ -325,7 +325,7 @@ async function bootEngine() {
   if (!pyodide) {
     ({ pyodide, snapshot } = await coldBoot(runtime.loadPyodide, wheelPromise, Boolean(store.folder || store.cache)));
   }
-  const protocol = pyodide.pyimport("py_engine.protocol");
+  const protocol = pyodide.pyimport("py_engine.service.protocol");
   handleFn = protocol.handle.copy();
   handlePageFn = protocol.handle_page.copy();
   const warmUp = protocol.warm_up.copy();

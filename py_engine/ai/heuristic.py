@@ -15,9 +15,9 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from ..actions import CLAIM, CLOSE, EXCHANGE, MARRY, PASS, RESIGN
-from ..cards import ACE, HIGHER, JACK, KING, NINE, POINTS, SUIT_MASK, TEN, cards_of
-from ..deal import Deal
+from ..core.actions import CLAIM, CLOSE, EXCHANGE, MARRY, PASS, RESIGN
+from ..core.cards import ACE, HIGHER, JACK, KING, NINE, POINTS, SUIT_MASK, TEN, cards_of
+from ..core.deal import Deal
 
 _ALL_KINGS = sum(1 << (s * 6 + KING) for s in range(4))
 

@@ -1,7 +1,7 @@
 """Information-set Monte Carlo tree search (single-observer ISMCTS).
 
 Each iteration deals the cards the searching seat cannot see anew
-(:meth:`~py_engine.deal.Deal.resample`), walks one shared tree keyed by
+(:meth:`~py_engine.core.deal.Deal.resample`), walks one shared tree keyed by
 actions, choosing among the actions legal *in that world* by UCB with
 availability counts (so actions legal only in some worlds are handled),
 expands one node, and finishes the deal: exactly by minimax once the world
@@ -25,10 +25,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 
-from ..actions import CLAIM
-from ..deal import Deal
-from ..info import reshuffle_talon
-from ..scoring import DealResult
+from ..core.actions import CLAIM
+from ..core.deal import Deal
+from ..core.info import reshuffle_talon
+from ..core.scoring import DealResult
 from .config import DEFAULT_CONFIG, SearchConfig
 from .heuristic import claim_choice, rollout_action
 from .reading import read_worlds

@@ -29,9 +29,9 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
-from ..actions import CLAIM, PASS, RESIGN
-from ..deal import Deal
-from ..errors import NotYourTurnError, UnknownLevelError
+from ..core.actions import CLAIM, PASS, RESIGN
+from ..core.deal import Deal
+from ..core.errors import NotYourTurnError, UnknownLevelError
 from .config import DEFAULT_CONFIG, SearchConfig
 from .heuristic import heuristic_action
 from .ismcts import Utility, exact_ranking, known_exactly, search
@@ -99,7 +99,7 @@ TOP_CONFIG = replace(
 
 #: Iterations the top level reaches in Pyodide within 95% of a 1 s budget: the plain search reaches
 #: 8,000 on 20-card presets and 3,500 on 24-card ones from the opening and early middle game
-#: (``python -m py_engine.bench --ai --pyodide``). The arena plays the top level with these counts,
+#: (``python -m py_engine.tools.bench --ai --pyodide``). The arena plays the top level with these counts,
 #: so its results say how the browser's level 5 plays, on any machine and under any load. (Reading
 #: the opponent's play once per decision costs about 1% of them, left out.)
 BROWSER_ITERATIONS = (8000, 3500)
@@ -177,7 +177,7 @@ def decide(
     ``clock=False`` the search ignores every time budget and runs its iteration
     count, so the decision depends on the seed alone (the arena plays this way).
     A seat that is not on turn and has no valid claim gets a
-    :class:`~py_engine.errors.NotYourTurnError`.
+    :class:`~py_engine.core.errors.NotYourTurnError`.
     """
     if config is None:
         config = level.config

@@ -53,10 +53,10 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from ..actions import CLAIM, CLOSE, EXCHANGE, MARRY, PASS
-from ..cards import ACE, HIGHER, KING, NINE, POINTS, QUEEN, SUIT_MASK, TEN, card_of, cards_of
-from ..deal import Deal
-from ..info import played_mask
+from ..core.actions import CLAIM, CLOSE, EXCHANGE, MARRY, PASS
+from ..core.cards import ACE, HIGHER, KING, NINE, POINTS, QUEEN, SUIT_MASK, TEN, card_of, cards_of
+from ..core.deal import Deal
+from ..core.info import played_mask
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,6 +1,6 @@
 """Reading the opponent: worlds drawn in proportion to how well they explain its play.
 
-Uniform worlds (:meth:`~py_engine.deal.Deal.resample`) treat the
+Uniform worlds (:meth:`~py_engine.core.deal.Deal.resample`) treat the
 opponent's choices as if they told nothing. They tell something: a player
 who leads without declaring holds no marriage it could declare, one who
 could exchange and did not lacks the lowest trump, and which card it leads
@@ -14,7 +14,7 @@ of its :class:`~py_engine.ai.config.SearchConfig`, which the top level's
 configuration turns on.)
 
 This module does it by replaying the deal. From the seat's information
-state it takes what the seat saw (its :class:`~py_engine.info.Story`: its
+state it takes what the seat saw (its :class:`~py_engine.core.info.Story`: its
 own cards and draws, every public act); a *particle* deals the cards it did not see into the places
 they could have come from (the opponent's first hand, its face-down draws,
 the rest of the talon), so that every card the opponent played or showed was
@@ -35,12 +35,12 @@ from bisect import bisect
 from dataclasses import dataclass
 from itertools import accumulate
 
-from ..actions import CLAIM, CLOSE, EXCHANGE, MARRY
-from ..cards import KING, QUEEN, card_of, cards_of, deck_mask
-from ..deal import Deal, pack_of
-from ..info import ACT as _ACT
-from ..info import DRAW as _DRAW
-from ..info import InfoState, Story, reshuffle_talon, revealed_voids
+from ..core.actions import CLAIM, CLOSE, EXCHANGE, MARRY
+from ..core.cards import KING, QUEEN, card_of, cards_of, deck_mask
+from ..core.deal import Deal, pack_of
+from ..core.info import ACT as _ACT
+from ..core.info import DRAW as _DRAW
+from ..core.info import InfoState, Story, reshuffle_talon, revealed_voids
 from .config import DEFAULT_CONFIG, SearchConfig
 from .heuristic import lead_value_in, response_value, should_close
 

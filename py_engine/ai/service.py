@@ -1,7 +1,7 @@
 """The computer behind the protocol's ``ai_move`` and ``hint``: a match and one request → a decision.
 
 Errors keep their meaning: an unknown level is the request's fault
-(:class:`~py_engine.errors.UnknownLevelError`, ``bad_request``), a seat with
+(:class:`~py_engine.core.errors.UnknownLevelError`, ``bad_request``), a seat with
 nothing to do is ``not_your_turn`` or ``game_over``, and anything the search
 itself raises is the engine's fault, never reported as a refusal of the
 request (the protocol answers ``internal_error``).
@@ -12,9 +12,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from ..actions import NEXT
-from ..errors import EngineError, GameOverError, NotYourTurnError
-from ..match import Match
+from ..core.actions import NEXT
+from ..core.errors import EngineError, GameOverError, NotYourTurnError
+from ..service.match import Match
 from .player import DEFAULT_LEVEL, Decision, decide, forced_decision, level_named, match_utility
 
 #: Time budget of a hint when none is given.

@@ -1,6 +1,6 @@
 """A match (Bummerl) and its session: deals in a row, dealer rotation, game points.
 
-:class:`Match` is the checked, recorded layer over :class:`~py_engine.deal.Deal`:
+:class:`Match` is the checked, recorded layer over :class:`~py_engine.core.deal.Deal`:
 every action goes through :meth:`Match.act`, which refuses anything illegal
 with a precise error (changing nothing), logs full-information events and
 records the action so that the match can be saved and replayed.
@@ -13,13 +13,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .actions import CLAIM, NEXT, action_name, parse_action
-from .cards import CARD_NAMES, deck_cards, deck_mask, mask_of, parse_card
-from .deal import Deal
-from .errors import BadActionError, GameOverError, IllegalActionError, NotYourTurnError
-from .events import Event, MatchEnd, Next, Score
-from .rules import Rules
-from .scoring import DealResult
+from ..core.actions import CLAIM, NEXT, action_name, parse_action
+from ..core.cards import CARD_NAMES, deck_cards, deck_mask, mask_of, parse_card
+from ..core.deal import Deal
+from ..core.errors import BadActionError, GameOverError, IllegalActionError, NotYourTurnError
+from ..core.events import Event, MatchEnd, Next, Score
+from ..core.rules import Rules
+from ..core.scoring import DealResult
 
 
 @dataclass

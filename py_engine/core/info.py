@@ -1,6 +1,6 @@
 """What one seat knows of the deal in play (its information state), and worlds consistent with it.
 
-:meth:`Deal.info_state <py_engine.deal.Deal.info_state>` builds an
+:meth:`Deal.info_state <py_engine.core.deal.Deal.info_state>` builds an
 :class:`InfoState` from the referee's deal, reading only what the seat may
 know: its own hand, every card played, the trump card (face up, or turned
 down by a close), the opponent's cards it has been shown (the marriage
@@ -10,7 +10,7 @@ strict rules, and its own record of the deal (:class:`Story`: what it saw
 happen, in order). Views, the computer player, the reading of the
 opponent's play and the fuzzer's leak check all take it from here.
 
-:meth:`Deal.resample <py_engine.deal.Deal.resample>` deals the unseen cards
+:meth:`Deal.resample <py_engine.core.deal.Deal.resample>` deals the unseen cards
 anew, uniformly among the worlds consistent with an information state
 (OpenSpiel's resample-from-infostate): the computer searches those worlds
 and never the referee's.

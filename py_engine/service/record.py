@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from .actions import NEXT, parse_action
-from .errors import BadRecordError, EngineError
+from ..core.actions import NEXT, parse_action
+from ..core.errors import BadRecordError, EngineError
+from ..core.rules import RulesError, rules_from_dict
 from .match import Match, check_deck
-from .rules import RulesError, rules_from_dict
 
 FORMAT = "py_engine/record"
 VERSION = 1

@@ -1,6 +1,6 @@
 """What happens in a game, as typed values: the one schema of the engine's events.
 
-The referee (:class:`~py_engine.deal.Deal`, :class:`~py_engine.match.Match`)
+The referee (:class:`~py_engine.core.deal.Deal`, :class:`~py_engine.service.match.Match`)
 logs these with every card; each event says how it reads in full
 (:meth:`Event.to_json`, for reviews of finished deals and the referee's own
 log) and how one seat may see it (:meth:`Event.seen_by`: the opponent's drawn

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from .actions import action_name
-from .ai import Request, rank
-from .cards import CARD_NAMES, SUITS, names
-from .deal import Deal
-from .errors import IllegalActionError
+from ..ai import Request, rank
+from ..core.actions import action_name
+from ..core.cards import CARD_NAMES, SUITS, names
+from ..core.deal import Deal
+from ..core.errors import IllegalActionError
 from .match import Match
 from .record import load_record
 

@@ -6,10 +6,10 @@
   fast, for search and fuzzing (``apply`` of an illegal action corrupts the
   state);
 * :meth:`Deal.apply_checked` refuses an illegal action with a precise
-  :class:`~py_engine.errors.IllegalActionError` and changes nothing.
+  :class:`~py_engine.core.errors.IllegalActionError` and changes nothing.
 
 :meth:`Deal.clone` is cheap. When ``log`` is a list, every step appends a full
-information event (a dict) to it; :mod:`py_engine.views` filters them per seat.
+information event (a dict) to it; :mod:`py_engine.service.views` filters them per seat.
 """
 
 from __future__ import annotations
@@ -245,7 +245,7 @@ class Deal:
         return self.hands[0].bit_count() + self.hands[1].bit_count()
 
     def info_state(self, seat: int) -> InfoState:
-        """What ``seat`` knows of this deal now (:mod:`py_engine.info`): never a card it has not seen."""
+        """What ``seat`` knows of this deal now (:mod:`py_engine.core.info`): never a card it has not seen."""
         return info.info_state(self, seat)
 
     def resample(self, state: InfoState, rng: random.Random) -> Deal:

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from .actions import MARRY, is_marry, sorted_names
-from .cards import CARD_NAMES, POINTS, SUITS, card_of, names
-from .cards import KING as _KING
-from .cards import QUEEN as _QUEEN
-from .deal import WIN_POINTS, marriage_points
-from .events import Event, describe_result
+from ..core.actions import MARRY, is_marry, sorted_names
+from ..core.cards import CARD_NAMES, POINTS, SUITS, card_of, names
+from ..core.cards import KING as _KING
+from ..core.cards import QUEEN as _QUEEN
+from ..core.deal import WIN_POINTS, marriage_points
+from ..core.events import Event, describe_result
 from .match import Match
 
 

@@ -1,4 +1,4 @@
-"""Bot against bot: ``python -m py_engine.arena --a 5 --b heuristic --preset AT20 --pairs 500``.
+"""Bot against bot: ``python -m py_engine.tools.arena --a 5 --b heuristic --preset AT20 --pairs 500``.
 
 Deals are *paired*: each shuffled pack is played twice with the seats
 swapped, so the luck of the cards cancels out. Prints game points won by
@@ -32,11 +32,11 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from .actions import NEXT
-from .ai.config import DEFAULTS, SearchConfig, add_option
-from .ai.player import Level, decide, level_named, match_utility
-from .match import Match, shuffled_deck
-from .rules import PRESET_IDS, PRESETS, Rules
+from ..ai.config import DEFAULTS, SearchConfig, add_option
+from ..ai.player import Level, decide, level_named, match_utility
+from ..core.actions import NEXT
+from ..core.rules import PRESET_IDS, PRESETS, Rules
+from ..service.match import Match, shuffled_deck
 
 
 @dataclass
@@ -339,7 +339,7 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"| {args.preset} | {args.a} | {args.b} | {args.pairs} | {_share(a_gp, b_gp):.1%} "
             f"[{gp_low:.1%}, {gp_high:.1%}] | {_share(a_won, b_won):.1%} [{w_low:.1%}, {w_high:.1%}] | {per_move} "
-            f"| `python -m py_engine.arena {command_line(args)}` |"
+            f"| `python -m py_engine.tools.arena {command_line(args)}` |"
         )
     return 0
 

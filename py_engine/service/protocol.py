@@ -28,11 +28,11 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from .actions import action_name, sorted_names
-from .errors import EngineError
+from ..core.actions import action_name, sorted_names
+from ..core.errors import EngineError
+from ..core.rules import BOOLEANS, CHOICES, PARAMETERS, PRESET_IDS, PRESETS, Rules, RulesError, make_rules
 from .match import Match, check_deck
 from .record import load_record
-from .rules import BOOLEANS, CHOICES, PARAMETERS, PRESET_IDS, PRESETS, Rules, RulesError, make_rules
 from .table import LEVEL_BUDGET_MS, Seating, Table
 from .views import filter_events, view
 
@@ -41,7 +41,7 @@ from .views import filter_events, view
 #: module: they are the larger part of the engine, and in the browser the
 #: first table is drawn sooner without them. The worker imports them when the
 #: page is idle (``warm_up``).
-_LAZY_MODULES = ("py_engine.ai", "py_engine.review")
+_LAZY_MODULES = ("py_engine.ai", "py_engine.service.review")
 
 
 def _left_of(budget_ms: int | None, started: float) -> int | None:
@@ -286,7 +286,7 @@ class Engine:
         match = self._game(req)
         seat = self._seat(req)
         observer = self._seat(req, "observer", seat)
-        from . import ai  # imported on first use: see _LAZY_MODULES
+        from .. import ai  # imported on first use: see _LAZY_MODULES
 
         asked = ai.Request(
             level=_arg(req, "level", (int, str), ai.DEFAULT_LEVEL, what="a level 1-5"),
@@ -310,7 +310,7 @@ class Engine:
         budget = _positive(req, "budget_ms", _MAX_BUDGET_MS, _MS)
         if match.finished:
             raise ProtocolError("game_over", "the game is over")
-        from . import ai  # imported on first use: see _LAZY_MODULES
+        from .. import ai  # imported on first use: see _LAZY_MODULES
 
         budget = _left_of(budget, started)
         ranking = ai.rank(match, seat, ai.Request(budget_ms=budget, seed=_arg(req, "seed", int, None)))

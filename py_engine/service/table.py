@@ -31,9 +31,9 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from .actions import CLAIM, NEXT, action_name, parse_action
-from .errors import BadActionError, EngineError, GameOverError, IllegalActionError, NotYourTurnError
-from .events import Event
+from ..core.actions import CLAIM, NEXT, action_name, parse_action
+from ..core.errors import BadActionError, EngineError, GameOverError, IllegalActionError, NotYourTurnError
+from ..core.events import Event
 from .match import Match
 from .record import load_record
 from .views import filter_events, view
@@ -256,7 +256,7 @@ class Table:
             raise TableError("the levels of a watched game are fixed when it starts")
         chosen = level if level is not None else self.seating.levels[seat]
         assert chosen is not None
-        from . import ai  # imported on first use (the protocol's lazy modules)
+        from .. import ai  # imported on first use (the protocol's lazy modules)
 
         request = ai.Request(
             level=chosen,
@@ -341,7 +341,7 @@ class Table:
             raise NotYourTurnError("the device is changing hands")
         if self.match.finished:
             raise GameOverError("the game is over")
-        from . import ai  # imported on first use
+        from .. import ai  # imported on first use
 
         ranking = ai.rank(self.match, viewer.seat, ai.Request(budget_ms=budget_ms, seed=seed))
         return {"ranking": [{"action": action_name(a), "value": v} for a, v in ranking]}
