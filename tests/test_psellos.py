@@ -13,7 +13,7 @@ from collections.abc import Callable
 import pytest
 
 from py_engine.ai.heuristic import heuristic_action
-from py_engine.ai.player import decide, level_named, match_utility
+from py_engine.ai.player import decide, level_named, match_utility, seat_to_decide
 from py_engine.ai.psellos import psellos_action
 from py_engine.core.actions import CLAIM, NEXT, RESIGN, action_name
 from py_engine.core.deal import Deal
@@ -61,11 +61,7 @@ def test_it_plays_only_legal_actions_claims_every_valid_66_and_never_a_wrong_one
                 match.act(0, NEXT)
                 ours = 1 - ours
                 continue
-            seat = deal.to_act
-            for s in (seat, 1 - seat):
-                if deal.windows >> s & 1 and deal.claim_is_valid(s):
-                    seat = s
-                    break
+            seat = seat_to_decide(deal)
             if seat == ours:
                 action = psellos_action(deal, seat, rng)
                 assert action in deal.legal_actions(seat), (preset_id, game, action_name(action))

@@ -147,6 +147,16 @@ class Decision:
     stats: dict[str, Any] = field(default_factory=dict)
 
 
+def seat_to_decide(deal: Deal) -> int:
+    """Whose decision a deal between two computer players waits for: a seat whose valid claim window is open
+    (it claims, :func:`forced_decision`), else the seat on turn."""
+    seat = deal.to_act
+    for s in (seat, 1 - seat):
+        if deal.windows >> s & 1 and deal.claim_is_valid(s):
+            return s
+    return seat
+
+
 def forced_decision(deal: Deal, seat: int) -> int | None:
     """Claims and passes need no search: claim when valid, else pass after the last trick."""
     if deal.result is not None:

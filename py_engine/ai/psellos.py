@@ -148,24 +148,20 @@ def _sure_winner(v: _View, card: int, strict: bool) -> bool:
 
 def _top_of_run(v: _View, card: int, allowed: int) -> int:
     """The highest allowed card equivalent to ``card``: the cards between are played or in the hand."""
-    best = card
-    c = card
-    while c % 6:
-        c -= 1
-        if v.hand >> c & 1:
-            if allowed >> c & 1:
-                best = c
-        elif not v.played >> c & 1:
-            break
-    return best
+    return _end_of_run(v, card, allowed, -1)
 
 
 def _bottom_of_run(v: _View, card: int, allowed: int) -> int:
     """The lowest allowed card equivalent to ``card``."""
+    return _end_of_run(v, card, allowed, +1)
+
+
+def _end_of_run(v: _View, card: int, allowed: int, step: int) -> int:
+    """The last allowed card of ``card``'s run of equivalent cards, going ``step`` (-1 up in rank, +1 down)."""
     best = card
     c = card
-    while c % 6 < NINE:
-        c += 1
+    while (c % 6 > 0) if step < 0 else (c % 6 < NINE):
+        c += step
         if v.hand >> c & 1:
             if allowed >> c & 1:
                 best = c

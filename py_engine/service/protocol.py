@@ -26,7 +26,7 @@ import json
 import random
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from ..core.actions import action_name, sorted_names
 from ..core.errors import EngineError
@@ -96,6 +96,18 @@ def _positive(req: dict[str, Any], name: str, limit: int, what: str) -> int | No
     if value is not None and not 0 < value <= limit:
         raise ProtocolError("bad_request", f"argument {name!r} must be {what} up to {limit}, not {value!r}")
     return value
+
+
+_Held = TypeVar("_Held")
+
+
+def _find(req: dict[str, Any], name: str, store: dict[str, _Held]) -> _Held:
+    """What the request's handle ``name`` (a game or a table) names, or ``unknown_game``."""
+    handle = _arg(req, name, str)
+    held = store.get(handle)
+    if held is None:
+        raise ProtocolError("unknown_game", f"no {name} with handle {handle!r}")
+    return held
 
 
 def _as_tuple(kind: type | tuple[type, ...]) -> tuple[type, ...]:
@@ -199,11 +211,7 @@ class Engine:
     # ---------------------------------------------------------------- helpers
 
     def _game(self, req: dict[str, Any]) -> Match:
-        handle = _arg(req, "game", str)
-        match = self.games.get(handle)
-        if match is None:
-            raise ProtocolError("unknown_game", f"no game with handle {handle!r}")
-        return match
+        return _find(req, "game", self.games)
 
     @staticmethod
     def _seat(req: dict[str, Any], name: str = "seat", default: Any = ...) -> int:
@@ -213,10 +221,13 @@ class Engine:
         return int(seat)
 
     def _register(self, match: Match) -> str:
-        self._counter += 1
-        handle = f"g{self._counter}"
+        handle = self._new_handle("g")
         self.games[handle] = match
         return handle
+
+    def _new_handle(self, prefix: str) -> str:
+        self._counter += 1
+        return f"{prefix}{self._counter}"
 
     # --------------------------------------------------------------- commands
 
@@ -350,15 +361,10 @@ class Engine:
     # ------------------------------------------------------------------ tables
 
     def _table(self, req: dict[str, Any]) -> Table:
-        handle = _arg(req, "table", str)
-        table = self.tables.get(handle)
-        if table is None:
-            raise ProtocolError("unknown_game", f"no table with handle {handle!r}")
-        return table
+        return _find(req, "table", self.tables)
 
     def _add_table(self, table: Table) -> str:
-        self._counter += 1
-        handle = f"t{self._counter}"
+        handle = self._new_handle("t")
         self.tables[handle] = table
         return handle
 

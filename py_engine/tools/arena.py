@@ -33,7 +33,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from ..ai.config import DEFAULTS, SearchConfig, add_option
-from ..ai.player import Level, decide, level_named, match_utility
+from ..ai.player import Level, decide, level_named, match_utility, seat_to_decide
 from ..core.actions import NEXT
 from ..core.rules import PRESET_IDS, PRESETS, Rules
 from ..service.match import Match, shuffled_deck
@@ -79,11 +79,7 @@ def _play(
                 break
             match.act(0, NEXT)
             continue
-        seat = deal.to_act
-        for s in (seat, 1 - seat):
-            if deal.windows >> s & 1 and deal.claim_is_valid(s):
-                seat = s
-                break
+        seat = seat_to_decide(deal)
         utility = match_utility(seat, match.scores, match.rules.match_target, match.carry)
         decision = decide(
             deal,
