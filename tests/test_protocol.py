@@ -48,6 +48,12 @@ def test_presets_lists_all_eight(engine: Engine) -> None:
     r = call(engine, cmd="presets")
     assert [p["id"] for p in r["presets"]] == list(PRESET_IDS)
     assert all(p["name"] and p["rules"]["id"] == p["id"] for p in r["presets"])
+    # the levels a table offers and the default: the engine's, the page has no list of its own
+    assert r["levels"] == [1, 2, 3, 4, 5] and r["default_level"] in r["levels"]
+    for level in r["levels"]:
+        seating = {"mode": "computer", "levels": [None, level]}
+        started = call(engine, cmd="table_new", preset="AT20", seed=1, seating=seating)
+        assert started["seating"]["levels"] == [None, level]
 
 
 def test_new_game_view_and_legal(engine: Engine) -> None:

@@ -33,7 +33,7 @@ from ..core.errors import EngineError
 from ..core.rules import BOOLEANS, CHOICES, PARAMETERS, PRESET_IDS, PRESETS, Rules, RulesError, make_rules
 from .match import Match, check_deck
 from .record import load_record
-from .table import LEVEL_BUDGET_MS, Seating, Table
+from .table import DEFAULT_LEVEL, LEVEL_BUDGET_MS, LEVELS, Seating, Table
 from .views import filter_events, view
 
 #: The computer player and the deal review, imported by the requests that use
@@ -232,7 +232,12 @@ class Engine:
     # --------------------------------------------------------------- commands
 
     def _presets(self, req: dict[str, Any]) -> dict[str, Any]:
-        return {"presets": [{"id": p, "name": PRESETS[p].name, "rules": PRESETS[p].to_dict()} for p in PRESET_IDS]}
+        return {
+            "presets": [{"id": p, "name": PRESETS[p].name, "rules": PRESETS[p].to_dict()} for p in PRESET_IDS],
+            # The computer's levels a table offers, and the one a new player meets first.
+            "levels": list(LEVELS),
+            "default_level": DEFAULT_LEVEL,
+        }
 
     def _rules(self, req: dict[str, Any]) -> dict[str, Any]:
         params = []
