@@ -18,13 +18,13 @@
 // language and the card pattern are settings (settings.js).
 
 import { documentParsed, engineWorkerUrl, showBootFailure } from "./boot.js";
-import { cardLabel, DECK_STYLES, installCardSprites, setDeckStyle, suitName } from "./cards.js";
-import { mountRulesEditor, overridesFor, saveCustomRules } from "./custom-rules.js";
-import { EngineClient } from "./engine-client.js";
-import { has, LANGUAGES, localize, missingKeys, setLanguage, t } from "./i18n.js";
-import { decorate, installKeyboard, renderKeyHelp, setShortcutsOn, shortcutsOn } from "./keyboard.js";
-import { clearLog, describeTurn, narrate, narrateGame, say } from "./narrate.js";
-import { linkManifest, registerServiceWorker } from "./pwa.js";
+import { cardLabel, DECK_STYLES, installCardSprites, setDeckStyle, suitName } from "./table/cards.js";
+import { mountRulesEditor, overridesFor, saveCustomRules } from "./screens/custom-rules.js";
+import { EngineClient } from "./engine/engine-client.js";
+import { has, LANGUAGES, localize, missingKeys, setLanguage, t } from "./platform/i18n.js";
+import { decorate, installKeyboard, renderKeyHelp, setShortcutsOn, shortcutsOn } from "./table/keyboard.js";
+import { clearLog, describeTurn, narrate, narrateGame, say } from "./table/narrate.js";
+import { linkManifest, registerServiceWorker } from "./platform/pwa.js";
 import {
   DEALERS,
   dealerArgument,
@@ -36,18 +36,18 @@ import {
   POINTS_MODES,
   pointsMode,
   saveSettings,
-} from "./settings.js";
-import { beginGame, loadStats, noteAssistance, noteFinishedDeal } from "./stats.js";
-import { eventSound, installSound, setSoundOn, soundOn, soundStats } from "./sound.js";
-import { backElement, fillSelect, flip, presetName, queryDom, render, snapshotRects, sweep } from "./table.js";
-import { renderAssist, showHint } from "./assist.js";
-import { curtain, hideHandover, showHandover } from "./handover.js";
-import { fillModeSettings, readModeSettings } from "./mode-settings.js";
-import { loadPreferences, newSeating, PLAIN_SEATING, savePreferences, seatNames, SPEED_MS } from "./modes.js";
-import { nameSeats } from "./names.js";
-import { exportRecord, importRecord, resultButtons } from "./records.js";
-import { openReview } from "./review.js";
-import { renderWatchBar } from "./watch-bar.js";
+} from "./screens/settings.js";
+import { beginGame, loadStats, noteAssistance, noteFinishedDeal } from "./platform/stats.js";
+import { eventSound, installSound, setSoundOn, soundOn, soundStats } from "./table/sound.js";
+import { backElement, fillSelect, flip, presetName, queryDom, render, snapshotRects, sweep } from "./table/table.js";
+import { renderAssist, showHint } from "./table/assist.js";
+import { curtain, hideHandover, showHandover } from "./table/handover.js";
+import { fillModeSettings, readModeSettings } from "./screens/mode-settings.js";
+import { loadPreferences, newSeating, PLAIN_SEATING, savePreferences, seatNames, SPEED_MS } from "./screens/modes.js";
+import { nameSeats } from "./table/names.js";
+import { exportRecord, importRecord, resultButtons } from "./screens/records.js";
+import { openReview } from "./screens/review.js";
+import { renderWatchBar } from "./table/watch-bar.js";
 
 const params = new URLSearchParams(window.location.search);
 const TEST = params.get("test") === "1";
@@ -846,7 +846,7 @@ async function applyLanguageAndDeck() {
 
 /** The help dialog (loaded on first use: it is not needed to start playing). */
 async function showHelp() {
-  const { openHelp } = await import("./help.js");
+  const { openHelp } = await import("./screens/help.js");
   openHelp({
     rules: state.view ? state.view.rules : null,
     presets: state.presets,
@@ -865,7 +865,7 @@ async function showHelp() {
 /** Deal the tutorial's deal against the computer and guide it (it does not count in the statistics). */
 async function startTutorial() {
   if (!state.booted) return;
-  const { createTutorial, TUTORIAL_GAME } = await import("./tutorial.js");
+  const { createTutorial, TUTORIAL_GAME } = await import("./screens/tutorial.js");
   state.tutorial?.end();
   cancelAi();
   await run(() => startGame({ ...TUTORIAL_GAME, seating: { ...PLAIN_SEATING } }, { counted: false }));
@@ -882,7 +882,7 @@ async function startTutorial() {
 /** On the first visit, offer the tutorial (tests: only with ?tutorial=offer). */
 async function maybeOfferTutorial() {
   if (TEST && params.get("tutorial") !== "offer") return;
-  const { offerTutorial, tutorialSeen } = await import("./tutorial.js");
+  const { offerTutorial, tutorialSeen } = await import("./screens/tutorial.js");
   if (!tutorialSeen()) offerTutorial(startTutorial);
 }
 

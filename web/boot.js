@@ -33,7 +33,7 @@ export function moduleWorkerOptions() {
 
 /** The engine worker's URL for this page: worker.js, told when the memory snapshot is off (?snapshot=0). */
 export function engineWorkerUrl() {
-  const url = new URL("worker.js", import.meta.url);
+  const url = new URL("engine/worker.js", import.meta.url);
   if (new URLSearchParams(window.location.search).get("snapshot") === "0") url.searchParams.set("snapshot", "0");
   return url;
 }

@@ -26,10 +26,11 @@ const page = (await jsonc("tsconfig.json")).files.filter((f) => f.startsWith("we
 const worker = (await jsonc("tsconfig.sw.json")).files;
 const biome = (await jsonc("biome.json")).files.includes.filter((f) => f.startsWith("web/"));
 const headed = [];
-for (const name of (await readdir(WEB)).sort()) {
+// Every module of the page, in web/ and its folders.
+for (const name of (await readdir(WEB, { recursive: true })).sort()) {
   if (!name.endsWith(".js")) continue;
   const text = await readFile(path.join(WEB, name), "utf8");
-  if (text.startsWith("// @ts-check\n")) headed.push(`web/${name}`);
+  if (text.startsWith("// @ts-check\n")) headed.push(`web/${name.split(path.sep).join("/")}`);
 }
 
 test("every file tsc is given starts with // @ts-check, and every such file is given", () => {

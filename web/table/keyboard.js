@@ -17,7 +17,7 @@
 // What a key may do comes from the legal actions the page was given; the
 // page sends the action and the engine decides.
 
-import { t } from "./i18n.js";
+import { t } from "../platform/i18n.js";
 
 const KEY = "sixty-six.shortcuts.v1";
 

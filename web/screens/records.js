@@ -8,7 +8,7 @@
 // screen, and a file that is not a record, or does not replay, is refused
 // with a message.
 
-import { t } from "./i18n.js";
+import { t } from "../platform/i18n.js";
 
 /** Larger files are refused unread: a whole session's record is far smaller. */
 export const MAX_RECORD_BYTES = 2_000_000;

@@ -3,7 +3,7 @@
 // page draws it from a "curtain" model), and the next player's view is only
 // asked for when they tap "I am <name>, show my hand".
 
-import { t } from "./i18n.js";
+import { t } from "../platform/i18n.js";
 
 const $ = (id) => document.getElementById(id);
 

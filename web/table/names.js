@@ -4,7 +4,7 @@
 // "result.deal.me") are told with "modes.named.<id>" and the seat's name.
 // "me" is the seat drawn at the bottom, "opp" the one at the top.
 
-import { localize, setVoice, t } from "./i18n.js";
+import { localize, setVoice, t } from "../platform/i18n.js";
 
 // The ids of the named texts: the keys are "modes.named.<id>".
 export const NAMED = [

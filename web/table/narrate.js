@@ -10,7 +10,7 @@
 // is emptied whenever the device changes hands.
 
 import { cardLabel, suitName } from "./cards.js";
-import { t, tp } from "./i18n.js";
+import { t, tp } from "../platform/i18n.js";
 import { dealReason, presetName } from "./table.js";
 
 const KEEP = 200; // lines kept in the log (older ones are dropped; a screen reader reads only the new ones)

@@ -14,7 +14,7 @@
 // veins), not only in colour; the corner shows the rank in the player's
 // language (web/i18n/*.json, "rankShort.<deck>.<rank>").
 
-import { t } from "./i18n.js";
+import { t } from "../platform/i18n.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 

@@ -9,9 +9,9 @@
 // true/false, "rule.<id>.<value>" for a named value, and the plural forms of
 // "rule.<id>.n" for a number.
 
-import { has, t, tp } from "./i18n.js";
-import { isCustom } from "./stats.js";
-import { presetName } from "./table.js";
+import { has, t, tp } from "../platform/i18n.js";
+import { isCustom } from "../platform/stats.js";
+import { presetName } from "../table/table.js";
 
 /** @typedef {boolean | number | string} RuleValue */
 /** @typedef {Record<string, RuleValue>} Rules The engine's rules value, parameter id -> value ("id" is the preset's). */

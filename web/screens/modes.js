@@ -4,7 +4,7 @@
 // game in play is its table's "seating", which the engine keeps with the game
 // (py_engine/table.py says what each mode may see and do).
 
-import { computerName, defaultName } from "./names.js";
+import { computerName, defaultName } from "../table/names.js";
 import { LEVELS } from "./settings.js";
 
 const KEY = "sixty-six.modes.v1";

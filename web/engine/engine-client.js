@@ -6,7 +6,7 @@
 // ready; a request that gets no answer in time rejects with code "timeout".
 // The worker is usually already running: boot.js starts it early.
 
-import { adoptEngineWorker, moduleWorkerOptions } from "./boot.js";
+import { adoptEngineWorker, moduleWorkerOptions } from "../boot.js";
 
 export class EngineError extends Error {
   /** ``detail``: the engine's particulars of some errors, e.g. bad_rules' {reason, values}. */

@@ -3,11 +3,11 @@
 // rule set and per level, and the local data (export, import, reset).
 // The numbers come from stats.js; this module only draws them.
 
+import { language, t, tp } from "../platform/i18n.js";
+import { applyImport, collect, DataError, exportName, parseImport, resetAll } from "../platform/local-data.js";
+import { byLevel, byRules, LEVEL_RATINGS, loadStats, percent, START_RATING, totals } from "../platform/stats.js";
+import { h, presetName } from "../table/table.js";
 import { barChart, lineChart } from "./charts.js";
-import { language, t, tp } from "./i18n.js";
-import { applyImport, collect, DataError, exportName, parseImport, resetAll } from "./local-data.js";
-import { byLevel, byRules, LEVEL_RATINGS, loadStats, percent, START_RATING, totals } from "./stats.js";
-import { h, presetName } from "./table.js";
 
 /** @import { Preset } from "./rules-text.js" */
 /** @typedef {{presets: Preset[], onImported: () => void, onReset: () => void}} StatsOptions */

@@ -9,7 +9,7 @@
 // was to where it is now.
 
 import { cardBack, cardFace, cardLabel, deckStyle, suitIcon, suitName } from "./cards.js";
-import { has, language, t, tp } from "./i18n.js";
+import { has, language, t, tp } from "../platform/i18n.js";
 
 // The seat drawn at the bottom (the protocol's number, the view's "seat") and the other one; set by render().
 let ME = 0;

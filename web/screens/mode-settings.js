@@ -2,11 +2,11 @@
 // the players' names (two on one device), the level of the second computer
 // (watching) and the ranked switch.
 
-import { t } from "./i18n.js";
-import { defaultName } from "./names.js";
+import { t } from "../platform/i18n.js";
+import { defaultName } from "../table/names.js";
 import { MODES } from "./modes.js";
 import { LEVELS } from "./settings.js";
-import { fillSelect } from "./table.js";
+import { fillSelect } from "../table/table.js";
 
 const $ = (id) => document.getElementById(id);
 

@@ -3,10 +3,10 @@
 // the table (generated from the engine's rules value), a short how-to-play,
 // the tutorial and the statistics.
 
-import { t } from "./i18n.js";
+import { t } from "../platform/i18n.js";
+import { h } from "../table/table.js";
 import { rulesSentences, rulesTitle } from "./rules-text.js";
 import { openStats } from "./stats-view.js";
-import { h } from "./table.js";
 
 /** @import { Preset, Rules, RulesParameter } from "./rules-text.js" */
 /**

@@ -19,14 +19,15 @@
 // other first steps (build.json, the snapshot store, the saved game) start
 // at once instead of after both modules have arrived.
 // A failed import fails the boot where it is awaited (with a message to the page).
-const runtimeModule = import("./pyodide/pyodide.mjs");
+const runtimeModule = import("../pyodide/pyodide.mjs");
 runtimeModule.catch(() => {});
 // The runtime's own script (1.25 MB) too: loadPyodide would fetch and compile
 // it only after its other first steps; it is handed over (runtimeOptions).
-const runtimeScript = import("./pyodide/pyodide.asm.mjs");
+const runtimeScript = import("../pyodide/pyodide.asm.mjs");
 runtimeScript.catch(() => {});
 
-const BASE = new URL("./", import.meta.url);
+// The site's root (this script lives in engine/): build.json, the wheel, pyodide/.
+const BASE = new URL("../", import.meta.url);
 const INDEX_URL = new URL("pyodide/", BASE).href;
 const OPTIONS = new URL(self.location.href).searchParams;
 const SNAPSHOT_CACHE = "sixty-six-snapshot";

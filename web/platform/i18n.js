@@ -74,7 +74,7 @@ export function detectLanguage(list = navigator.languages?.length ? navigator.la
  */
 async function fetchStrings(code) {
   if (loaded.has(code)) return /** @type {Strings} */ (loaded.get(code));
-  const response = await fetch(new URL(`i18n/${code}.json`, import.meta.url));
+  const response = await fetch(new URL(`../i18n/${code}.json`, import.meta.url));
   if (!response.ok) throw new Error(`i18n/${code}.json: HTTP ${response.status}`);
   const data = await response.json();
   loaded.set(code, data);

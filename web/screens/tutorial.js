@@ -10,9 +10,9 @@
 // shows while its condition holds), so a player who plays otherwise still gets
 // the prompts that apply.
 
-import { cardLabel, suitName } from "./cards.js";
-import { t } from "./i18n.js";
-import { h } from "./table.js";
+import { cardLabel, suitName } from "../table/cards.js";
+import { t } from "../platform/i18n.js";
+import { h } from "../table/table.js";
 
 export const STORAGE_KEY = "sixty-six.tutorial";
 

@@ -3,8 +3,8 @@
 // translations (web/i18n/*.json): "level.<n>", "dealer.<key>", "points.<key>",
 // "deck.<style>", "lang.<code>".
 
-import { DECK_STYLES } from "./cards.js";
-import { detectLanguage, LANGUAGES } from "./i18n.js";
+import { DECK_STYLES } from "../table/cards.js";
+import { detectLanguage, LANGUAGES } from "../platform/i18n.js";
 
 const KEY = "sixty-six.settings.v1";
 

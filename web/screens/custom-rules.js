@@ -6,9 +6,9 @@
 // each value (rules-text.js); the engine checks every combination
 // ("check_rules") and its refusal is shown in words.
 
-import { t } from "./i18n.js";
+import { t } from "../platform/i18n.js";
+import { h } from "../table/table.js";
 import { kindOf, parameterName, ruleSentence, rulesErrorText } from "./rules-text.js";
-import { h } from "./table.js";
 
 /** @import { Preset, Rules, RulesErrorDetail, RulesParameter } from "./rules-text.js" */
 /**

@@ -6,11 +6,11 @@
 // never needs the rules. Only finished deals can be reviewed. The first
 // answer comes without evaluation (at once); the evaluated one follows.
 
-import { cardLabel, suitName } from "./cards.js";
-import { t, tp } from "./i18n.js";
+import { cardLabel, suitName } from "../table/cards.js";
+import { t, tp } from "../platform/i18n.js";
 import { seatNames } from "./modes.js";
-import { actionWords, gamePoints } from "./assist.js";
-import { cardElement } from "./table.js";
+import { actionWords, gamePoints } from "../table/assist.js";
+import { cardElement } from "../table/table.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(window.location.search);

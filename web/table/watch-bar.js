@@ -1,8 +1,8 @@
 // The controls of a game the computer plays against itself: speed, pause or
 // play, and one move at a time while paused.
 
-import { t } from "./i18n.js";
-import { SPEEDS } from "./modes.js";
+import { t } from "../platform/i18n.js";
+import { SPEEDS } from "../screens/modes.js";
 
 const $ = (id) => document.getElementById(id);
 

@@ -5,7 +5,7 @@
 // worker says that seat may claim.
 
 import { cardLabel, suitName } from "./cards.js";
-import { formatNumber, t } from "./i18n.js";
+import { formatNumber, t } from "../platform/i18n.js";
 import { actionLabel } from "./table.js";
 
 const $ = (id) => document.getElementById(id);
