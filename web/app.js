@@ -1,3 +1,4 @@
+// @ts-check
 // The page's controller, wired together. boot.js imports this module once
 // it has asked for the engine worker; it puts the placeholder table up,
 // loads the words, listens to the page and starts the game (game/start.js).
@@ -16,10 +17,6 @@
 // Every word on the page comes from platform/i18n.js (web/i18n/<language>.json);
 // the language and the card pattern are settings (screens/settings.js).
 
-import { overridesFor } from "./screens/custom-rules.js";
-import { deckOf, languageOf } from "./screens/settings.js";
-import { installCardSprites, setDeckStyle } from "./table/cards.js";
-import { installSound } from "./table/sound.js";
 import { onImportFile, onSpeed } from "./game/controls.js";
 import { draw, notify, placeholderTable } from "./game/draw.js";
 import { showHelp } from "./game/help-and-tutorial.js";
@@ -28,7 +25,12 @@ import { applyLanguageAndDeck, onSettingsClosed, openSettings } from "./game/set
 import { start } from "./game/start.js";
 import { reducedMotion, state, TEST } from "./game/state.js";
 import { installTestHooks } from "./game/test-hooks.js";
+import { overridesFor } from "./screens/custom-rules.js";
+import { deckOf, languageOf } from "./screens/settings.js";
+import { installCardSprites, setDeckStyle } from "./table/cards.js";
+import { installSound } from "./table/sound.js";
 
+// index.html has every element asked for here (hence the casts).
 function main() {
   installCardSprites();
   setDeckStyle(deckOf(state.settings, languageOf(state.settings)));
@@ -38,17 +40,20 @@ function main() {
   if (TEST) installTestHooks();
   installSound();
   installInput();
-  document.getElementById("open-settings").addEventListener("click", () => openSettings());
-  document.getElementById("new-game").addEventListener("click", () => openSettings(true));
-  document.getElementById("settings-dialog").addEventListener("close", onSettingsClosed);
-  document.getElementById("setting-preset").addEventListener("change", (event) => {
-    state.rulesEditor?.setPreset(event.target.value, overridesFor(event.target.value));
+  /** @type {HTMLElement} */ (document.getElementById("open-settings")).addEventListener("click", () => openSettings());
+  /** @type {HTMLElement} */ (document.getElementById("new-game")).addEventListener("click", () => openSettings(true));
+  /** @type {HTMLElement} */ (document.getElementById("settings-dialog")).addEventListener("close", onSettingsClosed);
+  /** @type {HTMLElement} */ (document.getElementById("setting-preset")).addEventListener("change", (event) => {
+    const preset = /** @type {HTMLSelectElement} */ (event.target).value;
+    state.rulesEditor?.setPreset(preset, overridesFor(preset));
   });
-  document.getElementById("notice-close").addEventListener("click", () => notify(""));
-  document.getElementById("open-help").addEventListener("click", showHelp);
-  document.getElementById("watch-speed").addEventListener("change", onSpeed);
-  document.getElementById("import-record").addEventListener("click", () => document.getElementById("import-file").click());
-  document.getElementById("import-file").addEventListener("change", onImportFile);
+  /** @type {HTMLElement} */ (document.getElementById("notice-close")).addEventListener("click", () => notify(""));
+  /** @type {HTMLElement} */ (document.getElementById("open-help")).addEventListener("click", showHelp);
+  /** @type {HTMLElement} */ (document.getElementById("watch-speed")).addEventListener("change", onSpeed);
+  /** @type {HTMLElement} */ (document.getElementById("import-record")).addEventListener("click", () =>
+    /** @type {HTMLElement} */ (document.getElementById("import-file")).click(),
+  );
+  /** @type {HTMLElement} */ (document.getElementById("import-file")).addEventListener("change", onImportFile);
   reducedMotion.addEventListener("change", draw);
   start(translated);
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // A small promise-based client for the engine worker (worker.js).
 //
 // request(payload) sends one protocol request and resolves with the
@@ -8,8 +9,31 @@
 
 import { adoptEngineWorker, moduleWorkerOptions } from "../boot.js";
 
+/**
+ * @import { Answers, Command, Notice, Progress, ReadyInfo, Request, ResumeAnswer, RulesErrorDetail }
+ *   from "../../types/engine.js"
+ */
+/**
+ * What the page hears from the worker: its progress, readiness, failure
+ * (``key``: a translation key for the player, if any), its other notices,
+ * and (tests) every message as it came.
+ * @typedef {{
+ *   onProgress?: (progress: Progress) => void,
+ *   onReady?: (info: ReadyInfo) => void,
+ *   onFatal?: (message: string, key?: string) => void,
+ *   onNotice?: (notice: Notice) => void,
+ *   onMessage?: ((message: unknown) => void) | undefined,
+ * }} Handlers
+ */
+/** @typedef {{resolve: (result: any) => void, reject: (error: EngineError) => void, timer: ReturnType<typeof setTimeout>}} Pending */
+
 export class EngineError extends Error {
-  /** ``detail``: the engine's particulars of some errors, e.g. bad_rules' {reason, values}. */
+  /**
+   * ``detail``: the engine's particulars of some errors, e.g. bad_rules' {reason, values}.
+   * @param {string} code
+   * @param {string} message
+   * @param {RulesErrorDetail | null} [detail]
+   */
   constructor(code, message, detail = null) {
     super(message);
     this.name = "EngineError";
@@ -21,17 +45,22 @@ export class EngineError extends Error {
 export class EngineClient {
   /**
    * @param {URL|string} url the worker script
-   * @param {{onProgress?: Function, onReady?: Function, onFatal?: (message, key?) => void,
-   *          onNotice?: Function, onMessage?: Function}} handlers
+   * @param {Handlers} handlers
    */
   constructor(url, handlers = {}) {
     this.handlers = handlers;
     this.nextId = 1;
+    /** @type {Map<number, Pending>} */
     this.pending = new Map();
+    /** @type {ReadyInfo | null} */
     this.info = null;
+    /** @type {string | null} */
     this.failed = null;
+    /** @type {Promise<ReadyInfo>} */
     this.ready = new Promise((resolve, reject) => {
+      /** @type {(info: ReadyInfo) => void} */
       this._resolveReady = resolve;
+      /** @type {(error: EngineError) => void} */
       this._rejectReady = reject;
     });
     this.ready.catch(() => {}); // reported through onFatal
@@ -47,7 +76,7 @@ export class EngineClient {
     try {
       worker = new Worker(url, options);
     } catch (error) {
-      this._fail(`The game engine could not be started: ${error.message || error}`);
+      this._fail(`The game engine could not be started: ${/** @type {Error} */ (error).message || error}`);
       return;
     }
     if (!probe.supported) {
@@ -58,7 +87,9 @@ export class EngineClient {
     this._listen(worker);
   }
 
+  /** @param {Worker} worker */
   _listen(worker) {
+    /** @type {Worker | undefined} */
     this.worker = worker;
     worker.onmessage = (event) => this._onMessage(event.data);
     worker.onerror = (event) => {
@@ -67,11 +98,16 @@ export class EngineClient {
     };
   }
 
+  /** @param {string} message */
   _failedToLoad(message) {
     this._fail(`The game engine failed to load${message ? `: ${message}` : "."}`);
   }
 
-  /** The engine cannot run: ``message`` says why (technical); ``key`` is a translation key for the player, if any. */
+  /**
+   * The engine cannot run: ``message`` says why (technical); ``key`` is a translation key for the player, if any.
+   * @param {string} message
+   * @param {string} [key]
+   */
   _fail(message, key) {
     if (this.failed) return;
     this.failed = message;
@@ -84,6 +120,10 @@ export class EngineClient {
     this.handlers.onFatal?.(message, key);
   }
 
+  /**
+   * A message from the worker: a report, or the answer to a request.
+   * @param {any} message as the worker sent it
+   */
   _onMessage(message) {
     this.handlers.onMessage?.(message);
     if (!message || typeof message !== "object") return;
@@ -116,6 +156,12 @@ export class EngineClient {
     }
   }
 
+  /**
+   * @param {string} type
+   * @param {Request | undefined} payload
+   * @param {number} timeoutMs
+   * @returns {Promise<any>}
+   */
   _send(type, payload, timeoutMs) {
     return this.ready.then(
       () =>
@@ -126,17 +172,27 @@ export class EngineClient {
             reject(new EngineError("timeout", `the engine did not answer within ${Math.round(timeoutMs / 1000)} s`));
           }, timeoutMs);
           this.pending.set(id, { resolve, reject, timer });
-          this.worker.postMessage({ id, type, payload });
+          /** @type {Worker} */ (this.worker).postMessage({ id, type, payload }); // ready: there is one
         }),
     );
   }
 
-  /** One protocol request, e.g. {cmd: "table_act", table, seat: 0, action: "play:QH"}. */
+  /**
+   * One protocol request, e.g. {cmd: "table_act", table, seat: 0, action: "play:QH"}.
+   * @template {Command} C
+   * @param {Request<C>} payload
+   * @param {{timeoutMs?: number}} [options]
+   * @returns {Promise<Answers[C]>}
+   */
   request(payload, { timeoutMs = 15000 } = {}) {
     return this._send("request", payload, timeoutMs);
   }
 
-  /** The saved game, if the worker has one: {status: "none" | "restored" | "corrupt", game?, view?, message?}. */
+  /**
+   * The saved game, if the worker has one: {status: "none" | "restored" | "corrupt", game?, view?, message?}.
+   * @param {{timeoutMs?: number}} [options]
+   * @returns {Promise<ResumeAnswer>}
+   */
   resume({ timeoutMs = 15000 } = {}) {
     return this._send("resume", undefined, timeoutMs);
   }

@@ -1,3 +1,5 @@
+// @ts-check
+// @ts-check
 // The engine worker: the only place where Python runs.
 //
 // It boots Pyodide, installs the engine wheel, and answers the page's
@@ -14,6 +16,18 @@
 // page started last with "table_new") in IndexedDB: after every answer
 // with "save": true it asks the engine for the table's saved form
 // ("table_save") and stores it; "resume" restores it ("table_restore").
+
+/** @import { LoadPyodide, PyodideInterface, PyProxy } from "../pyodide/pyodide.mjs" */
+/**
+ * build.json: this build's engine wheel and its hash, and the engine's version.
+ * @typedef {{wheel: string, wheel_sha256: string, engine_version: string}} BuildInfo
+ */
+/**
+ * Where snapshots live here: the origin-private file system, Cache Storage, or nowhere ({}).
+ * @typedef {{folder?: FileSystemDirectoryHandle, cache?: Cache}} SnapshotStore
+ */
+/** @typedef {{read: () => Promise<Uint8Array>}} FoundSnapshot A stored snapshot, read when asked. */
+/** @typedef {Record<string, any>} Answer A protocol answer (a JSON object: ok, and the command's fields or an error). */
 
 // The modules this worker needs are imported dynamically, so that the boot's
 // other first steps (build.json, the snapshot store, the saved game) start
@@ -41,27 +55,40 @@ const WHEEL_PATH = "/opt/sixty-six/engine.whl";
 const IDLE_MS = 500;
 
 const t0 = performance.now();
+/** @type {Record<string, number>} */
 const timings = {}; // milliseconds since the worker started, by boot stage (sent with "ready")
+/** @type {PyProxy | null} */
 let handleFn = null; // the Python function py_engine.protocol.handle (the worker's own requests)
+/** @type {PyProxy | null} */
 let handlePageFn = null; // py_engine.protocol.handle_page (the page's requests)
+/** @type {string | null} */
 let currentTable = null; // the handle of the table that is saved after each change
+/** @type {string | null} */
 let reviewTable = null; // the handle of a record opened for review (never saved)
 let bootMode = "cold";
 let runtimeVersion = ""; // Pyodide's version, known once its module has loaded
 
+/** @param {object} message */
 function post(message) {
   self.postMessage(message);
 }
 
+/** @param {string} stage */
 function mark(stage) {
   timings[stage] = Math.round(performance.now() - t0);
 }
 
+/**
+ * @param {string} stage
+ * @param {string} label
+ * @param {number} fraction
+ */
 function progress(stage, label, fraction) {
   mark(stage);
   post({ type: "progress", stage, label, fraction });
 }
 
+/** @param {string} name */
 async function fetchBytes(name) {
   const response = await fetch(new URL(name, BASE));
   if (!response.ok) throw new Error(`could not load ${name}: HTTP ${response.status}`);
@@ -82,20 +109,26 @@ const SNAPSHOT_MAGIC = 0x36365350;
 /** A snapshot that cannot be read now (another tab holds it, or it is cut short): boot without it. */
 class SnapshotUnreadable extends Error {}
 
+/** @param {BuildInfo} info */
 function snapshotName(info) {
   return `${runtimeVersion}-${info.wheel_sha256.slice(0, 16)}.bin`;
 }
 
+/** @param {BuildInfo} info */
 function snapshotUrl(info) {
   return new URL(`__snapshot__/${snapshotName(info)}`, BASE).href;
 }
 
-/** Where snapshots live here: {folder} (the file system), {cache} (Cache Storage) or {} (nowhere). */
+/**
+ * Where snapshots live here: {folder} (the file system), {cache} (Cache Storage) or {} (nowhere).
+ * @returns {Promise<SnapshotStore>}
+ */
 async function openSnapshotStore() {
   if (OPTIONS.get("snapshot") === "0") return {};
   const syncFiles =
     typeof FileSystemFileHandle !== "undefined" && "createSyncAccessHandle" in FileSystemFileHandle.prototype;
-  if (syncFiles && self.navigator?.storage?.getDirectory) {
+  // (The types know getDirectory everywhere; the browsers do not.)
+  if (syncFiles && /** @type {Partial<StorageManager> | undefined} */ (self.navigator?.storage)?.getDirectory) {
     try {
       const root = await navigator.storage.getDirectory();
       return { folder: await root.getDirectoryHandle(SNAPSHOT_CACHE, { create: true }) };
@@ -113,6 +146,10 @@ async function openSnapshotStore() {
   return {};
 }
 
+/**
+ * @param {FileSystemFileHandle} file
+ * @returns {Promise<Uint8Array>}
+ */
 async function readSnapshotFile(file) {
   let handle;
   try {
@@ -137,7 +174,12 @@ async function readSnapshotFile(file) {
   }
 }
 
-/** This build's stored snapshot, found now and read later: {read(): Promise<Uint8Array>}, or null. */
+/**
+ * This build's stored snapshot, found now and read later: {read(): Promise<Uint8Array>}, or null.
+ * @param {SnapshotStore} store
+ * @param {BuildInfo} info
+ * @returns {Promise<FoundSnapshot | null>}
+ */
 async function findSnapshot(store, info) {
   try {
     if (store.folder) {
@@ -154,6 +196,11 @@ async function findSnapshot(store, info) {
   return null;
 }
 
+/**
+ * @param {FileSystemDirectoryHandle} folder
+ * @param {string} name
+ * @param {Uint8Array} bytes
+ */
 async function writeSnapshotFile(folder, name, bytes) {
   const handle = await (await folder.getFileHandle(name, { create: true })).createSyncAccessHandle();
   try {
@@ -175,16 +222,22 @@ async function writeSnapshotFile(folder, name, bytes) {
   if (typeof caches !== "undefined") await caches.delete(SNAPSHOT_CACHE).catch(() => {});
 }
 
+/**
+ * @param {SnapshotStore} store (with a folder or a cache: there is a snapshot to store)
+ * @param {BuildInfo} info
+ * @param {Uint8Array<ArrayBuffer>} bytes
+ */
 async function storeSnapshot(store, info, bytes) {
   try {
     if (store.folder) {
       await writeSnapshotFile(store.folder, snapshotName(info), bytes);
     } else {
       const url = snapshotUrl(info);
-      for (const request of await store.cache.keys()) {
-        if (request.url !== url) await store.cache.delete(request);
+      const cache = /** @type {Cache} */ (store.cache);
+      for (const request of await cache.keys()) {
+        if (request.url !== url) await cache.delete(request);
       }
-      await store.cache.put(url, new Response(bytes, { headers: { "Content-Type": "application/octet-stream" } }));
+      await cache.put(url, new Response(bytes, { headers: { "Content-Type": "application/octet-stream" } }));
     }
     post({ type: "snapshot", status: "stored", bytes: bytes.byteLength });
   } catch (error) {
@@ -192,6 +245,10 @@ async function storeSnapshot(store, info, bytes) {
   }
 }
 
+/**
+ * @param {SnapshotStore} store
+ * @param {BuildInfo} info
+ */
 async function dropSnapshot(store, info) {
   try {
     if (store.folder) await store.folder.removeEntry(snapshotName(info));
@@ -209,20 +266,32 @@ sys.path.insert(0, "${WHEEL_PATH}")
 import py_engine.protocol
 `;
 
-/** loadPyodide's options for this site: its files, and the runtime script already loading. */
+/**
+ * loadPyodide's options for this site: its files, and the runtime script already loading.
+ * @param {{_makeSnapshot?: boolean, _loadSnapshot?: Promise<Uint8Array>}} more
+ */
 function runtimeOptions(more) {
   return {
     indexURL: INDEX_URL,
-    createPyodideModule: async (settings) => (await runtimeScript).default(settings),
+    createPyodideModule: async (/** @type {object} */ settings) => (await runtimeScript).default(settings),
     ...more,
   };
 }
 
+/**
+ * @param {PyodideInterface} pyodide
+ * @param {Uint8Array} wheel
+ */
 function writeWheel(pyodide, wheel) {
   pyodide.FS.mkdirTree(WHEEL_PATH.slice(0, WHEEL_PATH.lastIndexOf("/")));
   pyodide.FS.writeFile(WHEEL_PATH, wheel);
 }
 
+/**
+ * @param {LoadPyodide} loadPyodide
+ * @param {Promise<Uint8Array>} wheelPromise
+ * @param {boolean} makeSnapshot
+ */
 async function coldBoot(loadPyodide, wheelPromise, makeSnapshot) {
   progress("runtime", "Loading the Python runtime (about 13 MB on the first visit)", 0.15);
   const pyodide = await watched(loadPyodide(runtimeOptions({ _makeSnapshot: makeSnapshot })));
@@ -230,6 +299,7 @@ async function coldBoot(loadPyodide, wheelPromise, makeSnapshot) {
   writeWheel(pyodide, await wheelPromise);
   pyodide.runPython(INSTALL_ENGINE);
   mark("installed");
+  /** @type {Uint8Array<ArrayBuffer> | null} */
   let snapshot = null;
   if (makeSnapshot) {
     // A copy of the interpreter's memory (about 30 MB, some 40 ms): it is
@@ -244,11 +314,19 @@ async function coldBoot(loadPyodide, wheelPromise, makeSnapshot) {
   return { pyodide, snapshot };
 }
 
+/**
+ * @param {LoadPyodide} loadPyodide
+ * @param {FoundSnapshot} found
+ * @param {Promise<Uint8Array>} wheelPromise
+ */
 async function restore(loadPyodide, found, wheelPromise) {
   progress("restore", "Restoring the engine", 0.5);
   // The snapshot is read once Pyodide has begun to fetch its runtime (a task later).
   const bytes = new Promise((resolve) => setTimeout(resolve, 0)).then(() => found.read());
-  bytes.then(() => mark("snapshotRead"), () => {});
+  bytes.then(
+    () => mark("snapshotRead"),
+    () => {},
+  );
   const pyodide = await watched(loadPyodide(runtimeOptions({ _loadSnapshot: bytes })));
   mark("restored");
   // Modules imported before the snapshot live in it; the wheel file does not.
@@ -259,15 +337,24 @@ async function restore(loadPyodide, found, wheelPromise) {
 
 // Pyodide only logs a warning and waits forever when its WebAssembly file
 // cannot be fetched. While booting, every failed download fails the boot.
+/** @type {(error: Error) => void} */
 let bootFailed;
+/** @type {Promise<never>} */
 const downloadFailure = new Promise((_, reject) => {
   bootFailed = reject;
 });
 downloadFailure.catch(() => {});
 const plainFetch = self.fetch.bind(self);
 
+/**
+ * fetch(), failing the boot if the download fails.
+ * @param {RequestInfo | URL} input
+ * @param {RequestInit} [init]
+ */
 function watchedFetch(input, init) {
-  const name = String(input && input.url ? input.url : input).split("/").pop();
+  const name = String(input && /** @type {Request} */ (input).url ? /** @type {Request} */ (input).url : input)
+    .split("/")
+    .pop();
   return plainFetch(input, init).then(
     (response) => {
       if (!response.ok) bootFailed(new Error(`could not download ${name} (HTTP ${response.status})`));
@@ -280,6 +367,11 @@ function watchedFetch(input, init) {
   );
 }
 
+/**
+ * @template T
+ * @param {Promise<T>} promise
+ * @returns {Promise<T>}
+ */
 function watched(promise) {
   return Promise.race([promise, downloadFailure]);
 }
@@ -358,15 +450,24 @@ async function bootEngine() {
 
 const booted = boot();
 booted.catch((error) => {
-  post({ type: "fatal", message: `The game engine could not start: ${error && error.message ? error.message : error}` });
+  post({
+    type: "fatal",
+    message: `The game engine could not start: ${error?.message ? error.message : error}`,
+  });
 });
 
 // ------------------------------------------------------------------ idle
 
 let pendingMessages = 0; // received and not answered yet
+/** @type {(() => void)[]} */
 let idleTasks = [];
-let idleTimer = null;
+/** @type {ReturnType<typeof setTimeout> | undefined} */
+let idleTimer;
 
+/**
+ * Run ``task`` once the page has sent nothing for a while.
+ * @param {() => void} task
+ */
 function whenIdle(task) {
   idleTasks.push(task);
   armIdle();
@@ -385,19 +486,42 @@ function armIdle() {
 
 // -------------------------------------------------------------- engine calls
 
+// The engine is there once booted: requests wait for the boot (hence the casts).
+
+/**
+ * A request of the worker's own to the engine.
+ * @param {Record<string, unknown>} request
+ * @returns {Answer}
+ */
 function call(request) {
-  return JSON.parse(handleFn(JSON.stringify({ v: 1, ...request })));
+  return JSON.parse(/** @type {PyProxy} */ (handleFn)(JSON.stringify({ v: 1, ...request })));
 }
 
+/**
+ * A request of the page to the engine.
+ * @param {Record<string, unknown>} request
+ * @returns {Answer}
+ */
 function callForPage(request) {
-  return JSON.parse(handlePageFn(JSON.stringify({ v: 1, ...request })));
+  return JSON.parse(/** @type {PyProxy} */ (handlePageFn)(JSON.stringify({ v: 1, ...request })));
 }
 
+/**
+ * @param {unknown} id
+ * @param {string} code
+ * @param {string} message
+ * @returns {Answer}
+ */
 function refusal(id, code, message) {
   return { v: 1, id, ok: false, error: { code, message } };
 }
 
-/** A page request, answered by the engine; the game in play is stored after each change. */
+/**
+ * A page request, answered by the engine; the game in play is stored after each change.
+ * @param {unknown} id
+ * @param {any} payload as the page sent it
+ * @returns {Promise<Answer>}
+ */
 async function answer(id, payload) {
   if (!payload || typeof payload !== "object" || typeof payload.cmd !== "string") {
     return refusal(id, "bad_request", "a request needs a 'cmd'");
@@ -424,6 +548,7 @@ async function answer(id, payload) {
 
 // ------------------------------------------------------------- saved game
 
+/** @returns {Promise<IDBDatabase>} */
 function openDb() {
   return new Promise((resolve, reject) => {
     const open = indexedDB.open(DB_NAME, 1);
@@ -433,8 +558,15 @@ function openDb() {
   });
 }
 
+/** @type {Promise<IDBDatabase> | null} */
 let dbPromise = null;
 
+/**
+ * Run ``action`` on the saves' store in a transaction; resolves to its request's result once committed.
+ * @param {IDBTransactionMode} mode
+ * @param {(store: IDBObjectStore) => IDBRequest} action
+ * @returns {Promise<any>}
+ */
 async function withStore(mode, action) {
   dbPromise ??= openDb();
   const db = await dbPromise;
@@ -454,9 +586,11 @@ function readSave() {
 
 // The saved game is read while the runtime boots; resume() takes this read
 // unless something was saved or deleted since.
+/** @type {Promise<any> | null} */
 let earlySave = readSave();
 earlySave.catch(() => {}); // resume() reports a failure
 
+/** Store the game in play as the engine saves it. */
 async function persist() {
   earlySave = null;
   const saved = call({ cmd: "table_save", table: currentTable });
@@ -468,6 +602,7 @@ async function persist() {
   }
 }
 
+/** Drop the stored game. */
 async function forget() {
   earlySave = null;
   try {
@@ -477,6 +612,11 @@ async function forget() {
   }
 }
 
+/**
+ * The stored game, restored (``status``: "restored", "none" or "corrupt").
+ * @param {unknown} id
+ * @returns {Promise<Answer>}
+ */
 async function resume(id) {
   let entry;
   try {
@@ -488,9 +628,10 @@ async function resume(id) {
   }
   if (entry === undefined) return { v: 1, id, ok: true, status: "none" };
   // Saves of earlier versions hold {record, meta}; the engine reads both forms.
-  const saved = entry && typeof entry === "object" ? (entry.saved ?? { record: entry.record, seating: entry.meta }) : null;
+  const saved =
+    entry && typeof entry === "object" ? (entry.saved ?? { record: entry.record, seating: entry.meta }) : null;
   const restored = saved ? call({ cmd: "table_restore", saved }) : null;
-  if (!restored || !restored.ok) {
+  if (!restored?.ok) {
     await forget();
     const why = restored ? restored.error.message : "the saved data is not a game record";
     return { v: 1, id, ok: true, status: "corrupt", message: why };
@@ -502,6 +643,7 @@ async function resume(id) {
 
 // --------------------------------------------------------------- messages
 
+/** @type {Promise<void>} */
 let queue = Promise.resolve();
 
 self.onmessage = (event) => {
@@ -517,7 +659,8 @@ self.onmessage = (event) => {
       else if (type === "resume") result = await resume(id);
       else result = refusal(id, "bad_request", `unknown message type ${JSON.stringify(type)}`);
     } catch (error) {
-      result = refusal(id, "engine_unavailable", String(error && error.message ? error.message : error));
+      const failure = /** @type {Error} */ (error);
+      result = refusal(id, "engine_unavailable", String(failure?.message ? failure.message : failure));
     }
     post({ id, type: "response", ok: Boolean(result.ok), result });
     pendingMessages -= 1;

@@ -1,3 +1,4 @@
+// @ts-check
 // The table's controls besides the cards and the actions: the hand-over
 // of a game for two (two players on one device take turns at the bottom of
 // the table, state.seat, with a hand-over screen between turns), undo and
@@ -10,8 +11,22 @@ import { openReview } from "../screens/review.js";
 import { hideHandover } from "../table/handover.js";
 import { describeTurn, say } from "../table/narrate.js";
 import { draw, notify, show } from "./draw.js";
-import { adoptTable, ask, cancelAi, errorText, noteHelpTaken, perform, playTableAnswer, proceed, run, watchMove } from "./loop.js";
+import {
+  adoptTable,
+  ask,
+  cancelAi,
+  errorText,
+  noteHelpTaken,
+  perform,
+  playTableAnswer,
+  proceed,
+  run,
+  watchMove,
+} from "./loop.js";
 import { clone, state } from "./state.js";
+
+/** @import { EngineClient, EngineError } from "../engine/engine-client.js" */
+/** @import { DealEntry, Seating, View } from "../../types/engine.js" */
 
 /** "I am <name>, show my hand": that player's view, asked for only now. */
 function takeOver() {
@@ -22,8 +37,9 @@ function takeOver() {
     const answer = await ask({ cmd: "table_take", table: state.game, seat });
     adoptTable(answer);
     state.message = "";
-    await show(clone(answer.view));
-    say(describeTurn(answer.view));
+    const view = /** @type {View} */ (answer.view); // the player who takes the device sees their seat
+    await show(clone(view));
+    say(describeTurn(view));
   });
 }
 
@@ -36,6 +52,7 @@ function claimWhileHandingOver() {
   run(async () => playTableAnswer(await ask({ cmd: "table_act", table: state.game, seat, action: "claim" })));
 }
 
+/** Take back your last move (against the computer, casual games). */
 function undo() {
   if (!state.booted || state.busy || !state.view || !state.may.undo) return;
   cancelAi();
@@ -45,58 +62,86 @@ function undo() {
     noteHelpTaken();
     adoptTable(answer);
     state.message = "";
-    await show(clone(answer.view));
+    await show(clone(/** @type {View} */ (answer.view))); // against the computer, there is always one
   });
 }
 
+/** Ask the engine for the best action of the seat at the bottom, and mark it. */
 function hint() {
   if (!state.booted || state.busy || !state.view || !state.may.hint) return;
   cancelAi();
   run(async () => {
     const answer = await ask({ cmd: "table_hint", table: state.game });
     noteHelpTaken();
-    const best = answer.ranking.find((entry) => state.view.legal.includes(entry.action));
+    const best = answer.ranking.find((entry) => /** @type {View} */ (state.view).legal.includes(entry.action));
     state.hint = best ? { action: best.action, value: best.value } : null;
   });
 }
 
+/**
+ * The text of the last record file made (a test hook).
+ * @type {{text: string | null}}
+ */
 export const lastExport = { text: null };
 
+/** Save the game's record as a file. */
 async function onExport() {
   try {
-    lastExport.text = await exportRecord(state.client, state.game);
+    lastExport.text = await exportRecord(
+      /** @type {EngineClient} */ (state.client),
+      /** @type {string} */ (state.game),
+    );
   } catch (error) {
-    notify(error.code === "nothing_finished" ? t("modes.export.none") : t("notice.error", { detail: errorText(error) }));
+    notify(
+      /** @type {EngineError} */ (error).code === "nothing_finished"
+        ? t("modes.export.none")
+        : t("notice.error", { detail: errorText(error) }),
+    );
   }
 }
 
+/** Open the review of the game in play (watching, the computer waits meanwhile). */
 function onReview() {
   if (state.meta.mode === "watch" && !state.paused) {
     state.paused = true; // the computer waits while you look back
     cancelAi();
     draw();
   }
-  openReview({ client: state.client, game: state.game, meta: state.meta, onError: notify });
+  openReview({
+    client: /** @type {EngineClient} */ (state.client),
+    game: /** @type {string} */ (state.game),
+    meta: state.meta,
+    onError: notify,
+  });
 }
 
-/** A record file chosen in the settings: its review, or why not (the game in play is never touched). */
+/**
+ * A record file chosen in the settings: its review, or why not (the game in play is never touched).
+ * @param {Event} event
+ */
 export async function onImportFile(event) {
-  const input = event.target;
-  const file = input.files && input.files[0];
+  const input = /** @type {HTMLInputElement} */ (event.target);
+  const file = input.files?.[0];
   input.value = "";
-  const error = document.getElementById("import-error");
+  const error = /** @type {HTMLElement} */ (document.getElementById("import-error"));
   error.hidden = true;
   if (!file || !state.booted) return;
-  const opened = await importRecord(state.client, file);
+  const opened = await importRecord(/** @type {EngineClient} */ (state.client), file);
   if (opened.error) {
     error.textContent = opened.error;
     error.hidden = false;
     return;
   }
-  document.getElementById("settings-dialog").close();
-  await openReview({ client: state.client, ...opened, imported: true, onError: notify });
+  /** @type {HTMLDialogElement} */ (document.getElementById("settings-dialog")).close();
+  // Not an error: a game to review.
+  const review = /** @type {{game: string, meta: Seating, deals: DealEntry[]}} */ (opened);
+  await openReview({ client: /** @type {EngineClient} */ (state.client), ...review, imported: true, onError: notify });
 }
 
+/**
+ * A control of the table was pressed (its data-control).
+ * @param {string} control
+ */
 export function onControl(control) {
   if (control === "show-hand") takeOver();
   else if (control === "handover-claim") claimWhileHandingOver();
@@ -116,8 +161,12 @@ export function onControl(control) {
   else if (control === "export") onExport();
 }
 
+/**
+ * Watching: the speed was chosen.
+ * @param {Event} event
+ */
 export function onSpeed(event) {
-  state.prefs = savePreferences({ ...state.prefs, speed: event.target.value });
+  state.prefs = savePreferences({ ...state.prefs, speed: /** @type {HTMLSelectElement} */ (event.target).value });
   cancelAi();
   proceed();
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // Drawing the state: the table (table.js renders a view, or a step of an
 // animation towards it), what the modes add to it (the hand-over screen,
 // undo and hint, the watching controls, the result's buttons, the seats'
@@ -18,9 +19,12 @@ import { backElement, flip, render, snapshotRects } from "../table/table.js";
 import { renderWatchBar } from "../table/watch-bar.js";
 import { dom, ready, state, timing } from "./state.js";
 
+/** @import { Progress, View } from "../../types/engine.js" */
+/** @import { Failure } from "./state.js" */
+
 /** The selector of the table control that has the keyboard focus, to give it back after a redraw. */
 function focusedControl() {
-  const active = document.activeElement;
+  const active = /** @type {HTMLElement | null} */ (document.activeElement);
   if (!active || !dom.root.contains(active)) return null;
   if (active.dataset.card) {
     state.focusIndex = Math.max(0, [...dom.myHand.children].indexOf(active));
@@ -30,32 +34,38 @@ function focusedControl() {
   return null;
 }
 
-/** Give the focus back to the same control, or the first one you can use, once there is one. */
+/**
+ * Give the focus back to the same control, or the first one you can use, once there is one.
+ * @param {string | null} selector
+ */
 function refocus(selector) {
   const active = document.activeElement;
   if (!selector || (active && active !== document.body)) {
     if (active && active !== document.body && !dom.root.contains(active)) state.focus = null;
     return;
   }
-  const target = dom.root.querySelector(`${selector}:not(:disabled)`) || nextFocus();
+  const target =
+    /** @type {HTMLElement | null} */ (dom.root.querySelector(`${selector}:not(:disabled)`)) || nextFocus();
   if (target) target.focus({ preventScroll: true });
   state.focus = target ? null : selector;
 }
 
 /** Where the focus goes when its control is gone: the result's buttons, else the card you may play nearest to where you were, else an action. */
 function nextFocus() {
-  if (state.model && state.model.deal_result) return dom.result.querySelector("button");
-  const legal = [...dom.myHand.querySelectorAll("button.legal")];
+  if (state.model?.deal_result) return dom.result.querySelector("button");
+  const legal = [.../** @type {NodeListOf<HTMLButtonElement>} */ (dom.myHand.querySelectorAll("button.legal"))];
   const nearest = legal.sort(
     (a, b) => Math.abs(cardIndex(a) - state.focusIndex) - Math.abs(cardIndex(b) - state.focusIndex),
   )[0];
   return nearest || dom.actions.querySelector("button");
 }
 
+/** @param {Element} node */
 function cardIndex(node) {
   return [...dom.myHand.children].indexOf(node);
 }
 
+/** Draw the state: the table (or, two players changing hands, a blank one) and what the modes add. */
 export function draw() {
   applyNames();
   if (state.handover) clearLog(); // the next player must not read the last one's cards
@@ -75,19 +85,27 @@ export function draw() {
     blankTable();
     decorateModes();
   }
-  if (state.tutorial && ready()) state.tutorial.update(state.view);
+  // A tutorial deal is against the computer: ready, it has a view.
+  if (state.tutorial && ready()) state.tutorial.update(/** @type {View} */ (state.view));
   dom.root.dataset.ready = ready() ? "1" : "0";
   dom.root.dataset.step = String(state.steps);
   dom.root.dataset.points = state.settings.points;
 }
 
-/** Where a card that just appeared comes from, for the flip animation. */
+/**
+ * Where a card that just appeared comes from, for the flip animation.
+ * @param {HTMLElement} node
+ */
 function originOf(node) {
   if (dom.trick.contains(node) && node.classList.contains("from-opponent")) return dom.oppHand.getBoundingClientRect();
   if (dom.myHand.contains(node) || dom.oppHand.contains(node)) return dom.stock.getBoundingClientRect();
   return null;
 }
 
+/**
+ * Draw ``model`` (a view, or a step towards one), the cards moving from where they were.
+ * @param {View} model
+ */
 export async function show(model) {
   const { move } = timing();
   const before = move ? snapshotRects(dom.root) : null;
@@ -96,14 +114,22 @@ export async function show(model) {
   if (before) await flip(dom.root, before, move, originOf);
 }
 
+/**
+ * Put ``text`` on the status line (until the next move).
+ * @param {string} text
+ */
 export function announce(text) {
   state.message = text;
   dom.status.textContent = text;
 }
 
+/**
+ * Show a notice ("": none). index.html has its elements, hence the casts.
+ * @param {string} text
+ */
 export function notify(text) {
-  document.getElementById("notice-text").textContent = text;
-  document.getElementById("notice").hidden = !text;
+  /** @type {HTMLElement} */ (document.getElementById("notice-text")).textContent = text;
+  /** @type {HTMLElement} */ (document.getElementById("notice")).hidden = !text;
 }
 
 function namesOfSeats() {
@@ -120,7 +146,7 @@ function applyNames() {
 function modeStatus() {
   const view = state.model;
   if (state.meta.mode !== "watch" || !view || view.deal_result || view.to_act === null) return "";
-  return t("modes.named.turn", { name: namesOfSeats()[view.to_act] });
+  return t("modes.named.turn", { name: /** @type {string[]} */ (namesOfSeats())[view.to_act] }); // watching: named
 }
 
 /** Two players: while the device changes hands the table shows nothing of either hand. */
@@ -144,18 +170,21 @@ function decorateModes() {
   if (state.handover) {
     const { seat, claimSeat } = state.handover;
     dom.root.dataset.handoverSeat = String(seat);
-    showHandover({ next: names ? names[seat] : "", claimBy: claimSeat === null ? null : names[claimSeat] });
+    // Two players: the seats have names.
+    showHandover({
+      next: names ? names[seat] : "",
+      claimBy: claimSeat === null ? null : /** @type {string[]} */ (names)[claimSeat],
+    });
   } else {
     delete dom.root.dataset.handoverSeat;
     hideHandover();
   }
   const idle = state.booted && !state.busy && !state.handover && view !== null;
-  const playing = view && !view.deal_result;
-  const over = Boolean(view && view.deal_result);
+  const over = Boolean(view?.deal_result);
   renderAssist({
     undo: { shown: meta.mode === "computer" && meta.assisted && !over, enabled: idle && Boolean(state.may.undo) },
     hint: { shown: meta.assisted && !over, enabled: idle && Boolean(state.may.hint) },
-    claimFor: idle && state.may.claim_for_other ? names[1 - state.seat] : null,
+    claimFor: idle && state.may.claim_for_other ? /** @type {string[]} */ (names)[1 - state.seat] : null,
     busy: !idle,
     ranked: meta.ranked,
   });
@@ -164,28 +193,41 @@ function decorateModes() {
     shown: meta.mode === "watch",
     speed: state.prefs.speed,
     paused: state.paused,
-    canStep: !state.busy && Boolean(view) && !view.game_over,
+    canStep: !state.busy && Boolean(view) && !(/** @type {View} */ (view).game_over),
   });
-  resultButtons(dom.result, { shown: Boolean(view && view.deal_result) && state.booted && !state.busy });
+  resultButtons(dom.result, { shown: Boolean(view?.deal_result) && state.booted && !state.busy });
 }
 
+/** The table before there is a game: the talon and the other hand, face down. */
 export function placeholderTable() {
   dom.stock.replaceChildren(backElement(null, "talon"));
   dom.oppHand.replaceChildren(...Array.from({ length: 5 }, () => backElement(null)));
   dom.oppHand.style.setProperty("--n", "5");
 }
 
-/** Show how far the boot is: {stage, fraction} (the worker's stages have keys "boot.stage.<stage>"). */
+/**
+ * Show how far the boot is: {stage, fraction} (the worker's stages have keys "boot.stage.<stage>").
+ * @param {Progress} progress
+ */
 export function bootProgress(progress) {
   state.progress = progress;
   const key = `boot.stage.${progress.stage}`;
-  document.getElementById("boot-label").textContent = has(key) ? t(key) : t("boot.loading");
-  document.getElementById("boot-bar").style.setProperty("--progress", String(progress.fraction));
+  /** @type {HTMLElement} */ (document.getElementById("boot-label")).textContent = has(key)
+    ? t(key)
+    : t("boot.loading");
+  /** @type {HTMLElement} */ (document.getElementById("boot-bar")).style.setProperty(
+    "--progress",
+    String(progress.fraction),
+  );
 }
 
-/** The boot failed: {key, detail?} says why in words, and the technical detail (as it came) beneath. */
+/**
+ * The boot failed: {key, detail?} says why in words, and the technical detail (as it came) beneath.
+ * @param {Failure} failure
+ */
 export function bootFailed(failure) {
   state.failure = failure;
+  /** @type {(string | Node)[]} */
   const message = [t(failure.key)];
   if (failure.detail) {
     const detail = document.createElement("small");

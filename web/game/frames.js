@@ -1,3 +1,4 @@
+// @ts-check
 // The animation of a table's answer: each frame is an event with the view
 // right after it (py_engine/table.py makes them), told in words and sound,
 // with the pauses and card movements that let the player follow the play.
@@ -10,13 +11,22 @@ import { sweep } from "../table/table.js";
 import { announce, draw, show } from "./draw.js";
 import { clone, dom, pause, state, timing } from "./state.js";
 
-/** The other seat's claim, resignation or pass, on the status line. */
+/** @import { Frame, GameEvent, View } from "../../types/engine.js" */
+
+/**
+ * The other seat's claim, resignation or pass, on the status line.
+ * @param {Extract<GameEvent, {type: "claim" | "resign" | "pass"}>} event
+ */
 function theirDeed(event) {
   if (event.type === "claim") return event.valid ? t("event.claim.opp") : t("event.wrongClaim.opp");
   return event.type === "resign" ? t("event.resign.opp") : t("event.pass.opp");
 }
 
-/** Animate the table through ``frames`` (each event with the view after it), then show ``view`` (if any). */
+/**
+ * Animate the table through ``frames`` (each event with the view after it), then show ``view`` (if any).
+ * @param {Frame[]} frames
+ * @param {View | null} view
+ */
 export async function playFrames(frames, view) {
   const pace = timing();
   for (const { event, view: frame } of frames) {

@@ -1,3 +1,4 @@
+// @ts-check
 // The help dialog and the tutorial, from the table's side: both are loaded
 // on first use (screens/help.js, screens/tutorial.js), since neither is
 // needed to start playing.
@@ -7,6 +8,8 @@ import { draw } from "./draw.js";
 import { cancelAi, run, startGame } from "./loop.js";
 import { ruleParameters } from "./settings-dialog.js";
 import { dom, params, state, TEST } from "./state.js";
+
+/** @import { EngineClient } from "../engine/engine-client.js" */
 
 /** The help dialog (loaded on first use: it is not needed to start playing). */
 export async function showHelp() {
@@ -20,7 +23,10 @@ export async function showHelp() {
     onImported: () => window.location.reload(),
     onReset: async () => {
       cancelAi();
-      if (state.game) await state.client.request({ cmd: "table_close", table: state.game }).catch(() => {});
+      if (state.game)
+        await /** @type {EngineClient} */ (state.client)
+          .request({ cmd: "table_close", table: state.game })
+          .catch(() => {});
       window.location.reload();
     },
   });

@@ -1,3 +1,4 @@
+// @ts-check
 // Your input on the table: a click or tap on a card or a button, dragging
 // a card to the trick with the mouse, and the keyboard (keyboard.js).
 
@@ -9,8 +10,18 @@ import { onControl } from "./controls.js";
 import { newGame, perform } from "./loop.js";
 import { dom, ready, state } from "./state.js";
 
+/** @import { KeyboardGame } from "../table/keyboard.js" */
+/**
+ * A card being dragged: where the pointer went down, whether it has moved, and which pointer it is.
+ * @typedef {{card: HTMLButtonElement, x: number, y: number, moved: boolean, id: number}} Drag
+ */
+
+/**
+ * A click or tap on the table: a card, an action, a control or a new game.
+ * @param {MouseEvent} event
+ */
 function onTableClick(event) {
-  const target = event.target.closest("button");
+  const target = /** @type {Element} */ (event.target).closest("button");
   if (!target || !dom.root.contains(target) || target.disabled) return;
   if (target.getAttribute("aria-disabled") === "true") {
     if (target.dataset.card) refuse("card", target.dataset.card);
@@ -31,16 +42,28 @@ function onTableClick(event) {
   }
 }
 
-/** Say why a key or a card did nothing: "card" (that card may not be played now) or "key". */
+/**
+ * Say why a key or a card did nothing: "card" (that card may not be played now) or "key".
+ * @param {string} reason
+ * @param {string} [card] (with "card")
+ */
 function refuse(reason, card) {
-  say(reason === "card" ? t("a11y.say.notPlayable", { card: cardLabel(card) }) : t("a11y.say.unavailable"));
+  say(
+    reason === "card"
+      ? t("a11y.say.notPlayable", { card: cardLabel(/** @type {string} */ (card)) })
+      : t("a11y.say.unavailable"),
+  );
 }
 
-/** What the keyboard may do (keyboard.js): the actions you may take now, and how to take them. */
+/**
+ * What the keyboard may do (keyboard.js): the actions you may take now, and how to take them.
+ * @type {KeyboardGame}
+ */
 const keyboardGame = {
   legal: () => (state.booted && !state.busy && !state.handover && state.view ? state.view.legal : []),
   perform,
-  focusAction: (action) => dom.root.querySelector(`button[data-action="${action}"]`)?.focus(),
+  focusAction: (action) =>
+    /** @type {HTMLElement | null} */ (dom.root.querySelector(`button[data-action="${action}"]`))?.focus(),
   newGame: () => {
     if (!ready() || !dom.result.querySelector('[data-action="new-game"]')) return false;
     newGame();
@@ -50,17 +73,22 @@ const keyboardGame = {
 };
 
 // Dragging a card to the table (mouse only; touch and keyboard use a tap or Enter).
+/** @type {Drag | null} */
 let drag = null;
 
 let suppressClick = false;
 
+/** @param {PointerEvent} event */
 function onPointerDown(event) {
   if (event.pointerType !== "mouse" || event.button !== 0) return;
-  const card = event.target.closest("#my-hand .card.legal");
+  const card = /** @type {HTMLButtonElement | null} */ (
+    /** @type {Element} */ (event.target).closest("#my-hand .card.legal")
+  );
   if (!card || card.disabled) return;
   drag = { card, x: event.clientX, y: event.clientY, moved: false, id: event.pointerId };
 }
 
+/** @param {PointerEvent} event */
 function onPointerMove(event) {
   if (!drag || event.pointerId !== drag.id) return;
   const dx = event.clientX - drag.x;
@@ -75,6 +103,10 @@ function onPointerMove(event) {
   dom.trick.classList.toggle("drop-target", overTrick(event));
 }
 
+/**
+ * Is the pointer over the trick (or near it)?
+ * @param {PointerEvent} event
+ */
 function overTrick(event) {
   const box = dom.trick.getBoundingClientRect();
   const margin = 30;
@@ -86,6 +118,7 @@ function overTrick(event) {
   );
 }
 
+/** @param {PointerEvent} event */
 function onPointerUp(event) {
   if (!drag || event.pointerId !== drag.id) return;
   const { card, moved } = drag;

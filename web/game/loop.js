@@ -1,3 +1,4 @@
+// @ts-check
 // The game loop. The page never decides what is legal: it offers exactly
 // view.legal and sends what you pick to the engine's table
 // (py_engine/table.py), which owns the modes and what each seat may see and
@@ -15,18 +16,33 @@ import { t } from "../platform/i18n.js";
 import { beginGame, noteAssistance, noteFinishedDeal } from "../platform/stats.js";
 import { overridesFor, saveCustomRules } from "../screens/custom-rules.js";
 import { newSeating, SPEED_MS } from "../screens/modes.js";
-import { dealerArgument, DEFAULTS, saveSettings } from "../screens/settings.js";
+import { DEFAULTS, dealerArgument, saveSettings } from "../screens/settings.js";
 import { hideHandover } from "../table/handover.js";
 import { narrateGame, say } from "../table/narrate.js";
 import { draw, notify, show } from "./draw.js";
 import { playFrames } from "./frames.js";
 import { clone, dom, pause, state, TEST, timing } from "./state.js";
 
-/** One request to the engine's table (through the worker). */
+/** @import { EngineClient, EngineError } from "../engine/engine-client.js" */
+/** @import { Action, Answers, Command, Request, Rules, TableAnswer, View } from "../../types/engine.js" */
+/**
+ * new_game's arguments: the preset and custom rules, and any other of the
+ * protocol's (seed, deck, dealer, match, seating).
+ * @typedef {{preset?: string, rules?: Rules} & Record<string, unknown>} GameOptions
+ */
+
+/**
+ * One request to the engine's table (through the worker; the page asks only once it has one).
+ * @template {Command} C
+ * @param {Request<C>} payload
+ * @param {{timeoutMs?: number}} [options]
+ * @returns {Promise<Answers[C]>}
+ */
 export function ask(payload, options) {
-  return state.client.request(payload, options);
+  return /** @type {EngineClient} */ (state.client).request(payload, options);
 }
 
+/** Stop the computer's move that is waiting to start (and its thinking dots). */
 export function cancelAi() {
   if (state.aiTimer !== null) {
     clearTimeout(state.aiTimer);
@@ -55,7 +71,10 @@ export function proceed() {
   if (view && !state.handover && view.to_act === view.seat && !view.deal_result) say(dom.status.textContent);
 }
 
-/** Run one step of the game; nothing else runs meanwhile. */
+/**
+ * Run one step of the game; nothing else runs meanwhile.
+ * @param {() => Promise<void>} task
+ */
 export async function run(task) {
   state.busy = true;
   draw();
@@ -76,7 +95,10 @@ function countsInStats() {
   return state.meta.mode === "computer";
 }
 
-/** Count a finished deal (and match) against the computer in the statistics, once. */
+/**
+ * Count a finished deal (and match) against the computer in the statistics, once.
+ * @param {View | null} [view]
+ */
 export function recordStats(view = state.view) {
   if (countsInStats()) noteFinishedDeal(view, { level: state.settings.level, presets: state.presets });
 }
@@ -86,11 +108,18 @@ export function noteHelpTaken() {
   if (countsInStats()) noteAssistance();
 }
 
-/** An error's details for a notice (the engine's own messages are technical and stay in English). */
+/**
+ * An error's details for a notice (the engine's own messages are technical and stay in English).
+ * @param {any} error whatever was thrown (usually an EngineError)
+ */
 export function errorText(error) {
-  return error && error.code === "timeout" ? t("error.timeout") : String((error && error.message) || error);
+  return error && error.code === "timeout" ? t("error.timeout") : String(error?.message || error);
 }
 
+/**
+ * A step failed: say so, and show the table as the engine has it.
+ * @param {unknown} error
+ */
 async function recover(error) {
   state.thinking = false;
   notify(t("notice.error", { detail: errorText(error) }));
@@ -103,8 +132,12 @@ async function recover(error) {
   }
 }
 
-/** The computer's move at whichever seat has one (watching: at that seat's level). */
+/**
+ * The computer's move at whichever seat has one (watching: at that seat's level).
+ * @returns {Request<"table_computer">}
+ */
 function computerRequest() {
+  /** @type {Request<"table_computer">} */
   const request = { cmd: "table_computer", table: state.game };
   if (state.meta.mode === "computer") request.level = state.settings.level;
   // Tests replay the same game every time: the computer's random choices follow the
@@ -123,7 +156,10 @@ async function computerMove() {
   await playTableAnswer(answer);
 }
 
-/** Act for the seat at the bottom, or (``seat``: two players) claim for the other one. */
+/**
+ * Act for the seat at the bottom, or (``seat``: two players) claim for the other one.
+ * @param {Action} action
+ */
 export function perform(action, seat = state.seat) {
   if (!state.booted || state.busy || !state.view || state.handover || state.meta.mode === "watch") return;
   if (seat === state.seat && !state.view.legal.includes(action)) return;
@@ -133,22 +169,29 @@ export function perform(action, seat = state.seat) {
   run(async () => playTableAnswer(await ask({ cmd: "table_act", table: state.game, seat, action })));
 }
 
-/** Start a game; ``counted``: false for one that the statistics leave out (the tutorial). */
+/**
+ * Start a game; ``counted``: false for one that the statistics leave out (the tutorial).
+ * @param {GameOptions} options
+ * @param {{animate?: boolean, counted?: boolean}} [how]
+ */
 export async function startGame(options, { animate = true, counted = true } = {}) {
   if (counted) state.tutorial?.end();
   const seating = newSeating(state.prefs, state.settings.level);
   const preset = options.preset ?? state.settings.preset;
+  /** @type {Request<"table_new">} */
   const request = { cmd: "table_new", preset, rules: overridesFor(preset), seating, ...options };
+  /** @type {Answers["table_new"]} */
   let answer;
   try {
     answer = await ask(request);
   } catch (error) {
-    if (error.code === "bad_rules" && !options.rules) {
+    // The client rejects with EngineErrors.
+    if (/** @type {EngineError} */ (error).code === "bad_rules" && !options.rules) {
       // Custom rules that the engine no longer accepts: play the preset as it is, and say so.
       saveCustomRules(preset, {});
       notify(t("custom.dropped"));
       answer = await ask({ ...request, rules: {} });
-    } else if (error.code === "unknown_preset") {
+    } else if (/** @type {EngineError} */ (error).code === "unknown_preset") {
       state.settings = saveSettings({ ...state.settings, preset: DEFAULTS.preset });
       answer = await ask({ ...request, preset: DEFAULTS.preset, rules: {} });
     } else {
@@ -169,6 +212,10 @@ export async function startGame(options, { animate = true, counted = true } = {}
   else state.model = clone(answer.view); // drawn by the caller
 }
 
+/**
+ * A new game (``options``: new_game's arguments, as for startGame), once nothing else runs.
+ * @param {GameOptions} [options]
+ */
 export function newGame(options = {}) {
   if (!state.booted) return Promise.resolve();
   cancelAi();
@@ -176,7 +223,10 @@ export function newGame(options = {}) {
   return run(() => startGame({ ...(dealer === undefined ? {} : { dealer }), ...options }));
 }
 
-/** Take on what a table's answer shows: its seating and rights, and a view or (two players) the hand-over screen. */
+/**
+ * Take on what a table's answer shows: its seating and rights, and a view or (two players) the hand-over screen.
+ * @param {TableAnswer} answer
+ */
 export function adoptTable(answer) {
   state.meta = answer.seating || state.meta;
   state.may = answer.may || {};
@@ -197,7 +247,10 @@ export function adoptTable(answer) {
   }
 }
 
-/** Animate a table's answer to a move, then take on what it shows next. */
+/**
+ * Animate a table's answer to a move, then take on what it shows next.
+ * @param {TableAnswer} answer
+ */
 export async function playTableAnswer(answer) {
   await playFrames(answer.frames || [], answer.view);
   adoptTable(answer);
@@ -213,6 +266,7 @@ function scheduleWatch() {
   }, SPEED_MS[state.prefs.speed]);
 }
 
+/** Watching: the computer's next move, if it has one. */
 export async function watchMove() {
   if (!state.may.computer_move) return;
   await playTableAnswer(await ask(computerRequest(), { timeoutMs: COMPUTER_TIMEOUT_MS }));

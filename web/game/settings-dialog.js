@@ -1,3 +1,4 @@
+// @ts-check
 // The settings dialog (settings.js keeps the settings): the language, the
 // card pattern, the rules with their custom changes (custom-rules.js, checked
 // by the engine), the level, the dealer, the points shown, the way to play
@@ -8,7 +9,7 @@ import { LANGUAGES, localize, setLanguage, t } from "../platform/i18n.js";
 import { mountRulesEditor, overridesFor, saveCustomRules } from "../screens/custom-rules.js";
 import { fillModeSettings, readModeSettings } from "../screens/mode-settings.js";
 import { savePreferences } from "../screens/modes.js";
-import { DEALERS, deckOf, languageOf, LEVELS, POINTS_MODES, saveSettings } from "../screens/settings.js";
+import { DEALERS, deckOf, LEVELS, languageOf, POINTS_MODES, saveSettings } from "../screens/settings.js";
 import { DECK_STYLES, setDeckStyle } from "../table/cards.js";
 import { renderKeyHelp, setShortcutsOn, shortcutsOn } from "../table/keyboard.js";
 import { setSoundOn, soundOn } from "../table/sound.js";
@@ -17,30 +18,48 @@ import { bootFailed, bootProgress, draw, placeholderTable } from "./draw.js";
 import { newGame } from "./loop.js";
 import { dom, state } from "./state.js";
 
-/** The engine's rules parameters (asked for once, when first needed). */
+/** @import { EngineClient, EngineError } from "../engine/engine-client.js" */
+/** @import { Rules, RulesErrorDetail, RulesParameter } from "../../types/engine.js" */
+
+// Every element asked for by id is in index.html's settings dialog (hence the casts).
+
+/**
+ * The engine's rules parameters (asked for once, when first needed, once there is an engine).
+ * @returns {Promise<RulesParameter[]>}
+ */
 export function ruleParameters() {
-  state.parameters ??= state.client.request({ cmd: "rules" }).then((answer) => answer.parameters);
+  state.parameters ??= /** @type {EngineClient} */ (state.client)
+    .request({ cmd: "rules" })
+    .then((answer) => answer.parameters);
   state.parameters.catch(() => {
     state.parameters = null;
   });
   return state.parameters;
 }
 
-/** Null if the engine accepts these rules, else its bad_rules detail ({reason, values}). */
+/**
+ * Null if the engine accepts these rules, else its bad_rules detail ({reason, values}).
+ * @param {string} preset
+ * @param {Rules} rules
+ * @returns {Promise<RulesErrorDetail | null>}
+ */
 async function checkRules(preset, rules) {
   try {
-    await state.client.request({ cmd: "check_rules", preset, rules });
+    await /** @type {EngineClient} */ (state.client).request({ cmd: "check_rules", preset, rules });
     return null;
   } catch (error) {
-    return error.detail || { reason: "other" };
+    return /** @type {EngineError} */ (error).detail || { reason: "other" };
   }
 }
 
-/** The custom-rules editor of the settings, for the preset chosen there. */
+/**
+ * The custom-rules editor of the settings, for the preset chosen there.
+ * @param {HTMLDialogElement} dialog
+ */
 async function mountEditor(dialog) {
-  const body = document.getElementById("custom-rules-body");
-  const buttons = dialog.querySelectorAll("button[type='submit']");
-  const onValidity = (valid) => {
+  const body = /** @type {HTMLElement} */ (document.getElementById("custom-rules-body"));
+  const buttons = /** @type {NodeListOf<HTMLButtonElement>} */ (dialog.querySelectorAll("button[type='submit']"));
+  const onValidity = (/** @type {boolean} */ valid) => {
     for (const button of buttons) button.disabled = !valid;
   };
   let parameters;
@@ -50,7 +69,7 @@ async function mountEditor(dialog) {
     body.replaceChildren(); // no engine: nothing to edit
     return;
   }
-  const preset = document.getElementById("setting-preset").value;
+  const preset = /** @type {HTMLSelectElement} */ (document.getElementById("setting-preset")).value;
   state.rulesEditor = mountRulesEditor(body, {
     presets: state.presets,
     parameters,
@@ -61,46 +80,63 @@ async function mountEditor(dialog) {
   });
 }
 
+/** Open the settings dialog (``focusNewGame``: on its "new game" button). */
 export function openSettings(focusNewGame = false) {
   const s = state.settings;
+  /** @type {[string, string][]} */
   const presets = state.presets.length
     ? state.presets.map((p) => [p.id, presetName(p)])
     : [[s.preset, t("settings.loadingRules")]];
-  const dialog = document.getElementById("settings-dialog");
+  const dialog = /** @type {HTMLDialogElement} */ (document.getElementById("settings-dialog"));
   dialog.dataset.shownLanguage = languageOf(s);
   dialog.dataset.shownDeck = deckOf(s, dialog.dataset.shownLanguage);
   fillSelect(
-    document.getElementById("setting-language"),
+    /** @type {HTMLSelectElement} */ (document.getElementById("setting-language")),
     LANGUAGES.map((code) => [code, t(`lang.${code}`)]),
     dialog.dataset.shownLanguage,
   );
   fillSelect(
-    document.getElementById("setting-deck"),
+    /** @type {HTMLSelectElement} */ (document.getElementById("setting-deck")),
     DECK_STYLES.map((style) => [style, t(`deck.${style}`)]),
     dialog.dataset.shownDeck,
   );
-  fillSelect(document.getElementById("setting-preset"), presets, s.preset);
-  fillSelect(document.getElementById("setting-level"), LEVELS.map((level) => [level, t(`level.${level}`)]), s.level);
-  fillSelect(document.getElementById("setting-dealer"), DEALERS.map((key) => [key, t(`dealer.${key}`)]), s.dealer);
-  fillSelect(document.getElementById("setting-points"), POINTS_MODES.map((key) => [key, t(`points.${key}`)]), s.points);
+  fillSelect(/** @type {HTMLSelectElement} */ (document.getElementById("setting-preset")), presets, s.preset);
+  fillSelect(
+    /** @type {HTMLSelectElement} */ (document.getElementById("setting-level")),
+    LEVELS.map((level) => [level, t(`level.${level}`)]),
+    s.level,
+  );
+  fillSelect(
+    /** @type {HTMLSelectElement} */ (document.getElementById("setting-dealer")),
+    DEALERS.map((key) => [key, t(`dealer.${key}`)]),
+    s.dealer,
+  );
+  fillSelect(
+    /** @type {HTMLSelectElement} */ (document.getElementById("setting-points")),
+    POINTS_MODES.map((key) => [key, t(`points.${key}`)]),
+    s.points,
+  );
   fillModeSettings(state.prefs);
-  document.getElementById("import-error").hidden = true;
-  document.getElementById("setting-sound").checked = soundOn();
-  document.getElementById("setting-shortcuts").checked = shortcutsOn();
-  renderKeyHelp(document.getElementById("keys-list"));
+  /** @type {HTMLElement} */ (document.getElementById("import-error")).hidden = true;
+  /** @type {HTMLInputElement} */ (document.getElementById("setting-sound")).checked = soundOn();
+  /** @type {HTMLInputElement} */ (document.getElementById("setting-shortcuts")).checked = shortcutsOn();
+  renderKeyHelp(/** @type {HTMLElement} */ (document.getElementById("keys-list")));
   dialog.returnValue = "";
   state.rulesEditor = null;
-  for (const button of dialog.querySelectorAll("button[type='submit']")) button.disabled = false;
-  document.getElementById("custom-rules").open = Object.keys(overridesFor(s.preset)).length > 0;
+  for (const button of /** @type {NodeListOf<HTMLButtonElement>} */ (dialog.querySelectorAll("button[type='submit']")))
+    button.disabled = false;
+  /** @type {HTMLDetailsElement} */ (document.getElementById("custom-rules")).open =
+    Object.keys(overridesFor(s.preset)).length > 0;
   if (state.booted) mountEditor(dialog);
   dialog.showModal();
-  if (focusNewGame) dialog.querySelector('[data-action="settings-new-game"]').focus();
+  if (focusNewGame) /** @type {HTMLElement} */ (dialog.querySelector('[data-action="settings-new-game"]')).focus();
 }
 
+/** The settings dialog closed: keep what it says if saved, and apply it (with a new game, if asked). */
 export async function onSettingsClosed() {
-  const dialog = document.getElementById("settings-dialog");
+  const dialog = /** @type {HTMLDialogElement} */ (document.getElementById("settings-dialog"));
   if (dialog.returnValue !== "save" && dialog.returnValue !== "new") return;
-  const form = document.getElementById("settings-form");
+  const form = /** @type {HTMLFormElement} */ (document.getElementById("settings-form"));
   const data = new FormData(form);
   if (state.rulesEditor) saveCustomRules(String(data.get("preset")), state.rulesEditor.overrides());
   const language = String(data.get("language"));

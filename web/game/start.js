@@ -1,3 +1,4 @@
+// @ts-check
 // Starting the game: the engine client (boot.js has usually started its
 // worker already; the client adopts it), the saved game or a new one, drawn
 // once it is playable, then what can wait: the tutorial's offer, the web app
@@ -5,8 +6,8 @@
 
 import { engineWorkerUrl } from "../boot.js";
 import { EngineClient } from "../engine/engine-client.js";
-import { linkManifest, registerServiceWorker } from "../platform/pwa.js";
 import { t } from "../platform/i18n.js";
+import { linkManifest, registerServiceWorker } from "../platform/pwa.js";
 import { dealerArgument } from "../screens/settings.js";
 import { narrateGame } from "../table/narrate.js";
 import { bootFailed, bootProgress, notify } from "./draw.js";
@@ -14,7 +15,12 @@ import { maybeOfferTutorial } from "./help-and-tutorial.js";
 import { adoptTable, errorText, proceed, recordStats, startGame } from "./loop.js";
 import { clone, dom, params, state, TEST, testLog } from "./state.js";
 
-/** Boot the engine and put the first table up; ``translated`` resolves once the page's words are loaded. */
+/** @import { View } from "../../types/engine.js" */
+
+/**
+ * Boot the engine and put the first table up; ``translated`` resolves once the page's words are loaded.
+ * @param {Promise<void>} translated
+ */
 export async function start(translated) {
   if (!wasmSupported()) {
     bootFailed({ key: "boot.noWasm" });
@@ -53,7 +59,7 @@ export async function start(translated) {
       adoptTable(saved);
       restoredView = state.view;
       if (saved.view) state.model = clone(state.view);
-      if (saved.view) narrateGame(state.view, true);
+      if (saved.view) narrateGame(/** @type {View} */ (state.view), true); // adoptTable took saved.view
     } else {
       if (saved.status === "corrupt") {
         notify(t("notice.restoreFailed", { detail: saved.message }));
@@ -84,9 +90,10 @@ export async function start(translated) {
         dom.root.dataset.sw = "ready";
       },
       onUpdate: (apply) => {
-        const banner = document.getElementById("update-banner");
+        // index.html has both (hence the casts).
+        const banner = /** @type {HTMLElement} */ (document.getElementById("update-banner"));
         banner.hidden = false;
-        document.getElementById("update-reload").onclick = apply;
+        /** @type {HTMLElement} */ (document.getElementById("update-reload")).onclick = apply;
       },
     }).catch((error) => {
       dom.root.dataset.sw = "failed";
@@ -95,6 +102,7 @@ export async function start(translated) {
   }
 }
 
+/** Can this browser compile WebAssembly (the Python runtime needs it)? */
 function wasmSupported() {
   try {
     const module = new WebAssembly.Module(Uint8Array.of(0, 97, 115, 109, 1, 0, 0, 0));

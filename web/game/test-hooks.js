@@ -1,3 +1,4 @@
+// @ts-check
 // window.__test, in test mode only (?test=1): what the browser tests read
 // and do (tests/browser/README.md lists it).
 
@@ -10,6 +11,12 @@ import { draw } from "./draw.js";
 import { newGame } from "./loop.js";
 import { clone, ready, state, testLog } from "./state.js";
 
+/** @import { EngineClient } from "../engine/engine-client.js" */
+/** @import { Preferences } from "../screens/modes.js" */
+/** @import { Request } from "../../types/engine.js" */
+/** @import { GameOptions } from "./loop.js" */
+
+/** Install window.__test. */
 export function installTestHooks() {
   window.__test = {
     messages: testLog,
@@ -29,17 +36,17 @@ export function installTestHooks() {
     /** What the table allows now: {undo, hint, claim_for_other, computer_move}. */
     may: () => clone(state.may),
     /** The next new game's mode: {mode, ranked, names, watchLevel, speed} (merged into the preferences). */
-    setPreferences: (prefs) => {
+    setPreferences: (/** @type {Partial<Preferences>} */ prefs) => {
       state.prefs = savePreferences({ ...state.prefs, ...prefs });
       draw();
     },
     /** The text of the last record file the page made (export), or null. */
     exported: () => lastExport.text,
     /** Start a game with fixed cards: {preset, seed, deck, dealer, match}. Resolves when it is shown. */
-    newGame: (options) => newGame(options),
+    newGame: (/** @type {GameOptions} */ options) => newGame(options),
     /** Send one raw protocol request through the worker: {ok, result} or {ok: false, code, message}. */
-    request: (payload) =>
-      state.client.request(payload).then(
+    request: (/** @type {Request} */ payload) =>
+      /** @type {EngineClient} */ (state.client).request(payload).then(
         (result) => ({ ok: true, result }),
         (error) => ({ ok: false, code: error.code, message: error.message }),
       ),

@@ -1,3 +1,4 @@
+// @ts-check
 // Statistics of the games played against the computer, kept in this browser
 // (localStorage). Everything here except loadStats/saveStats is a pure
 // function of its arguments, so the browser tests call it directly.
@@ -28,10 +29,41 @@
 // took a move back or asked for a hint ("assisted") counts in the totals but
 // does not change the rating: the rating measures unaided play.
 
+/** @import { Preset, Rules, View } from "../../types/engine.js" */
+/** @typedef {{won: number, lost: number}} WonLost */
+/**
+ * Counts summed over buckets: a bucket's own, totals(), a row of byRules() or byLevel().
+ * @typedef {{
+ *   deals: WonLost & {none: number},
+ *   matches: WonLost,
+ *   points: WonLost,
+ *   basis: Record<string, WonLost>,
+ *   closes: {made: number, won: number},
+ *   marriages: {count: number, points: number},
+ * }} Totals
+ */
+/** @typedef {Totals & {preset: string, custom: boolean, level: number}} Bucket One rule set at one level. */
+/** @typedef {{t: number, rating: number, level: number, won: boolean}} HistoryPoint */
+/** @typedef {{recorded: string[], counted: boolean, assisted?: boolean}} CurrentGame */
+/**
+ * The statistics (schema 2).
+ * @typedef {{
+ *   schema: number,
+ *   since: number,
+ *   rating: number,
+ *   rated: number,
+ *   history: HistoryPoint[],
+ *   buckets: Record<string, Bucket>,
+ *   current: CurrentGame | null,
+ * }} Stats
+ */
+/** @typedef {{level: number, presets?: Preset[], now?: number}} RecordContext What a finished deal is counted with. */
+
 export const SCHEMA = 2;
 export const STORAGE_KEY = "sixty-six.stats";
 export const START_RATING = 1200;
 export const K_FACTOR = 32;
+/** @type {Readonly<Record<number, number>>} */
 export const LEVEL_RATINGS = Object.freeze({ 1: 800, 2: 1000, 3: 1200, 4: 1400, 5: 1600 });
 /** The rating history keeps at most this many points (the oldest go first). */
 export const HISTORY_LIMIT = 500;
@@ -40,16 +72,24 @@ const RECORDED_LIMIT = 200;
 
 /** Stored or imported statistics that cannot be used (the message says what is wrong, in English). */
 export class StatsError extends Error {
+  /** @param {string} message */
   constructor(message) {
     super(message);
     this.name = "StatsError";
   }
 }
 
+/** @returns {Stats} */
 export function emptyStats(now = Date.now()) {
   return { schema: SCHEMA, since: now, rating: START_RATING, rated: 0, history: [], buckets: {}, current: null };
 }
 
+/**
+ * @param {string} preset
+ * @param {boolean} custom
+ * @param {number} level
+ * @returns {Bucket}
+ */
 function emptyBucket(preset, custom, level) {
   return {
     preset,
@@ -64,18 +104,36 @@ function emptyBucket(preset, custom, level) {
   };
 }
 
+/**
+ * @param {string} preset
+ * @param {boolean} custom
+ * @param {number} level
+ */
 export function bucketKey(preset, custom, level) {
   return `${preset}${custom ? "*" : ""}|${level}`;
 }
 
 // ------------------------------------------------------------ validation
 
-const isCount = (v) => Number.isSafeInteger(v) && v >= 0;
+/**
+ * @param {unknown} v
+ * @returns {v is number}
+ */
+const isCount = (v) => Number.isSafeInteger(v) && /** @type {number} */ (v) >= 0;
+/**
+ * @param {unknown} v
+ * @returns {v is Record<string, any>}
+ */
 const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 const PRESET_ID = /^[A-Z0-9]{2,12}$/;
 const WORD = /^[a-z0-9_]{1,40}$/;
 const DEAL_KEY = /^\d{1,6}\.\d{1,6}$/;
 
+/**
+ * @param {unknown} value
+ * @param {string[]} names
+ * @param {string} where
+ */
 function counts(value, names, where) {
   if (!isObject(value)) throw new StatsError(`${where} is not an object`);
   for (const name of names) {
@@ -83,6 +141,10 @@ function counts(value, names, where) {
   }
 }
 
+/**
+ * @param {string} key
+ * @param {unknown} b
+ */
 function checkBucket(key, b) {
   const where = `buckets[${key}]`;
   if (!isObject(b)) throw new StatsError(`${where} is not an object`);
@@ -103,7 +165,11 @@ function checkBucket(key, b) {
   }
 }
 
-/** Throws a StatsError unless ``data`` is well-formed statistics of the current schema. */
+/**
+ * Throws a StatsError unless ``data`` is well-formed statistics of the current schema.
+ * @param {unknown} data
+ * @returns {Stats}
+ */
 export function validate(data) {
   if (!isObject(data)) throw new StatsError("not an object");
   if (data.schema !== SCHEMA) throw new StatsError(`schema ${data.schema}`);
@@ -135,11 +201,12 @@ export function validate(data) {
       c.recorded.every((k) => typeof k === "string" && DEAL_KEY.test(k));
     if (!ok) throw new StatsError("current");
   }
-  return data;
+  return /** @type {Stats} */ (data); // checked above
 }
 
 // ------------------------------------------------------------- migration
 
+/** @param {Record<string, any>} old */
 function fromSchema1(old) {
   if (!isObject(old.presets)) throw new StatsError("schema 1 without presets");
   const out = emptyStats(Number.isFinite(old.since) ? old.since : Date.now());
@@ -158,7 +225,10 @@ function fromSchema1(old) {
   return out;
 }
 
-/** Statistics of any known schema, as the current schema (a new object); throws a StatsError if unusable. */
+/**
+ * Statistics of any known schema, as the current schema (a new object); throws a StatsError if unusable.
+ * @param {unknown} data
+ */
 export function migrate(data) {
   if (!isObject(data) || !Number.isInteger(data.schema)) throw new StatsError("no schema number");
   let current = data;
@@ -170,35 +240,60 @@ export function migrate(data) {
 
 // ------------------------------------------------------------- recording
 
-/** The statistics with a new game begun (``counted`` false: a game that does not count, e.g. the tutorial). */
+/**
+ * The statistics with a new game begun (``counted`` false: a game that does not count, e.g. the tutorial).
+ * @param {Stats} stats
+ * @param {{counted?: boolean}} [options]
+ * @returns {Stats}
+ */
 export function startGame(stats, { counted = true } = {}) {
   return { ...stats, current: { recorded: [], counted } };
 }
 
-/** The statistics with the game in play marked as assisted (an undo or a hint): its matches are not rated. */
+/**
+ * The statistics with the game in play marked as assisted (an undo or a hint): its matches are not rated.
+ * @param {Stats} stats
+ * @returns {Stats}
+ */
 export function markAssisted(stats) {
   const current = stats.current ?? { recorded: [], counted: true };
   if (current.assisted) return stats;
   return { ...stats, current: { ...current, assisted: true } };
 }
 
-/** Which deal of the game a view shows: "<match number>.<deal number>". */
+/**
+ * Which deal of the game a view shows: "<match number>.<deal number>".
+ * @param {Pick<View, "match">} view
+ */
 export function dealKey(view) {
   return `${view.match.match_number}.${view.match.deal_number}`;
 }
 
-/** The Elo expectation of the player (rating ``player``) against a computer level. */
+/**
+ * The Elo expectation of the player (rating ``player``) against a computer level.
+ * @param {number} player
+ * @param {number} level
+ */
 export function expectedScore(player, level) {
   const opponent = LEVEL_RATINGS[level] ?? LEVEL_RATINGS[3];
   return 1 / (1 + 10 ** ((opponent - player) / 400));
 }
 
-/** The player's new rating after a match against ``level``. */
+/**
+ * The player's new rating after a match against ``level``.
+ * @param {number} player
+ * @param {number} level
+ * @param {boolean} won
+ */
 export function ratedAfter(player, level, won) {
   return player + K_FACTOR * ((won ? 1 : 0) - expectedScore(player, level));
 }
 
-/** Are these rules one of the engine's presets unchanged? (``presets``: the engine's "presets" answer.) */
+/**
+ * Are these rules one of the engine's presets unchanged? (``presets``: the engine's "presets" answer.)
+ * @param {Rules} rules
+ * @param {Preset[]} presets
+ */
 export function isCustom(rules, presets) {
   const base = presets.find((p) => p.id === rules.id);
   if (!base) return true;
@@ -209,9 +304,13 @@ export function isCustom(rules, presets) {
  * Count a finished deal (and match) shown by ``view`` once: the statistics
  * after it, or the same object if there is nothing (new) to count.
  * ``context``: {level, presets, now}.
+ * @param {Stats} stats
+ * @param {View} view
+ * @param {RecordContext} context
+ * @returns {Stats}
  */
 export function recordView(stats, view, { level, presets = [], now = Date.now() }) {
-  const result = view && view.deal_result;
+  const result = view?.deal_result;
   if (!result) return stats;
   const current = stats.current ?? { recorded: [], counted: true };
   const key = dealKey(view);
@@ -261,6 +360,12 @@ export function recordView(stats, view, { level, presets = [], now = Date.now() 
 
 // ----------------------------------------------------------------- totals
 
+/**
+ * Add the counts of ``from`` into ``into`` (nested objects of numbers), and return it.
+ * @param {Record<string, any>} into
+ * @param {Record<string, any>} from
+ * @returns {Record<string, any>}
+ */
 function add(into, from) {
   for (const [name, value] of Object.entries(from)) {
     if (typeof value === "number") into[name] = (into[name] ?? 0) + value;
@@ -269,21 +374,32 @@ function add(into, from) {
   return into;
 }
 
-/** The buckets summed, optionally only those that ``keep(bucket)`` accepts. */
+/**
+ * The buckets summed, optionally only those that ``keep(bucket)`` accepts.
+ * @param {Pick<Stats, "buckets">} stats
+ * @param {(bucket: Bucket) => boolean} [keep]
+ * @returns {Bucket}
+ */
 export function totals(stats, keep = () => true) {
   const sum = emptyBucket("ALL", false, 0);
   for (const b of Object.values(stats.buckets)) {
     if (!keep(b)) continue;
-    for (const part of ["deals", "matches", "points", "basis", "closes", "marriages"]) add(sum[part], b[part]);
+    for (const part of /** @type {const} */ (["deals", "matches", "points", "basis", "closes", "marriages"]))
+      add(sum[part], b[part]);
   }
   return sum;
 }
 
-/** One row per rule set (levels summed), in the order of ``order`` (preset ids), custom rules after their preset. */
+/**
+ * One row per rule set (levels summed), in the order of ``order`` (preset ids), custom rules after their preset.
+ * @param {Pick<Stats, "buckets">} stats
+ * @param {string[]} [order]
+ */
 export function byRules(stats, order = []) {
+  /** @type {Map<string, Bucket>} */
   const keys = new Map();
   for (const b of Object.values(stats.buckets)) keys.set(`${b.preset}${b.custom ? "*" : ""}`, b);
-  const rank = (b) => {
+  const rank = (/** @type {Bucket} */ b) => {
     const i = order.indexOf(b.preset);
     return (i < 0 ? order.length : i) * 2 + (b.custom ? 1 : 0);
   };
@@ -296,20 +412,30 @@ export function byRules(stats, order = []) {
     }));
 }
 
-/** One row per level (rule sets summed), level 0 ("unknown", from schema 1) last. */
+/**
+ * One row per level (rule sets summed), level 0 ("unknown", from schema 1) last.
+ * @param {Pick<Stats, "buckets">} stats
+ */
 export function byLevel(stats) {
   const levels = [...new Set(Object.values(stats.buckets).map((b) => b.level))].sort((a, b) => (a || 9) - (b || 9));
   return levels.map((level) => ({ ...totals(stats, (b) => b.level === level), level }));
 }
 
-/** A share in whole percent ("—" as null when there is nothing to divide). */
+/**
+ * A share in whole percent ("—" as null when there is nothing to divide).
+ * @param {number} part
+ * @param {number} whole
+ */
 export function percent(part, whole) {
   return whole > 0 ? Math.round((100 * part) / whole) : null;
 }
 
 // ---------------------------------------------------------------- storage
 
-/** The stored statistics, or empty ones; never throws. Older schemas are migrated and stored back. */
+/**
+ * The stored statistics, or empty ones; never throws. Older schemas are migrated and stored back.
+ * @returns {Stats}
+ */
 export function loadStats(storage = globalThis.localStorage) {
   try {
     const text = storage.getItem(STORAGE_KEY);
@@ -324,6 +450,7 @@ export function loadStats(storage = globalThis.localStorage) {
   }
 }
 
+/** @param {Stats} stats */
 export function saveStats(stats, storage = globalThis.localStorage) {
   try {
     storage.setItem(STORAGE_KEY, JSON.stringify(stats));
@@ -333,7 +460,10 @@ export function saveStats(stats, storage = globalThis.localStorage) {
   }
 }
 
-/** A new game has begun (``counted`` false: it does not count, e.g. the tutorial). */
+/**
+ * A new game has begun (``counted`` false: it does not count, e.g. the tutorial).
+ * @param {{counted?: boolean}} [options]
+ */
 export function beginGame({ counted = true } = {}, storage = globalThis.localStorage) {
   saveStats(startGame(loadStats(storage), { counted }), storage);
 }
@@ -345,9 +475,13 @@ export function noteAssistance(storage = globalThis.localStorage) {
   if (next !== stats) saveStats(next, storage);
 }
 
-/** Count the deal ``view`` shows if it is finished and not counted yet (context as for recordView). */
+/**
+ * Count the deal ``view`` shows if it is finished and not counted yet (context as for recordView).
+ * @param {View | null} view
+ * @param {RecordContext} context
+ */
 export function noteFinishedDeal(view, context, storage = globalThis.localStorage) {
-  if (!view || !view.deal_result) return;
+  if (!view?.deal_result) return;
   const stats = loadStats(storage);
   const next = recordView(stats, view, context);
   if (next !== stats) saveStats(next, storage);

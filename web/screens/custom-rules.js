@@ -10,7 +10,7 @@ import { t } from "../platform/i18n.js";
 import { h } from "../table/table.js";
 import { kindOf, parameterName, ruleSentence, rulesErrorText } from "./rules-text.js";
 
-/** @import { Preset, Rules, RulesErrorDetail, RulesParameter } from "./rules-text.js" */
+/** @import { Preset, Rules, RulesErrorDetail, RulesParameter } from "../../types/engine.js" */
 /**
  * @typedef {{
  *   presets: Preset[],

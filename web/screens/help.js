@@ -8,10 +8,10 @@ import { h } from "../table/table.js";
 import { rulesSentences, rulesTitle } from "./rules-text.js";
 import { openStats } from "./stats-view.js";
 
-/** @import { Preset, Rules, RulesParameter } from "./rules-text.js" */
+/** @import { Preset, RuleSet, RulesParameter } from "../../types/engine.js" */
 /**
  * @typedef {{
- *   rules: Rules | null,
+ *   rules: RuleSet | null,
  *   presets: Preset[],
  *   parameters: () => Promise<RulesParameter[]>,
  *   onTutorial: () => void,

@@ -1,3 +1,4 @@
+// @ts-check
 // Ways to play: against the computer, two players on one device (hot-seat),
 // or watching the computer play itself. The choice for the next new game is a
 // preference (remembered in localStorage, like settings.js); the mode of the
@@ -7,27 +8,51 @@
 import { computerName, defaultName } from "../table/names.js";
 import { LEVELS } from "./settings.js";
 
+/** @import { Seating } from "../../types/engine.js" */
+/**
+ * The way to play the next new game: the mode ("computer", "hotseat" or
+ * "watch"), ranked or not, the two players' names, the level of the second
+ * computer when watching, and the watching speed (SPEEDS).
+ * @typedef {{mode: string, ranked: boolean, names: [string, string], watchLevel: number, speed: string}} Preferences
+ */
+
 const KEY = "sixty-six.modes.v1";
 
 export const MODES = ["computer", "hotseat", "watch"];
 export const SPEEDS = ["slow", "normal", "fast"];
 /** The pause before each move while you watch, by speed (milliseconds). */
+/** @type {Record<string, number>} */
 export const SPEED_MS = { slow: 2400, normal: 1100, fast: 250 };
 export const NAME_MAX = 24;
 
-export const PREFERENCE_DEFAULTS = Object.freeze({
-  mode: "computer",
-  ranked: false,
-  names: ["", ""],
-  watchLevel: 3,
-  speed: "normal",
-});
+export const PREFERENCE_DEFAULTS = Object.freeze(
+  /** @type {Preferences} */ ({
+    mode: "computer",
+    ranked: false,
+    names: ["", ""],
+    watchLevel: 3,
+    speed: "normal",
+  }),
+);
 
+/** @param {unknown} value */
 function cleanName(value) {
-  return typeof value === "string" ? value.replace(/[\u0000-\u001f\u007f]/g, "").trim().slice(0, NAME_MAX) : "";
+  return typeof value === "string"
+    ? value
+        // biome-ignore lint/suspicious/noControlCharactersInRegex: a name loses its control characters
+        .replace(/[\u0000-\u001f\u007f]/g, "")
+        .trim()
+        .slice(0, NAME_MAX)
+    : "";
 }
 
+/**
+ * The preferences in ``prefs`` that are valid, the defaults for the rest.
+ * @param {any} prefs anything (as read from storage)
+ * @returns {Preferences}
+ */
 function valid(prefs) {
+  /** @type {Preferences} */
   const out = { ...PREFERENCE_DEFAULTS, names: [...PREFERENCE_DEFAULTS.names] };
   if (prefs && typeof prefs === "object") {
     if (MODES.includes(prefs.mode)) out.mode = prefs.mode;
@@ -39,6 +64,7 @@ function valid(prefs) {
   return out;
 }
 
+/** @returns {Preferences} */
 export function loadPreferences() {
   try {
     return valid(JSON.parse(localStorage.getItem(KEY) || "null"));
@@ -47,6 +73,10 @@ export function loadPreferences() {
   }
 }
 
+/**
+ * Store the valid part of ``prefs``; returns what is stored.
+ * @param {Preferences} prefs
+ */
 export function savePreferences(prefs) {
   const clean = valid(prefs);
   try {
@@ -57,7 +87,12 @@ export function savePreferences(prefs) {
   return clean;
 }
 
-/** The seating of a new game from the preferences and the computer's level (watching: seat 0 plays at watchLevel). */
+/**
+ * The seating of a new game from the preferences and the computer's level (watching: seat 0 plays at watchLevel).
+ * @param {Preferences} prefs
+ * @param {number} level
+ * @returns {Seating}
+ */
 export function newSeating(prefs, level) {
   const mode = prefs.mode;
   return {
@@ -69,11 +104,16 @@ export function newSeating(prefs, level) {
 }
 
 /** The seating of a plain game against the computer (the tutorial's). */
-export const PLAIN_SEATING = Object.freeze({ mode: "computer", ranked: false, names: null, levels: [null, 4] });
+export const PLAIN_SEATING = Object.freeze(
+  /** @type {Seating} */ ({ mode: "computer", ranked: false, names: null, levels: [null, 4] }),
+);
 
-/** The names of seats 0 and 1 for a game of this meta (null: "you" and "the computer"). */
+/**
+ * The names of seats 0 and 1 for a game of this meta (null: "you" and "the computer").
+ * @param {Seating} meta
+ */
 export function seatNames(meta) {
-  if (meta.mode === "hotseat") return [0, 1].map((seat) => (meta.names && meta.names[seat]) || defaultName(seat));
+  if (meta.mode === "hotseat") return [0, 1].map((seat) => meta.names?.[seat] || defaultName(seat));
   if (meta.mode === "watch") return [0, 1].map((seat) => computerName(seat, meta.levels ? meta.levels[seat] : 3));
   return null;
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // Record files: saving a game as a record (PROTOCOL.md "Record") and opening
 // one to review it.
 //
@@ -10,17 +11,25 @@
 
 import { t } from "../platform/i18n.js";
 
+/** @import { EngineClient, EngineError } from "../engine/engine-client.js" */
+/** @import { DealEntry, Seating } from "../../types/engine.js" */
+/** @typedef {Pick<EngineClient, "request">} Client The engine client (a stand-in in the Node tests). */
+
 /** Larger files are refused unread: a whole session's record is far smaller. */
 export const MAX_RECORD_BYTES = 2_000_000;
 
 function fileName() {
   const now = new Date();
-  const pad = (n) => String(n).padStart(2, "0");
+  const pad = (/** @type {number} */ n) => String(n).padStart(2, "0");
   const stamp = `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}-${pad(now.getHours())}${pad(now.getMinutes())}`;
   return `sixty-six-${stamp}.json`;
 }
 
-/** Ask the engine for the record of ``table`` and offer it as a download; resolves to the file's text. */
+/**
+ * Ask the engine for the record of ``table`` and offer it as a download; resolves to the file's text.
+ * @param {Client} client
+ * @param {string} table
+ */
 export async function exportRecord(client, table) {
   const answer = await client.request({ cmd: "table_export", table });
   const text = `${JSON.stringify(answer.record, null, 1)}\n`;
@@ -36,6 +45,10 @@ export async function exportRecord(client, table) {
   return text;
 }
 
+/**
+ * @param {Blob} file
+ * @returns {Promise<string>}
+ */
 function readText(file) {
   return new Promise((resolve, reject) => {
     const reader = new FileReader();
@@ -48,6 +61,9 @@ function readText(file) {
 /**
  * Open a record file for review: {game, meta, deals} (a separate table), or
  * {error} with the reason in the page's language.
+ * @param {Client} client
+ * @param {File} file
+ * @returns {Promise<{game: string, meta: Seating, deals: DealEntry[], error?: undefined} | {error: string}>}
  */
 export async function importRecord(client, file) {
   if (file.size > MAX_RECORD_BYTES) return { error: t("modes.import.tooBig") };
@@ -61,7 +77,8 @@ export async function importRecord(client, file) {
   let answer;
   try {
     answer = await client.request({ cmd: "table_import", record });
-  } catch (error) {
+  } catch (failure) {
+    const error = /** @type {EngineError} */ (failure); // the client rejects with these only
     if (error.code === "bad_record") return { error: t("modes.import.badRecord", { detail: error.message }) };
     return { error: t("notice.error", { detail: error.message }) };
   }
@@ -72,6 +89,10 @@ export async function importRecord(client, file) {
   return { game: answer.table, meta: answer.seating, deals: answer.deals };
 }
 
+/**
+ * @param {string} name
+ * @param {string} text
+ */
 function control(name, text) {
   const button = document.createElement("button");
   button.type = "button";
@@ -81,7 +102,11 @@ function control(name, text) {
   return button;
 }
 
-/** Add "Review" and "Save record" to the end-of-deal panel (drawn by table.js) while a result shows. */
+/**
+ * Add "Review" and "Save record" to the end-of-deal panel (drawn by table.js) while a result shows.
+ * @param {HTMLElement} result
+ * @param {{shown: boolean}} options
+ */
 export function resultButtons(result, { shown }) {
   const row = result.querySelector(".result-buttons");
   if (!row || !shown || row.querySelector("[data-control]")) return;

@@ -13,11 +13,7 @@ import { has, t, tp } from "../platform/i18n.js";
 import { isCustom } from "../platform/stats.js";
 import { presetName } from "../table/table.js";
 
-/** @typedef {boolean | number | string} RuleValue */
-/** @typedef {Record<string, RuleValue>} Rules The engine's rules value, parameter id -> value ("id" is the preset's). */
-/** @typedef {{id: string, values: RuleValue[]}} RulesParameter One of the engine's "rules" answer, its values in order. */
-/** @typedef {{id: string, name: string, rules: Rules}} Preset One of the engine's "presets" answer. */
-/** @typedef {{reason?: string, values?: Record<string, unknown>}} RulesErrorDetail A bad_rules error's detail. */
+/** @import { Preset, Rules, RulesErrorDetail, RuleSet, RulesParameter, RuleValue } from "../../types/engine.js" */
 
 /**
  * "bool", "number" or "choice", from the allowed values the engine lists.
@@ -65,7 +61,7 @@ export function rulesSentences(rules, parameters) {
 
 /**
  * The rules' name in words, marked when they were changed from the preset.
- * @param {Rules} rules
+ * @param {RuleSet} rules
  * @param {Preset[]} presets
  * @returns {string}
  */

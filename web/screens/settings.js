@@ -1,10 +1,26 @@
+// @ts-check
 // Player settings, remembered in localStorage. None of them is a rule: the
 // rules come from the engine's presets. The words for each choice are in the
 // translations (web/i18n/*.json): "level.<n>", "dealer.<key>", "points.<key>",
 // "deck.<style>", "lang.<code>".
 
-import { DECK_STYLES } from "../table/cards.js";
 import { detectLanguage, LANGUAGES } from "../platform/i18n.js";
+import { DECK_STYLES } from "../table/cards.js";
+
+/** @import { RuleSet } from "../../types/engine.js" */
+/**
+ * The player's settings: the rules (a preset's id), the computer's level,
+ * who deals first, the running points shown, the language and the card
+ * pattern (null until chosen).
+ * @typedef {{
+ *   preset: string,
+ *   level: number,
+ *   dealer: string,
+ *   points: string,
+ *   language: string | null,
+ *   deck: string | null,
+ * }} Settings
+ */
 
 const KEY = "sixty-six.settings.v1";
 
@@ -18,16 +34,31 @@ export const POINTS_MODES = ["auto", "hide", "own", "both"];
  * (Hungary, Austria and southern Germany, Transylvania, Vojvodina), French
  * suits for English and Polish.
  */
+/** @type {Record<string, string>} */
 const DECK_BY_LANGUAGE = { en: "french", hu: "tell", de: "tell", ro: "tell", pl: "french", sr: "tell" };
 
 // The longest the computer may think, by level: each level searches a fixed
 // number of iterations (5: for a second), which may take longer in the
 // browser than natively; the cap keeps the table responsive on slow devices.
+/** @type {Record<number, number>} */
 const BUDGET_MS = { 1: 2500, 2: 2500, 3: 2500, 4: 2500, 5: 1000 };
 
 // language and deck: null until chosen (the browser's language, and that language's usual pattern).
-export const DEFAULTS = Object.freeze({ preset: "AT20", level: 3, dealer: "random", points: "auto", language: null, deck: null });
+/** @type {Readonly<Settings>} */
+export const DEFAULTS = Object.freeze({
+  preset: "AT20",
+  level: 3,
+  dealer: "random",
+  points: "auto",
+  language: null,
+  deck: null,
+});
 
+/**
+ * The settings in ``settings`` that are valid, the defaults for the rest.
+ * @param {any} settings anything (as read from storage)
+ * @returns {Settings}
+ */
 function valid(settings) {
   const out = { ...DEFAULTS };
   if (settings && typeof settings === "object") {
@@ -41,6 +72,7 @@ function valid(settings) {
   return out;
 }
 
+/** @returns {Settings} */
 export function loadSettings() {
   try {
     return valid(JSON.parse(localStorage.getItem(KEY) || "null"));
@@ -49,6 +81,10 @@ export function loadSettings() {
   }
 }
 
+/**
+ * Store the valid part of ``settings``; returns what is stored.
+ * @param {Settings} settings
+ */
 export function saveSettings(settings) {
   const clean = valid(settings);
   try {
@@ -59,11 +95,15 @@ export function saveSettings(settings) {
   return clean;
 }
 
-/** The seat that deals first, as new_game's "dealer" argument (undefined: the engine cuts). */
+/**
+ * The seat that deals first, as new_game's "dealer" argument (undefined: the engine cuts).
+ * @param {Settings} settings
+ */
 export function dealerArgument(settings) {
   return settings.dealer === "me" ? 0 : settings.dealer === "computer" ? 1 : undefined;
 }
 
+/** @param {number} level */
 export function budgetFor(level) {
   return BUDGET_MS[level] ?? BUDGET_MS[3];
 }
@@ -72,18 +112,27 @@ export function budgetFor(level) {
  * Which running points to show: "hide" | "own" | "both".
  * The default follows RULES.md §3.1 (UI options): shown for presets where
  * 66 ends the deal automatically, hidden where players claim by hand.
+ * @param {Settings} settings
+ * @param {Pick<RuleSet, "claim_mode"> | null | undefined} rules
  */
 export function pointsMode(settings, rules) {
   if (settings.points !== "auto") return settings.points;
   return rules && rules.claim_mode === "auto" ? "both" : "hide";
 }
 
-/** The language to show: the one chosen, else the browser's. */
+/**
+ * The language to show: the one chosen, else the browser's.
+ * @param {Settings} settings
+ */
 export function languageOf(settings) {
   return settings.language || detectLanguage();
 }
 
-/** The card pattern to draw: the one chosen, else the usual one for ``language``. */
+/**
+ * The card pattern to draw: the one chosen, else the usual one for ``language``.
+ * @param {Settings} settings
+ * @param {string} language
+ */
 export function deckOf(settings, language) {
   return settings.deck || DECK_BY_LANGUAGE[language] || "french";
 }

@@ -9,30 +9,9 @@ import { byLevel, byRules, LEVEL_RATINGS, loadStats, percent, START_RATING, tota
 import { h, presetName } from "../table/table.js";
 import { barChart, lineChart } from "./charts.js";
 
-/** @import { Preset } from "./rules-text.js" */
+/** @import { Preset } from "../../types/engine.js" */
 /** @typedef {{presets: Preset[], onImported: () => void, onReset: () => void}} StatsOptions */
-/** @typedef {{won: number, lost: number}} WonLost */
-/**
- * What this screen reads of the statistics (stats.js, schema 2).
- * @typedef {{
- *   since: number,
- *   rating: number,
- *   rated: number,
- *   history: {t: number, rating: number, level: number, won: boolean}[],
- *   buckets: Record<string, object>,
- * }} Stats
- */
-/**
- * Counts summed over buckets (stats.js totals(), a row of byRules() or byLevel()).
- * @typedef {{
- *   deals: WonLost & {none: number},
- *   matches: WonLost,
- *   points: WonLost,
- *   basis: Record<string, WonLost>,
- *   closes: {made: number, won: number},
- *   marriages: {count: number, points: number},
- * }} Totals
- */
+/** @import { Stats, Totals } from "../platform/stats.js" */
 
 // The dialog is there from build() on: the functions that use it run only
 // then (hence the casts from null).
@@ -61,7 +40,7 @@ function levelLabel(level) {
 const pair = (/** @type {number} */ a, /** @type {number} */ b) => `${a}–${b}`;
 
 /**
- * @param {string} tag
+ * @param {keyof HTMLElementTagNameMap} tag
  * @param {string} stat
  * @param {string | number | null} value
  */

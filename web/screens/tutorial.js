@@ -1,3 +1,4 @@
+// @ts-check
 // The tutorial: a first deal against the computer with guided prompts (the
 // trump card, free play while the talon is open, drawing, the exchange, a
 // marriage, closing, strict play, claiming 66). It is offered once, on the
@@ -10,9 +11,27 @@
 // shows while its condition holds), so a player who plays otherwise still gets
 // the prompts that apply.
 
-import { cardLabel, suitName } from "../table/cards.js";
 import { t } from "../platform/i18n.js";
+import { cardLabel, suitName } from "../table/cards.js";
 import { h } from "../table/table.js";
+
+/** @import { Action, DealResult, View } from "../../types/engine.js" */
+/**
+ * A step of the tutorial: when(view) it applies; "until" an action of yours
+ * (its prefix) or "next" or "finish" (a button) ends it (null: it ends when
+ * it no longer applies); text(view) says it; target is what it points at.
+ * @typedef {{
+ *   id: string,
+ *   when: (view: View) => boolean,
+ *   until: string | null,
+ *   text: (view: View) => string,
+ *   target: string,
+ * }} Step
+ */
+/**
+ * The guide of a tutorial deal.
+ * @typedef {{update: (view: View) => void, acted: (action: Action) => void, end: () => void, redraw: () => void}} Tutorial
+ */
 
 export const STORAGE_KEY = "sixty-six.tutorial";
 
@@ -42,6 +61,7 @@ export function tutorialSeen(storage = globalThis.localStorage) {
   }
 }
 
+/** @param {string} how */
 function markSeen(how, storage = globalThis.localStorage) {
   try {
     storage.setItem(STORAGE_KEY, JSON.stringify({ [how]: Date.now() }));
@@ -50,12 +70,13 @@ function markSeen(how, storage = globalThis.localStorage) {
   }
 }
 
-const legal = (view, action) => view.legal.includes(action);
-const strict = (view) => view.strict;
-const canClaim = (view) => legal(view, "claim") && view.my_points >= view.points_to_win;
+const legal = (/** @type {View} */ view, /** @type {Action} */ action) => view.legal.includes(action);
+const strict = (/** @type {View} */ view) => view.strict;
+const canClaim = (/** @type {View} */ view) => legal(view, "claim") && view.my_points >= view.points_to_win;
 
 // Each step: when(view) it applies; "until" an action of yours (its prefix) or "next" (a button) ends it;
 // text(view) says it; target is what it points at.
+/** @type {Step[]} */
 const STEPS = [
   {
     id: "trump",
@@ -117,18 +138,32 @@ const STEPS = [
     id: "end",
     when: (v) => Boolean(v.deal_result),
     until: "finish",
-    text: (v) => (v.deal_result.winner === v.seat ? t("tutorial.won") : t("tutorial.over")),
+    text: (v) => (/** @type {DealResult} */ (v.deal_result).winner === v.seat ? t("tutorial.won") : t("tutorial.over")),
     target: "#result",
   },
 ];
 
+/** @type {HTMLDialogElement | null} */
 let offerDialog = null;
 
-/** Offer the tutorial (first visit): ``start()`` if accepted. Either way it is not offered again. */
+/**
+ * Offer the tutorial (first visit): ``start()`` if accepted. Either way it is not offered again.
+ * @param {() => void} start
+ */
 export function offerTutorial(start) {
   markSeen("offered");
-  const yes = h("button", { type: "button", class: "btn btn-primary", "data-action": "tutorial-start", text: t("tutorial.offerStart") });
-  const no = h("button", { type: "button", class: "btn", "data-action": "tutorial-decline", text: t("tutorial.offerLater") });
+  const yes = h("button", {
+    type: "button",
+    class: "btn btn-primary",
+    "data-action": "tutorial-start",
+    text: t("tutorial.offerStart"),
+  });
+  const no = h("button", {
+    type: "button",
+    class: "btn",
+    "data-action": "tutorial-decline",
+    text: t("tutorial.offerLater"),
+  });
   offerDialog?.remove();
   offerDialog = h(
     "dialog",
@@ -138,9 +173,10 @@ export function offerTutorial(start) {
     h("p", { class: "muted small", text: t("tutorial.offerHelp") }),
     h("div", { class: "dialog-buttons" }, no, yes),
   );
-  no.addEventListener("click", () => offerDialog.close());
+  // The dialog is there until the next offer replaces it (hence the casts from null).
+  no.addEventListener("click", () => /** @type {HTMLDialogElement} */ (offerDialog).close());
   yes.addEventListener("click", () => {
-    offerDialog.close();
+    /** @type {HTMLDialogElement} */ (offerDialog).close();
     start();
   });
   document.body.append(offerDialog);
@@ -152,12 +188,15 @@ export function offerTutorial(start) {
  * The guide of a tutorial deal. ``options``: {anchor (the element the prompts
  * follow), root (where its targets are), onEnd()}. Call update(view) whenever
  * the table is ready, and acted(action) for each of your actions.
+ * @param {{anchor: HTMLElement, root: HTMLElement, onEnd: () => void}} options
+ * @returns {Tutorial}
  */
 export function createTutorial({ anchor, root, onEnd }) {
   markSeen("started");
   const done = new Set(); // the kinds of action you took ("play", "exchange", …)
   const passed = new Set(); // the steps you left with their Next button
   let current = 0;
+  /** @type {View | null} */
   let view = null;
   const box = h("section", { class: "coach", id: "coach", "aria-live": "polite", "aria-labelledby": "coach-title" });
   anchor.after(box);
@@ -172,12 +211,12 @@ export function createTutorial({ anchor, root, onEnd }) {
     onEnd();
   }
 
-  const finished = (step) => done.has(step.until) || passed.has(step.id);
+  const finished = (/** @type {Step} */ step) => done.has(step.until) || passed.has(step.id);
 
   function draw() {
     clearTargets();
     const step = STEPS[current];
-    if (!view || !step || !step.when(view)) {
+    if (!view || !step?.when(view)) {
       box.hidden = true;
       return;
     }
@@ -197,35 +236,52 @@ export function createTutorial({ anchor, root, onEnd }) {
           return;
         }
         passed.add(step.id);
-        update(view);
+        update(/** @type {View} */ (view)); // shown: there is a view
       });
       buttons.push(next);
     }
     if (step.until !== "finish") {
-      const skip = h("button", { type: "button", class: "btn btn-small", "data-action": "tutorial-skip", text: t("tutorial.skip") });
+      const skip = h("button", {
+        type: "button",
+        class: "btn btn-small",
+        "data-action": "tutorial-skip",
+        text: t("tutorial.skip"),
+      });
       skip.addEventListener("click", end);
       buttons.push(skip);
     }
     box.replaceChildren(
-      h("h2", { class: "coach-title", id: "coach-title", text: t("tutorial.title", { n: current + 1, total: STEPS.length }) }),
+      h("h2", {
+        class: "coach-title",
+        id: "coach-title",
+        text: t("tutorial.title", { n: current + 1, total: STEPS.length }),
+      }),
       h("p", { class: "coach-text", text: step.text(view) }),
       h("div", { class: "coach-buttons" }, ...buttons),
     );
     for (const node of root.querySelectorAll(step.target)) node.classList.add("coach-target");
   }
 
-  /** Follow the table: the first unfinished step that applies now (later steps win over ones that no longer apply). */
+  /**
+   * Follow the table: the first unfinished step that applies now (later steps win over ones that no longer apply).
+   * @param {View} next
+   */
   function update(next) {
     view = next;
     while (current < STEPS.length && finished(STEPS[current])) current += 1;
     if (current < STEPS.length && !STEPS[current].when(view)) {
-      const later = STEPS.findIndex((step, i) => i > current && !finished(step) && step.when(view));
+      const later = STEPS.findIndex(
+        (step, i) => i > current && !finished(step) && step.when(/** @type {View} */ (view)),
+      );
       if (later >= 0) current = later;
     }
     draw();
   }
 
-  /** Your action (protocol text), to finish the step that asked for it. */
+  /**
+   * Your action (protocol text), to finish the step that asked for it.
+   * @param {Action} action
+   */
   function acted(action) {
     done.add(action.split(":")[0]);
   }

@@ -1,3 +1,4 @@
+// @ts-check
 // The hand-over screen of a game for two on one device. It covers the table
 // between turns; while it shows, the table holds no card of either hand (the
 // page draws it from a "curtain" model), and the next player's view is only
@@ -5,9 +6,19 @@
 
 import { t } from "../platform/i18n.js";
 
-const $ = (id) => document.getElementById(id);
+/** @import { View } from "../../types/engine.js" */
 
-/** The table as it may be seen while the device changes hands: no hand, nothing to press. */
+/**
+ * An element of index.html, which has every one asked for here (hence the cast).
+ * @param {string} id
+ */
+const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+
+/**
+ * The table as it may be seen while the device changes hands: no hand, nothing to press.
+ * @param {View} model
+ * @returns {View}
+ */
 export function curtain(model) {
   if (!model) return model;
   return {
@@ -25,6 +36,7 @@ export function curtain(model) {
 /**
  * Show the screen for ``next`` (the name of the player who gets the device);
  * ``claimBy`` names the player handing over when they may still claim 66.
+ * @param {{next: string, claimBy?: string | null}} who
  */
 export function showHandover({ next, claimBy = null }) {
   const box = $("handover");

@@ -22,7 +22,7 @@ import { t } from "../platform/i18n.js";
 const KEY = "sixty-six.shortcuts.v1";
 
 /**
- * What the keys act on (app.js): legal() the actions you may take now ([] while the table is busy),
+ * What the keys act on (game/input.js): legal() the actions you may take now ([] while the table is busy),
  * perform(action), newGame() (true if a new game was started), focusAction(action),
  * refuse(reason, card?) (says why a key did nothing).
  * @typedef {{

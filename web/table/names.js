@@ -1,3 +1,4 @@
+// @ts-check
 // Naming the seats. Against the computer the table speaks of "you" and "the
 // computer"; when two people share the device, or two computers play while
 // you watch, the same words name the seats instead: the table's keys (e.g.
@@ -5,6 +6,10 @@
 // "me" is the seat drawn at the bottom, "opp" the one at the top.
 
 import { localize, setVoice, t } from "../platform/i18n.js";
+
+/** @import { Spoken, Voice } from "../platform/i18n.js" */
+/** @typedef {{me: string, opp: string}} SeatNames The names of the seats at the bottom (me) and the top (opp). */
+/** @typedef {"me" | "opp" | "both"} Whose */
 
 // The ids of the named texts: the keys are "modes.named.<id>".
 export const NAMED = [
@@ -58,6 +63,7 @@ export const NAMED = [
 ];
 
 // Keys said of one side, with ".me" and ".opp" versions: their base -> named id.
+/** @type {Record<string, string>} */
 const SIDED = {
   "pile.tricks": "pileTricks",
   "panel.trickWon": "trickWon",
@@ -92,6 +98,7 @@ const SIDED = {
 };
 
 // Other keys: [named id or null (the name itself), whose name].
+/** @type {Record<string, [string | null, Whose]>} */
 const SINGLE = {
   "seat.you": [null, "me"],
   "seat.computer": [null, "opp"],
@@ -117,16 +124,30 @@ const SINGLE = {
   "a11y.say.hand": ["sayHand", "me"],
 };
 
+/**
+ * @param {string} id
+ * @param {SeatNames} names
+ * @param {Whose} who
+ * @returns {Spoken}
+ */
 function named(id, names, who) {
   const params = who === "both" ? { nameMe: names.me, nameOpp: names.opp } : { name: names[who] };
   return { key: `modes.named.${id}`, params };
 }
 
-/** A voice for i18n.js that names the seats: {me, opp} are the names at the bottom and the top. */
+/**
+ * A voice for i18n.js that names the seats: {me, opp} are the names at the bottom and the top.
+ * @param {SeatNames} names
+ * @returns {Voice}
+ */
 function voiceOf(names) {
   return (key) => {
     const single = SINGLE[key];
-    if (single) return single[0] === null ? { text: names[single[1]] } : named(single[0], names, single[1]);
+    // A name on its own is always one seat's ("me" or "opp").
+    if (single)
+      return single[0] === null
+        ? { text: names[/** @type {"me" | "opp"} */ (single[1])] }
+        : named(single[0], names, single[1]);
     const dot = key.lastIndexOf(".");
     const side = key.slice(dot + 1);
     const id = SIDED[key.slice(0, dot)];
@@ -134,9 +155,13 @@ function voiceOf(names) {
   };
 }
 
+/** @type {SeatNames | null} */
 let current = null;
 
-/** Name the seats ({me, opp}), or go back to "you" and "the computer" (null). Redraws the static labels. */
+/**
+ * Name the seats ({me, opp}), or go back to "you" and "the computer" (null). Redraws the static labels.
+ * @param {SeatNames | null} names
+ */
 export function nameSeats(names) {
   const same = current === names || (current && names && current.me === names.me && current.opp === names.opp);
   if (same) return;
@@ -145,12 +170,19 @@ export function nameSeats(names) {
   localize();
 }
 
-/** The default name of a player: "Player 1", "Player 2" in the page's language. */
+/**
+ * The default name of a player: "Player 1", "Player 2" in the page's language.
+ * @param {number} seat
+ */
 export function defaultName(seat) {
   return t("modes.player", { n: seat + 1 });
 }
 
-/** The name of a computer that plays while you watch: "Computer 1 (level 3)". */
+/**
+ * The name of a computer that plays while you watch: "Computer 1 (level 3)".
+ * @param {number} seat
+ * @param {number | null} level
+ */
 export function computerName(seat, level) {
   return t("modes.computerName", { n: seat + 1, level });
 }

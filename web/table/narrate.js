@@ -1,3 +1,4 @@
+// @ts-check
 // The game told in words for screen readers: every event the page receives
 // (both players' cards, tricks, draws, marriages, exchanges, closing, claims,
 // deal and match results) becomes a sentence in the player's language, added
@@ -9,22 +10,34 @@
 // name the seats (names.js gives the "modes.named.say*" forms), and the log
 // is emptied whenever the device changes hands.
 
-import { cardLabel, suitName } from "./cards.js";
 import { t, tp } from "../platform/i18n.js";
+import { cardLabel, suitName } from "./cards.js";
 import { dealReason, presetName } from "./table.js";
+
+/** @import { Card, GameEvent, Seat, Suit, View } from "../../types/engine.js" */
 
 const KEEP = 200; // lines kept in the log (older ones are dropped; a screen reader reads only the new ones)
 
+/** @param {Card[]} list */
 function cards(list) {
   return list.map(cardLabel).join(", ");
 }
 
+/**
+ * @param {Seat | null | undefined} winner
+ * @param {Seat} me
+ */
 function dealHeading(winner, me) {
   if (winner === null || winner === undefined) return t("result.deal.none");
   return winner === me ? t("result.deal.me") : t("result.deal.opp");
 }
 
-/** One event (as the table sent it to the view's seat) in words; "" for events with nothing to tell. ``view``: the view after it. */
+/**
+ * One event (as the table sent it to the view's seat) in words; "" for events with nothing to tell. ``view``: the view after it.
+ * @param {GameEvent} event
+ * @param {View} view
+ * @returns {string}
+ */
 export function describeEvent(event, view) {
   const me = view.seat;
   const mine = event.seat === me;
@@ -37,7 +50,9 @@ export function describeEvent(event, view) {
       return event.winner === me ? tp("a11y.say.trick.me", event.points) : tp("a11y.say.trick.opp", event.points);
     case "draw":
       if (!event.card) return t("a11y.say.drawHidden.opp");
-      return mine ? t("a11y.say.draw.me", { card: cardLabel(event.card) }) : t("a11y.say.draw.opp", { card: cardLabel(event.card) });
+      return mine
+        ? t("a11y.say.draw.me", { card: cardLabel(event.card) })
+        : t("a11y.say.draw.opp", { card: cardLabel(event.card) });
     case "exhausted":
       return t("a11y.say.exhausted");
     case "marriage": {
@@ -74,6 +89,12 @@ export function describeEvent(event, view) {
   }
 }
 
+/**
+ * @param {boolean} myDeal
+ * @param {Card | null} trumpCard
+ * @param {Suit} trumpSuit
+ * @param {Card[]} hand
+ */
 function describeDeal(myDeal, trumpCard, trumpSuit, hand) {
   const parts = [myDeal ? t("a11y.say.deal.me") : t("a11y.say.deal.opp")];
   parts.push(
@@ -85,7 +106,10 @@ function describeDeal(myDeal, trumpCard, trumpSuit, hand) {
   return parts.join(" ");
 }
 
-/** A game just put on the table (new, or restored): the rules, who dealt, trumps and your hand. */
+/**
+ * A game just put on the table (new, or restored): the rules, who dealt, trumps and your hand.
+ * @param {View} view
+ */
 export function describeGame(view, restored = false) {
   const opening = restored ? t("a11y.say.resumed") : t("a11y.say.newGame", { rules: presetName(view.rules) });
   if (view.deal_result) return opening;
@@ -96,7 +120,11 @@ function region() {
   return document.getElementById("announcer");
 }
 
-/** Tell one event; a new deal starts a fresh log (the last deal's cards are no longer on the table). */
+/**
+ * Tell one event; a new deal starts a fresh log (the last deal's cards are no longer on the table).
+ * @param {GameEvent} event
+ * @param {View} view
+ */
 export function narrate(event, view) {
   if (event.type === "next") clearLog();
   say(describeEvent(event, view));
@@ -107,24 +135,34 @@ export function clearLog() {
   region()?.replaceChildren();
 }
 
-/** Tell a game just put on the table, in a fresh log. */
+/**
+ * Tell a game just put on the table, in a fresh log.
+ * @param {View} view
+ */
 export function narrateGame(view, restored = false) {
   clearLog();
   say(describeGame(view, restored));
 }
 
-/** What a player finds on taking the device (two players): their hand and the cards on the table. */
+/**
+ * What a player finds on taking the device (two players): their hand and the cards on the table.
+ * @param {View} view
+ */
 export function describeTurn(view) {
   const parts = [t("a11y.say.hand", { cards: cards(view.hand) })];
   if (view.trick.length) parts.push(t("a11y.say.table", { cards: cards(view.trick.map((entry) => entry.card)) }));
   return parts.join(" ");
 }
 
-/** Add ``text`` to the live region (a new line, so the same words said twice are read twice). */
+/**
+ * Add ``text`` to the live region (a new line, so the same words said twice are read twice).
+ * @param {string} text
+ */
 export function say(text, log = region()) {
   if (!text || !log) return;
   const line = document.createElement("p");
   line.textContent = text;
   log.append(line);
-  while (log.childElementCount > KEEP) log.firstElementChild.remove();
+  // More than KEEP children: there is a first one.
+  while (log.childElementCount > KEEP) /** @type {Element} */ (log.firstElementChild).remove();
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // Drawing the table from a view. Nothing here knows the rules: what may be
 // played or pressed comes from view.legal only. Every word comes from the
 // translations (i18n.js); the end of a deal is told from deal_result's code,
@@ -8,15 +9,27 @@
 // table carries a data-key, so flip() can animate each card from where it
 // was to where it is now.
 
-import { cardBack, cardFace, cardLabel, deckStyle, suitIcon, suitName } from "./cards.js";
 import { has, language, t, tp } from "../platform/i18n.js";
+import { cardBack, cardFace, cardLabel, deckStyle, suitIcon, suitName } from "./cards.js";
+
+/** @import { Action, Card, DealResult, RuleSet, Seat, View } from "../../types/engine.js" */
+/** @typedef {ReturnType<typeof queryDom>} Dom The table's elements. */
+/**
+ * How to draw: which running points show ("hide", "own" or "both"), whether
+ * you may act, whether the computer is thinking, and a status line's words
+ * instead of the usual ones ("" for those).
+ * @typedef {{pointsMode: string, interactive: boolean, thinking: boolean, message: string}} Ui
+ */
+/** @typedef {string | number | boolean | null | undefined} AttributeValue */
 
 // The seat drawn at the bottom (the protocol's number, the view's "seat") and the other one; set by render().
 let ME = 0;
 let OPPONENT = 1;
 
+/** The table's elements in ``doc`` (index.html has them all, hence the cast). */
 export function queryDom(doc = document) {
-  const $ = (id) => doc.getElementById(id);
+  /** @param {string} id */
+  const $ = (id) => /** @type {HTMLElement} */ (doc.getElementById(id));
   return {
     root: $("table"),
     oppHand: $("opp-hand"),
@@ -44,31 +57,56 @@ export function queryDom(doc = document) {
   };
 }
 
+/**
+ * An element with attributes and children. Attributes that are null,
+ * undefined or false are left out and true ones are empty; ``class`` is the
+ * class name and ``text`` the text.
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @param {Record<string, AttributeValue>} [attrs]
+ * @param {...(Node | string | null | undefined)} children
+ * @returns {HTMLElementTagNameMap[K]}
+ */
 export function h(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs)) {
     if (value === undefined || value === null || value === false) continue;
-    if (key === "class") node.className = value;
-    else if (key === "text") node.textContent = value;
+    if (key === "class") node.className = /** @type {string} */ (value);
+    else if (key === "text") node.textContent = /** @type {string} */ (value);
     else node.setAttribute(key, value === true ? "" : String(value));
   }
   for (const child of children) if (child !== null && child !== undefined) node.append(child);
   return node;
 }
 
-/** Replace a <select>'s options by ``entries`` ([value, label] pairs), with ``value`` selected. */
+/**
+ * Replace a <select>'s options by ``entries`` ([value, label] pairs), with ``value`` selected.
+ * @param {HTMLSelectElement} select
+ * @param {[string | number, string][]} entries
+ * @param {string | number} value
+ */
 export function fillSelect(select, entries, value) {
   select.replaceChildren(
-    ...entries.map(([key, label]) => h("option", { value: String(key), text: label, selected: String(key) === String(value) })),
+    ...entries.map(([key, label]) =>
+      h("option", { value: String(key), text: label, selected: String(key) === String(value) }),
+    ),
   );
 }
 
-/** "me" or "opp": the suffix of the keys that say something about a seat. */
+/**
+ * "me" or "opp": the suffix of the keys that say something about a seat.
+ * @param {Seat | null} seat
+ */
 function side(seat) {
   return seat === ME ? "me" : "opp";
 }
 
-/** A face-up card. As a button (in your hand) it plays; elsewhere it is an image. */
+/**
+ * A face-up card. As a button (in your hand) it plays; elsewhere it is an image.
+ * ``key``: what flip() follows it by (null: nothing).
+ * @param {Card} code
+ * @param {{key?: string | null, button?: boolean, classes?: string}} [options]
+ */
 export function cardElement(code, { key = code, button = false, classes = "" } = {}) {
   const node = button
     ? h("button", { type: "button", class: `card ${classes}`, "aria-label": cardLabel(code) })
@@ -80,6 +118,10 @@ export function cardElement(code, { key = code, button = false, classes = "" } =
   return node;
 }
 
+/**
+ * A card face down; ``key`` as for cardElement.
+ * @param {string | null} key
+ */
 export function backElement(key, classes = "") {
   const node = h("div", { class: `card back ${classes}`, "aria-hidden": "true" });
   node.dataset.deck = deckStyle();
@@ -88,12 +130,19 @@ export function backElement(key, classes = "") {
   return node;
 }
 
-/** The rules' name in the player's language (the engine's name for a preset the translations do not know). */
+/**
+ * The rules' name in the player's language (the engine's name for a preset the translations do not know).
+ * @param {Pick<RuleSet, "id" | "name">} rules
+ */
 export function presetName(rules) {
   return has(`preset.${rules.id}`) ? t(`preset.${rules.id}`) : rules.name;
 }
 
-/** The words on an action button (presentation only; whether it shows comes from view.legal). */
+/**
+ * The words on an action button (presentation only; whether it shows comes from view.legal).
+ * @param {Action} action
+ * @param {Pick<View, "marriage_offers" | "phase">} view
+ */
 export function actionLabel(action, view) {
   if (action.startsWith("marry:")) return String(view.marriage_offers[action.slice(6)].points);
   switch (action) {
@@ -114,6 +163,10 @@ export function actionLabel(action, view) {
   }
 }
 
+/**
+ * @param {Action} action
+ * @param {Pick<View, "marriage_offers">} view
+ */
 function actionTitle(action, view) {
   if (action.startsWith("marry:")) {
     const suit = action.slice(6);
@@ -137,12 +190,23 @@ function actionTitle(action, view) {
   }
 }
 
-/** An action button; a marriage shows its value and the suit's symbol. */
+/**
+ * An action button; a marriage shows its value and the suit's symbol.
+ * @param {Action} action
+ * @param {View} model
+ * @param {string} classes
+ */
 function actionButton(action, model, classes, withTitle = true) {
   const title = withTitle ? actionTitle(action, model) : undefined;
-  const button = h("button", { type: "button", class: classes, "data-action": action, title, text: actionLabel(action, model) });
+  const button = h("button", {
+    type: "button",
+    class: classes,
+    "data-action": action,
+    title,
+    text: actionLabel(action, model),
+  });
   if (action.startsWith("marry:")) {
-    button.setAttribute("aria-label", actionTitle(action, model));
+    button.setAttribute("aria-label", /** @type {string} */ (actionTitle(action, model))); // a marriage has one
     button.append(suitIcon(action.slice(6)));
   }
   return button;
@@ -150,24 +214,34 @@ function actionButton(action, model, classes, withTitle = true) {
 
 const ACTION_ORDER = ["marry", "exchange", "close", "claim", "pass", "resign", "next"];
 
+/** @param {Action} action */
 function actionRank(action) {
   const index = ACTION_ORDER.indexOf(action.split(":")[0]);
   return index < 0 ? ACTION_ORDER.length : index;
 }
 
-/** The non-card actions in view.legal, in a stable order. */
+/**
+ * The non-card actions in view.legal, in a stable order.
+ * @param {Pick<View, "legal">} view
+ */
 export function buttonActions(view) {
   return view.legal
     .filter((a) => !a.startsWith("play:"))
     .sort((a, b) => actionRank(a) - actionRank(b) || a.localeCompare(b));
 }
 
+/** @param {View} view */
 function playableCards(view) {
   return new Set(view.legal.filter((a) => a.startsWith("play:")).map((a) => a.slice(5)));
 }
 
 // ------------------------------------------------------------------ parts
 
+/**
+ * @param {Dom} dom
+ * @param {View} model
+ * @param {Ui} ui
+ */
 function renderOpponent(dom, model, ui) {
   const revealed = model.reveal ? model.reveal.hands[OPPONENT] : null;
   const cards = [];
@@ -193,6 +267,11 @@ function renderOpponent(dom, model, ui) {
   dom.thinking.hidden = !ui.thinking;
 }
 
+/**
+ * @param {HTMLElement} node
+ * @param {Card[][]} tricks
+ * @param {Seat} seat
+ */
 function renderPile(node, tricks, seat) {
   const count = tricks.length;
   const children = [];
@@ -207,6 +286,10 @@ function renderPile(node, tricks, seat) {
   node.title = tp("pile.count", count);
 }
 
+/**
+ * @param {Dom} dom
+ * @param {View} model
+ */
 function renderStock(dom, model) {
   const cards = [];
   const trump = model.trump_card;
@@ -215,15 +298,26 @@ function renderStock(dom, model) {
   if (trump) cards.push(cardElement(trump, { classes: "trump-card" }));
   if (closedTrump) cards.push(backElement(`closed-${closedTrump}`, "trump-card turned"));
   if (model.talon_count > 0) cards.push(backElement("talon", closed ? "talon closed" : "talon"));
-  const badge = h("span", { class: "trump-badge", title: t("stock.trumpsTitle", { suit: suitName(model.trump_suit) }) });
+  const badge = h("span", {
+    class: "trump-badge",
+    title: t("stock.trumpsTitle", { suit: suitName(model.trump_suit) }),
+  });
   badge.append(h("span", { class: "trump-word", text: t("stock.trumps") }), suitIcon(model.trump_suit));
   let label = "";
   if (closed) label = t(`stock.closedBy.${side(model.closed_by)}`);
   else if (model.talon_count > 0) label = t("stock.inTalon", { n: model.talon_count });
   else label = t("stock.exhausted");
-  dom.stock.replaceChildren(badge, h("div", { class: "stock-cards" }, ...cards), h("span", { class: "talon-count", text: label }));
+  dom.stock.replaceChildren(
+    badge,
+    h("div", { class: "stock-cards" }, ...cards),
+    h("span", { class: "talon-count", text: label }),
+  );
 }
 
+/**
+ * @param {Dom} dom
+ * @param {View} model
+ */
 function renderTrick(dom, model) {
   const children = model.trick.map((entry, i) =>
     cardElement(entry.card, { classes: `trick-card from-${entry.seat === ME ? "me" : "opponent"} order-${i}` }),
@@ -231,8 +325,13 @@ function renderTrick(dom, model) {
   dom.trick.replaceChildren(...children);
 }
 
-/** Put exactly ``nodes`` into ``parent``, in order, moving as few as possible (a node left in place keeps the focus). */
+/**
+ * Put exactly ``nodes`` into ``parent``, in order, moving as few as possible (a node left in place keeps the focus).
+ * @param {HTMLElement} parent
+ * @param {HTMLElement[]} nodes
+ */
 function keepChildren(parent, nodes) {
+  /** @type {Set<Element>} */
   const wanted = new Set(nodes);
   for (const child of [...parent.children]) if (!wanted.has(child)) child.remove();
   nodes.forEach((node, i) => {
@@ -242,16 +341,26 @@ function keepChildren(parent, nodes) {
 
 // Your cards are kept from one drawing to the next (the keyboard focus stays on its card).
 // A card you may not play now is aria-disabled, not disabled: it stays in reach of the keyboard and is read out.
+/**
+ * @param {Dom} dom
+ * @param {View} model
+ * @param {Ui} ui
+ */
 function renderMyHand(dom, model, ui) {
   const playable = playableCards(model);
   const myTurn = model.to_act === ME && ui.interactive;
   const face = `${deckStyle()} ${language()}`;
-  const drawn = new Map([...dom.myHand.querySelectorAll("button.card")].map((node) => [node.dataset.card, node]));
+  const drawn = new Map(
+    [.../** @type {NodeListOf<HTMLButtonElement>} */ (dom.myHand.querySelectorAll("button.card"))].map((node) => [
+      node.dataset.card,
+      node,
+    ]),
+  );
   const cards = model.hand.map((code) => {
     const legal = ui.interactive && playable.has(code);
     let node = drawn.get(code);
     if (!node || node.dataset.face !== face) {
-      node = cardElement(code, { button: true });
+      node = /** @type {HTMLButtonElement} */ (cardElement(code, { button: true }));
       node.dataset.face = face;
     }
     node.className = `card ${legal ? "legal" : myTurn ? "unplayable" : "waiting"}`;
@@ -265,6 +374,11 @@ function renderMyHand(dom, model, ui) {
   dom.myHand.style.setProperty("--n", String(Math.max(cards.length, 1)));
 }
 
+/**
+ * @param {HTMLElement} node
+ * @param {View} model
+ * @param {Seat} seat
+ */
 function renderMarriages(node, model, seat) {
   const items = model.marriages.filter((m) => m.seat === seat);
   node.replaceChildren(
@@ -280,12 +394,21 @@ function renderMarriages(node, model, seat) {
   );
 }
 
+/**
+ * @param {Dom} dom
+ * @param {View} model
+ * @param {Ui} ui
+ */
 function renderPoints(dom, model, ui) {
   const mode = ui.pointsMode;
   dom.myPoints.textContent = mode === "hide" ? "" : `· ${model.my_points}`;
   dom.oppPoints.textContent = mode === "both" ? `· ${model.opponent_points}` : "";
 }
 
+/**
+ * @param {View} model
+ * @param {Ui} ui
+ */
 function statusText(model, ui) {
   if (ui.message) return ui.message;
   if (model.deal_result) return "";
@@ -298,11 +421,17 @@ function statusText(model, ui) {
   return strict ? t("status.answerStrict") : t("status.answer");
 }
 
+/**
+ * @param {Dom} dom
+ * @param {View} model
+ * @param {Ui} ui
+ */
 function renderActions(dom, model, ui) {
   const buttons = [];
   if (!model.deal_result && ui.interactive) {
     for (const action of buttonActions(model)) {
-      const classes = action === "claim" ? "btn btn-primary btn-claim" : action.startsWith("marry:") ? "btn btn-marry" : "btn";
+      const classes =
+        action === "claim" ? "btn btn-primary btn-claim" : action.startsWith("marry:") ? "btn btn-marry" : "btn";
       buttons.push(actionButton(action, model, classes));
     }
   }
@@ -312,6 +441,7 @@ function renderActions(dom, model, ui) {
 // ------------------------------------------------------------ deal result
 
 // Whose deed the code describes: the claimer or resigner ("by"), the winner, or the loser (a failed close).
+/** @type {Record<string, "by" | "winner" | "loser">} */
 const CODE_PERSON = {
   claim_66: "by",
   auto_66: "winner",
@@ -323,14 +453,18 @@ const CODE_PERSON = {
 // Bases that name the loser (the others are said the same way whoever lost).
 const BASIS_PERSON = new Set(["schwarz", "schneider", "simple"]);
 
+/** @param {View} model (a deal's end: deal_result is set) */
 function dealHeading(model) {
-  const result = model.deal_result;
+  const result = /** @type {DealResult} */ (model.deal_result);
   if (model.phase === "match_over") return t(`result.match.${side(model.match.winner)}`);
   if (result.winner === null || result.winner === undefined) return t("result.deal.none");
   return t(`result.deal.${side(result.winner)}`);
 }
 
-/** Why the deal ended and what it scores, from deal_result's code, basis and winner (seat 0's view). */
+/**
+ * Why the deal ended and what it scores, from deal_result's code, basis and winner (seat 0's view).
+ * @param {Pick<DealResult, "winner" | "code" | "basis" | "by" | "game_points">} result
+ */
 export function dealReason(result) {
   const winner = result.winner ?? null;
   const loser = winner === null ? null : 1 - winner;
@@ -351,6 +485,11 @@ export function dealReason(result) {
   return `${text} ${gain} (${basis}).`;
 }
 
+/**
+ * @param {Dom} dom
+ * @param {View} model
+ * @param {Ui} ui
+ */
 function renderResult(dom, model, ui) {
   const result = model.deal_result;
   dom.result.hidden = !result;
@@ -403,13 +542,24 @@ function renderResult(dom, model, ui) {
   if (ui.interactive) {
     for (const action of buttonActions(model)) buttons.append(actionButton(action, model, "btn btn-primary", false));
     if (model.game_over) {
-      buttons.append(h("button", { type: "button", class: "btn btn-primary", "data-action": "new-game", text: t("action.newMatch") }));
+      buttons.append(
+        h("button", {
+          type: "button",
+          class: "btn btn-primary",
+          "data-action": "new-game",
+          text: t("action.newMatch"),
+        }),
+      );
     }
   }
   parts.push(buttons);
   dom.result.replaceChildren(...parts);
 }
 
+/**
+ * @param {Dom} dom
+ * @param {View} model
+ */
 function renderMatch(dom, model) {
   const scores = model.match.scores;
   const score = h("span", { class: "score" });
@@ -422,7 +572,8 @@ function renderMatch(dom, model) {
   );
   const extra = [];
   extra.push(h("span", { class: "score-target", text: t("score.to", { n: model.match.target }) }));
-  if (model.match.carry_over) extra.push(h("span", { class: "score-target", text: t("score.carried", { n: model.match.carry_over }) }));
+  if (model.match.carry_over)
+    extra.push(h("span", { class: "score-target", text: t("score.carried", { n: model.match.carry_over }) }));
   if (model.match.session_bummerls > 1) {
     const won = model.match.matches_won;
     extra.push(h("span", { class: "score-target", text: t("score.matches", { me: won[ME], opp: won[OPPONENT] }) }));
@@ -433,6 +584,7 @@ function renderMatch(dom, model) {
   dom.caption.textContent = name;
 }
 
+/** @param {RuleSet} rules */
 function rulesSummary(rules) {
   const parts = [
     tp("rules.deck", rules.deck),
@@ -443,6 +595,10 @@ function rulesSummary(rules) {
   return t("rules.summary", { name: presetName(rules), parts: parts.join(", ") });
 }
 
+/**
+ * @param {Dom} dom
+ * @param {View} model
+ */
 function renderPanel(dom, model) {
   const last = model.last_trick;
   if (last) {
@@ -469,7 +625,12 @@ function renderPanel(dom, model) {
   dom.rulesSummary.textContent = rulesSummary(model.rules);
 }
 
-/** Draw the whole table for ``model``. */
+/**
+ * Draw the whole table for ``model``.
+ * @param {Dom} dom
+ * @param {View} model
+ * @param {Ui} ui
+ */
 export function render(dom, model, ui) {
   ME = model.seat ?? 0;
   OPPONENT = 1 - ME;
@@ -496,13 +657,19 @@ export function render(dom, model, ui) {
 
 // ------------------------------------------------------------- animation
 
-/** Where every keyed card is now. */
+/**
+ * Where every keyed card is now.
+ * @param {HTMLElement} root
+ * @returns {Map<string, DOMRect>}
+ */
 export function snapshotRects(root) {
   const rects = new Map();
-  for (const node of root.querySelectorAll("[data-key]")) rects.set(node.dataset.key, node.getBoundingClientRect());
+  for (const node of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll("[data-key]")))
+    rects.set(/** @type {string} */ (node.dataset.key), node.getBoundingClientRect());
   return rects;
 }
 
+/** @param {DOMRect} rect */
 function centre(rect) {
   return { x: rect.left + rect.width / 2, y: rect.top + rect.height / 2 };
 }
@@ -511,14 +678,18 @@ function centre(rect) {
  * Move every keyed card from where it was (``before``) to where it is now.
  * A card that was not on the table before comes from ``origin(node)``
  * (a rect) if that gives one. Resolves when the movement ends.
+ * @param {HTMLElement} root
+ * @param {Map<string, DOMRect>} before
+ * @param {number} duration
+ * @param {(node: HTMLElement) => DOMRect | null} origin
  */
 export function flip(root, before, duration, origin) {
   if (!duration) return Promise.resolve();
   const animations = [];
-  for (const node of root.querySelectorAll("[data-key]")) {
+  for (const node of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll("[data-key]"))) {
     const now = node.getBoundingClientRect();
     if (!now.width) continue;
-    const then = before.get(node.dataset.key) || origin(node);
+    const then = before.get(/** @type {string} */ (node.dataset.key)) || origin(node);
     if (!then) continue;
     const a = centre(then);
     const b = centre(now);
@@ -527,19 +698,26 @@ export function flip(root, before, duration, origin) {
     const scale = then.width / now.width;
     if (Math.abs(dx) < 1 && Math.abs(dy) < 1 && Math.abs(scale - 1) < 0.02) continue;
     animations.push(
-      node.animate(
-        [
-          { translate: `${dx}px ${dy}px`, scale: `${scale}` },
-          { translate: "0px 0px", scale: "1" },
-        ],
-        { duration, easing: "cubic-bezier(.2,.7,.3,1)" },
-      ).finished.catch(() => {}),
+      node
+        .animate(
+          [
+            { translate: `${dx}px ${dy}px`, scale: `${scale}` },
+            { translate: "0px 0px", scale: "1" },
+          ],
+          { duration, easing: "cubic-bezier(.2,.7,.3,1)" },
+        )
+        .finished.catch(() => {}),
     );
   }
   return Promise.all(animations);
 }
 
-/** Sweep the cards on the table towards a pile and fade them. */
+/**
+ * Sweep the cards on the table towards a pile and fade them.
+ * @param {Iterable<Element>} nodes
+ * @param {HTMLElement | null} target
+ * @param {number} duration
+ */
 export function sweep(nodes, target, duration) {
   if (!duration || !target) return Promise.resolve();
   const to = centre(target.getBoundingClientRect());

@@ -1,12 +1,20 @@
+// @ts-check
 // The controls of a game the computer plays against itself: speed, pause or
 // play, and one move at a time while paused.
 
 import { t } from "../platform/i18n.js";
 import { SPEEDS } from "../screens/modes.js";
 
-const $ = (id) => document.getElementById(id);
+/**
+ * An element of index.html, which has every one asked for here (hence the cast).
+ * @param {string} id
+ */
+const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
-/** Draw the bar ({shown, speed, paused, busy}); test hooks data-watch-speed and data-watch-paused on #table. */
+/**
+ * Draw the bar; test hooks data-watch-speed and data-watch-paused on #table.
+ * @param {{shown: boolean, speed: string, paused: boolean, canStep: boolean}} bar
+ */
 export function renderWatchBar({ shown, speed, paused, canStep }) {
   const bar = $("watch-bar");
   bar.hidden = !shown;
@@ -18,7 +26,7 @@ export function renderWatchBar({ shown, speed, paused, canStep }) {
   }
   root.dataset.watchSpeed = speed;
   root.dataset.watchPaused = paused ? "1" : "0";
-  const select = $("watch-speed");
+  const select = /** @type {HTMLSelectElement} */ ($("watch-speed"));
   if (select.options.length !== SPEEDS.length || select.dataset.language !== document.documentElement.lang) {
     select.replaceChildren(
       ...SPEEDS.map((key) => {
@@ -34,5 +42,5 @@ export function renderWatchBar({ shown, speed, paused, canStep }) {
   const pause = $("watch-pause");
   pause.textContent = paused ? t("modes.watch.play") : t("modes.watch.pause");
   pause.setAttribute("aria-pressed", paused ? "true" : "false");
-  $("watch-step").disabled = !paused || !canStep;
+  /** @type {HTMLButtonElement} */ ($("watch-step")).disabled = !paused || !canStep;
 }
