@@ -1,5 +1,5 @@
 // @ts-check
-// A small promise-based client for the engine worker (worker.js).
+// A small promise-based client for the engine worker (engine/worker.js).
 //
 // request(payload) sends one protocol request and resolves with the
 // engine's response object (ok: true) or rejects with an EngineError
