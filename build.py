@@ -49,6 +49,8 @@ CACHE = ROOT / ".cache"
 
 #: The runtime files the page loads; nothing else of the npm package is shipped.
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
+#: The engine's developer tools (arena, benchmarks, fuzzer): never needed by the page, so not in its wheel.
+WHEEL_LEAVES_OUT = "tools"
 #: Files of web/ that are not copied as they are.
 SW_TEMPLATE = "sw.js"
 SW_PLACEHOLDER = '"__PRECACHE_MANIFEST__"'
@@ -157,7 +159,10 @@ def build_wheel(project: Project, package_dir: Path) -> tuple[str, bytes]:
     dist_info = f"{dist_name}-{project.version}.dist-info"
     members: list[tuple[str, bytes]] = []
     for path in sorted(package_dir.rglob("*")):
-        if path.is_file() and path.suffix in (".py", ".typed") and "__pycache__" not in path.parts:
+        inside = path.relative_to(package_dir).parts
+        if inside[:1] == (WHEEL_LEAVES_OUT,) or "__pycache__" in inside:
+            continue
+        if path.is_file() and path.suffix in (".py", ".typed"):
             members.append((path.relative_to(package_dir.parent).as_posix(), path.read_bytes()))
     if not members:
         raise BuildError(f"no Python files found in {package_dir.name}/")

@@ -1,10 +1,10 @@
 """The 66 family (Schnapsen, Snapszer, Sechsundsechzig, Sznaps, Romanian 66): rules engine and protocol."""
 
-from .actions import action_name, parse_action
-from .cards import card_name, parse_card
-from .deal import Deal
-from .match import Match
-from .rules import PRESET_IDS, PRESETS, Rules, make_rules, preset
+from .core.actions import action_name, parse_action
+from .core.cards import card_name, parse_card
+from .core.deal import Deal
+from .core.rules import PRESET_IDS, PRESETS, Rules, make_rules, preset
+from .service.match import Match
 
 __all__ = [
     "PRESETS",

@@ -7,11 +7,11 @@ from typing import Any
 
 import pytest
 
-from py_engine.actions import action_name, parse_action
-from py_engine.cards import CARD_NAMES, deck_cards, parse_card
-from py_engine.deal import pack_of
-from py_engine.match import Match
-from py_engine.rules import Rules, make_rules, preset
+from py_engine.core.actions import action_name, parse_action
+from py_engine.core.cards import CARD_NAMES, deck_cards, parse_card
+from py_engine.core.deal import pack_of
+from py_engine.core.rules import Rules, make_rules, preset
+from py_engine.service.match import Match
 
 
 def rules_of(preset_id: str, **overrides: object) -> Rules:
@@ -78,15 +78,16 @@ def legal(match: Match, seat: int | None = None) -> list[str]:
 
 
 def record_reads(monkeypatch: pytest.MonkeyPatch) -> list[tuple[bool, float]]:
-    """Each reading of the opponent's play from now on: (whether it read worlds, the search's PRIOR_WEIGHT then)."""
+    """Each reading of the opponent's play from now on: (whether it read worlds, its search's prior_weight)."""
     from py_engine.ai import ismcts
+    from py_engine.ai.config import SearchConfig
 
     reads: list[tuple[bool, float]] = []
     real = ismcts.read_worlds
 
-    def recording(*args: Any, **kwargs: Any) -> Any:
-        worlds = real(*args, **kwargs)
-        reads.append((worlds is not None, ismcts.PRIOR_WEIGHT))
+    def recording(deal: Any, knowledge: Any, rng: Any, config: SearchConfig) -> Any:
+        worlds = real(deal, knowledge, rng, config)
+        reads.append((worlds is not None, config.prior_weight))
         return worlds
 
     monkeypatch.setattr(ismcts, "read_worlds", recording)

@@ -3,22 +3,31 @@
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 import pytest
 
-from py_engine.actions import CLAIM, EXCHANGE, NEXT, PASS, parse_action
-from py_engine.ai import ismcts, tuning
+from py_engine.ai import ismcts
+from py_engine.ai.config import DEFAULT_CONFIG, DEFAULTS, SearchConfig, parse_setting
 from py_engine.ai.heuristic import claim_choice, rollout_action
 from py_engine.ai.ismcts import Utility, known_exactly, search
-from py_engine.ai.knowledge import determinize, knowledge_of
-from py_engine.ai.player import BROWSER_ITERATIONS, LEVELS, READING_ITERATIONS, decide, imprecise_decision, level_named
+from py_engine.ai.player import (
+    BROWSER_ITERATIONS,
+    LEVELS,
+    READING_ITERATIONS,
+    TOP_CONFIG,
+    decide,
+    imprecise_decision,
+    level_named,
+)
 from py_engine.ai.solver import solve
-from py_engine.cards import cards_of
-from py_engine.deal import Deal
-from py_engine.fuzz import random_action
-from py_engine.match import Match
-from py_engine.rules import PRESET_IDS, PRESETS
+from py_engine.core.actions import CLAIM, EXCHANGE, NEXT, PASS, parse_action
+from py_engine.core.cards import cards_of
+from py_engine.core.deal import Deal
+from py_engine.core.rules import PRESET_IDS, PRESETS
+from py_engine.service.match import Match
+from py_engine.tools.fuzz import random_action
 
 from .scenario import record_reads, start
 
@@ -48,9 +57,9 @@ def test_determinize_keeps_what_the_seat_knows(preset_id: str) -> None:
     rng = random.Random(5)
     for deal in positions(preset_id, 1, 40):
         seat = deal.to_act
-        knowledge = knowledge_of(deal, seat)
+        knowledge = deal.info_state(seat)
         for _ in range(5):
-            world = determinize(deal, knowledge, rng)
+            world = deal.resample(knowledge, rng)
             other = 1 - seat
             assert world.hands[seat] == deal.hands[seat]
             assert world.hands[other].bit_count() == deal.hands[other].bit_count()
@@ -69,7 +78,7 @@ def test_decisions_do_not_depend_on_hidden_cards(preset_id: str) -> None:
     rng = random.Random(9)
     for deal in positions(preset_id, 2, 12):
         seat = deal.to_act
-        other_world = determinize(deal, knowledge_of(deal, seat), rng)
+        other_world = deal.resample(deal.info_state(seat), rng)
         utility = Utility(seat)
         for level in ("1", "2"):
             a = decide(deal, seat, level_named(level), random.Random(4), utility, iterations=40)
@@ -138,9 +147,7 @@ def _played_a_little(preset_id: str) -> Deal:
     return match.deal
 
 
-def test_the_top_level_reads_the_opponents_play_and_keeps_its_settings_to_itself(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_the_top_level_reads_the_opponents_play_and_the_others_do_not(monkeypatch: pytest.MonkeyPatch) -> None:
     read = record_reads(monkeypatch)
     deal = _played_a_little("AT20")
     seat = deal.to_act
@@ -148,8 +155,9 @@ def test_the_top_level_reads_the_opponents_play_and_keeps_its_settings_to_itself
     assert read == [(True, 10.0)]  # it read the story, and searched with the prior for the opponent
     decide(deal, seat, level_named("4"), random.Random(1), Utility(seat), iterations=40)
     assert len(read) == 1  # level 4 does not read
-    # nor did level 5's settings stay behind
-    assert (ismcts.READ_PLAY, ismcts.READ_TRUST, ismcts.PRIOR_WEIGHT) == (False, 0.0, 0.0)
+    plain = level_named("5").config.with_settings(("READ_PLAY=0",))
+    decide(deal, seat, level_named("5"), random.Random(1), Utility(seat), iterations=40, config=plain)
+    assert len(read) == 1  # a decision's own config replaces its level's
 
 
 @pytest.mark.parametrize(("lead", "trusted"), [("JS", True), ("AC", False)])
@@ -165,9 +173,9 @@ def test_the_top_level_without_a_clock_searches_what_its_trust_buys_in_the_brows
     reads: list[tuple[float, float]] = []
     real = ismcts.read_worlds
 
-    def recording(*args: Any, **kwargs: Any) -> Any:
-        read = real(*args, **kwargs)
-        reads.append((read.sharp_share, ismcts.READ_TRUST))  # the level's threshold, during its decision
+    def recording(deal: Deal, seat: int, rng: random.Random, config: SearchConfig) -> Any:
+        read = real(deal, seat, rng, config)
+        reads.append((read.sharp_share, config.read_trust))  # the level's threshold, in its decision
         return read
 
     monkeypatch.setattr(ismcts, "read_worlds", recording)
@@ -219,13 +227,13 @@ def test_rollout_policy_plays_legal_actions(preset_id: str) -> None:
     rng = random.Random(11)
     for deal in positions(preset_id, 12, 60):
         for _ in range(3):
-            world = determinize(deal, knowledge_of(deal, deal.to_act), rng)
+            world = deal.resample(deal.info_state(deal.to_act), rng)
             while world.result is None:
                 claim = claim_choice(world)
                 if claim is not None:
                     world.apply(claim[1], claim[0])
                     continue
-                action = rollout_action(world, rng)
+                action = rollout_action(world, rng, DEFAULT_CONFIG.rollout_random, DEFAULT_CONFIG.rollout_close)
                 assert action in world.legal_actions()
                 assert action not in (CLAIM, PASS)
                 world.apply(action)
@@ -237,7 +245,7 @@ def test_knowledge_uses_revealed_voids() -> None:
         if deal.strict_from < 0:
             continue
         seat = deal.to_act
-        knowledge = knowledge_of(deal, seat)
+        knowledge = deal.info_state(seat)
         for leader, lead, resp, _ in deal.history[deal.strict_from :]:
             if leader == seat and resp // 6 != lead // 6:
                 suit_cards = {c for c in cards_of(knowledge.unseen) if c // 6 == lead // 6}
@@ -247,32 +255,36 @@ def test_knowledge_uses_revealed_voids() -> None:
 
 
 def test_search_constants_are_set_by_name_with_their_own_types() -> None:
-    assert tuning.parse_setting("PRIOR_WEIGHT=1.5") == ("PRIOR_WEIGHT", 1.5)
-    assert tuning.parse_setting("SOLVE_CARDS=10") == ("SOLVE_CARDS", 10)
-    assert tuning.parse_setting("READ_PLAY=true") == ("READ_PLAY", True)
-    for bad in ("PRIOR_WEIGHT", "NO_SUCH=1", "SOLVE_CARDS=ten", "READ_PLAY=maybe"):
-        with pytest.raises(ValueError):
-            tuning.parse_setting(bad)
-    before = ismcts.EXPLORATION
-    with tuning.applied(("EXPLORATION=0.5", "READ_PLAY=1")):
-        assert (ismcts.EXPLORATION, ismcts.READ_PLAY) == (0.5, True)
-        with tuning.applied(("EXPLORATION=0.25",)):  # settings nest: the inner ones win, then the outer return
-            assert ismcts.EXPLORATION == 0.25
-        assert ismcts.EXPLORATION == 0.5
-    assert (before, False) == (ismcts.EXPLORATION, ismcts.READ_PLAY)
-    with pytest.raises(RuntimeError), tuning.applied(("EXPLORATION=0.5",)):
-        raise RuntimeError("a failed decision")
-    assert before == ismcts.EXPLORATION  # restored whatever happened
-    with pytest.raises(ValueError), tuning.applied(("EXPLORATION=0.5", "READ_PLAY=maybe")):
-        pass
-    assert before == ismcts.EXPLORATION  # a bad setting changes nothing
+    assert parse_setting("PRIOR_WEIGHT=1.5") == ("PRIOR_WEIGHT", 1.5)
+    assert parse_setting("SOLVE_CARDS=10") == ("SOLVE_CARDS", 10)
+    assert parse_setting("READ_PLAY=true") == ("READ_PLAY", True)
+    for bad, says in (
+        ("PRIOR_WEIGHT", "expected NAME=VALUE"),
+        ("NO_SUCH=1", "expected NAME=VALUE"),
+        ("SOLVE_CARDS=ten", "SOLVE_CARDS is a int, not 'ten'"),
+        ("READ_PLAY=maybe", "READ_PLAY is true or false (1 or 0), not 'maybe'"),
+    ):
+        with pytest.raises(ValueError, match=re.escape(says)):
+            parse_setting(bad)
+    changed = DEFAULT_CONFIG.with_settings(("EXPLORATION=0.5", "READ_PLAY=1", "EXPLORATION=0.25"))
+    assert (changed.exploration, changed.read_play) == (0.25, True)  # in turn: the last of a name wins
+    assert (DEFAULT_CONFIG.exploration, DEFAULT_CONFIG.read_play) == (0.7, False)  # a copy: the default stays
+    assert changed.settings()["EXPLORATION"] == 0.25
+    assert DEFAULT_CONFIG.with_settings(()) == SearchConfig()
+    with pytest.raises(ValueError, match="READ_PLAY is true or false"):
+        DEFAULT_CONFIG.with_settings(("EXPLORATION=0.5", "READ_PLAY=maybe"))
 
 
-def test_every_levels_own_settings_name_search_constants_of_the_right_type() -> None:
+def test_every_level_has_a_config_and_the_top_levels_own_reads_the_opponent() -> None:
     for level in LEVELS.values():
-        for text in level.settings:
-            assert tuning.setting(text) == text
-    assert level_named("5").settings  # the top level has its own (it reads the opponent)
+        assert isinstance(level.config, SearchConfig)
+        for name, value in level.config.settings().items():
+            assert type(value) is type(DEFAULT_CONFIG.settings()[name]), (level.name, name)
+    assert level_named("4").config == DEFAULT_CONFIG
+    top = level_named("5").config
+    assert top is TOP_CONFIG and top.read_play and top.prior_weight == 10.0
+    written = " ".join(f"{name}={value}" for name, value in top.settings().items() if value != DEFAULTS[name])
+    assert DEFAULT_CONFIG.with_settings(written.split()) == top  # the same on a command line
 
 
 def test_imprecise_levels_err_between_close_actions_and_hardly_ever_between_clear_ones() -> None:

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from py_engine import arena
-from py_engine.ai import heuristic, ismcts, player
-from py_engine.deal import Deal
-from py_engine.rules import PRESETS
+from py_engine.ai import ismcts, player
+from py_engine.ai.config import DEFAULT_CONFIG
+from py_engine.core.deal import Deal
+from py_engine.core.rules import PRESETS
+from py_engine.tools import arena
 
 
 def test_one_side_settings_apply_to_that_sides_searches_only(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -19,16 +21,14 @@ def test_one_side_settings_apply_to_that_sides_searches_only(monkeypatch: pytest
     search = player.search
 
     def recording(deal: Deal, seat: int, *args: Any, **kwargs: Any) -> ismcts.SearchResult:
-        seen.append((ismcts.SEES_ALL, kwargs["iterations"]))
+        seen.append((kwargs["config"].sees_all, kwargs["iterations"]))
         return search(deal, seat, *args, **kwargs)
 
     monkeypatch.setattr(player, "search", recording)
-    job = arena.Job(
-        PRESETS["AT20"], "2", "3", 5, False, None, iterations_a=30, iterations_b=20, settings_a=("SEES_ALL=1",)
-    )
+    sees_all = DEFAULT_CONFIG.with_settings(("SEES_ALL=1",))
+    job = arena.Job(PRESETS["AT20"], "2", "3", 5, False, None, iterations_a=30, iterations_b=20, config_a=sees_all)
     first = arena.play_pair(job)
     assert set(seen) == {(True, 30), (False, 20)}  # A searches 30 iterations seeing all, B 20 without
-    assert ismcts.SEES_ALL is False  # the run leaves the defaults behind
     again = arena.play_pair(job)
     for ours, theirs in zip(first, again, strict=True):  # a pair depends on its seed alone (not the times)
         assert (ours.game_points, ours.deals_won, ours.iterations) == (
@@ -60,10 +60,28 @@ def test_the_arena_prints_shares_and_the_command_that_reproduces_them(capsys: py
     row = out.strip().splitlines()[-1]
     assert row.startswith("| AT20 | heuristic | random | 3 | ")
     assert row.endswith(
-        "`python -m py_engine.arena --a heuristic --b random --preset AT20 --pairs 3 --seed 4"
+        "`python -m py_engine.tools.arena --a heuristic --b random --preset AT20 --pairs 3 --seed 4"
         " --iterations-a 9 --set-b ROLLOUT_RANDOM=0.5` |"
     )
-    assert heuristic.ROLLOUT_RANDOM == 0.15  # B's setting did not stay
+
+
+def test_each_side_plays_its_levels_config_with_both_sides_settings_then_its_own(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    jobs: list[arena.Job] = []
+
+    def recording(job: arena.Job) -> tuple[arena.Tally, arena.Tally]:
+        jobs.append(job)
+        return arena.Tally(), arena.Tally()
+
+    monkeypatch.setattr(arena, "play_pair", recording)
+    argv = ["--a", "5", "--b", "4", "--pairs", "1", "--procs", "1", "--set", "PRIOR_WEIGHT=1.5"]
+    assert arena.main([*argv, "--set-a", "PRIOR_WEIGHT=2", "--set-b", "SOLVE_CARDS=8"]) == 0
+    capsys.readouterr()
+    [job] = jobs
+    assert job.config_a == replace(player.TOP_CONFIG, prior_weight=2.0)  # A's own setting after both sides'
+    assert job.config_b == replace(DEFAULT_CONFIG, prior_weight=1.5, solve_cards=8)
+    assert player.level_named("5").config == player.TOP_CONFIG  # the levels themselves are unchanged
 
 
 def test_a_bad_setting_is_refused_before_anything_is_played(capsys: pytest.CaptureFixture[str]) -> None:

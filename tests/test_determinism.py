@@ -27,7 +27,7 @@ from typing import Any
 
 import pytest
 
-from py_engine.protocol import handle
+from py_engine.service.protocol import handle
 
 #: The computer levels that play, with a fixed iteration count each (never a time
 #: budget: that would make the game depend on the machine's speed). Level "2"

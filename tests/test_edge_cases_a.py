@@ -14,9 +14,9 @@ from collections.abc import Sequence
 
 import pytest
 
-from py_engine.cards import names, parse_card
-from py_engine.errors import EngineError, IllegalActionError
-from py_engine.match import Match
+from py_engine.core.cards import names, parse_card
+from py_engine.core.errors import EngineError, IllegalActionError
+from py_engine.service.match import Match
 
 from .scenario import legal, play, start
 

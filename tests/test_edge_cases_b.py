@@ -18,10 +18,10 @@ from typing import NamedTuple
 
 import pytest
 
-from py_engine.actions import CLAIM, CLOSE, NEXT, PASS, RESIGN, parse_action
-from py_engine.cards import POINTS, names, parse_card
-from py_engine.errors import GameOverError, IllegalActionError
-from py_engine.match import Match
+from py_engine.core.actions import CLAIM, CLOSE, NEXT, PASS, RESIGN, parse_action
+from py_engine.core.cards import POINTS, names, parse_card
+from py_engine.core.errors import GameOverError, IllegalActionError
+from py_engine.service.match import Match
 
 from .scenario import legal, make_deck, start
 

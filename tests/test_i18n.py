@@ -18,9 +18,9 @@ from typing import Any, ClassVar
 
 import pytest
 
-from py_engine.rules import BOOLEANS, CHOICES, PARAMETERS, PRESETS, RULES_ERROR_REASONS
-from py_engine.scoring import BASIS_POINTS
-from py_engine.views import _CODE_WORDS
+from py_engine.core.events import _CODE_WORDS
+from py_engine.core.rules import BOOLEANS, CHOICES, PARAMETERS, PRESETS, RULES_ERROR_REASONS
+from py_engine.core.scoring import BASIS_POINTS
 
 ROOT = Path(__file__).resolve().parent.parent
 WEB = ROOT / "web"

@@ -7,8 +7,9 @@ from typing import Any
 
 import pytest
 
-from py_engine.protocol import Engine, handle
-from py_engine.rules import PRESET_IDS, PRESETS
+from py_engine.core.errors import NotYourTurnError
+from py_engine.core.rules import PRESET_IDS, PRESETS
+from py_engine.service.protocol import Engine, handle
 
 from .scenario import make_deck, record_reads, rules_of
 
@@ -175,6 +176,36 @@ def test_ai_move_and_hint_are_legal(engine: Engine) -> None:
     assert error_code(call(engine, cmd="ai_move", game=game, seat=0)) == "not_your_turn"
 
 
+def test_computer_errors_keep_their_meaning(engine: Engine, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An unknown level is a bad request, a seat off turn is refused as such, and a failing search is
+    the engine's own error, never "not your turn"."""
+    game = new_at20(engine)
+    before = call(engine, cmd="view", game=game, seat=1)["view"]
+    for level in (9, "grandmaster", 0):
+        refused = call(engine, cmd="ai_move", game=game, seat=1, level=level)
+        assert error_code(refused) == "bad_request"
+        assert "unknown level" in refused["error"]["message"]
+    off_turn = call(engine, cmd="ai_move", game=game, seat=0, level=3, seed=1)
+    assert error_code(off_turn) == "not_your_turn"
+    from py_engine.ai import player
+
+    def failing(*args: Any, **kwargs: Any) -> Any:
+        raise ValueError("a bug in the search")
+
+    monkeypatch.setattr(player, "search", failing)
+    failed = call(engine, cmd="ai_move", game=game, seat=1, level=3, seed=1)
+    assert error_code(failed) == "internal_error"
+    assert "a bug in the search" in failed["error"]["message"]
+    assert error_code(call(engine, cmd="hint", game=game, seat=1, seed=1)) == "internal_error"
+
+    def refusing(*args: Any, **kwargs: Any) -> Any:
+        raise NotYourTurnError("an engine refusal from inside the search")
+
+    monkeypatch.setattr(player, "search", refusing)
+    assert error_code(call(engine, cmd="ai_move", game=game, seat=1, level=3, seed=1)) == "internal_error"
+    assert call(engine, cmd="view", game=game, seat=1)["view"] == before  # nothing was played
+
+
 def test_search_limits_must_be_positive_and_a_refusal_changes_nothing(engine: Engine) -> None:
     game = new_at20(engine)
     before = call(engine, cmd="view", game=game, seat=1)["view"]
@@ -292,8 +323,8 @@ def test_the_computer_player_is_imported_on_first_use_and_by_warm_up() -> None:
     for name in ours:
         del sys.modules[name]
     try:
-        fresh = importlib.import_module("py_engine.protocol")
-        lazy = ("py_engine.bots", "py_engine.review", "py_engine.ai.player", "py_engine.ai.ismcts")
+        fresh = importlib.import_module("py_engine.service.protocol")
+        lazy = ("py_engine.ai", "py_engine.service.review", "py_engine.ai.player", "py_engine.ai.ismcts")
         assert not [name for name in lazy if name in sys.modules]
         engine = fresh.Engine()
         game = call(engine, cmd="new_game", preset="AT20", seed=3)["game"]
@@ -311,7 +342,7 @@ def test_a_move_budget_counts_from_the_request() -> None:
     """What importing the computer player took on the first move is taken from that move's search."""
     import time
 
-    from py_engine.protocol import _left_of
+    from py_engine.service.protocol import _left_of
 
     now = time.perf_counter()
     assert _left_of(None, now) is None
@@ -333,3 +364,68 @@ def test_the_top_level_reads_the_play_of_a_new_loaded_or_undone_game(
     assert call(engine, cmd="undo", game=loaded, seat=0)["ok"]
     assert call(engine, cmd="ai_move", game=loaded, seat=0, level=5, iterations=30, seed=1)["ok"]
     assert [r for r, _ in read] == [True, True, True]  # the deal's story survives the game's start, a load and an undo
+
+
+# ------------------------------------------------------------- hardening
+
+
+def _answer(text: str) -> dict[str, Any]:
+    return dict(json.loads(handle(text)))
+
+
+@pytest.mark.parametrize(
+    "field, value",
+    [("dealer", 0.0), ("dealer", 1.0), ("seat", 0.0), ("seat", True), ("rules_id", ["AT20"]), ("rules_id", {"a": 1})],
+)
+def test_a_tampered_record_is_bad_record_not_internal_error(field: str, value: Any) -> None:
+    game = _answer(json.dumps({"v": 1, "cmd": "new_game", "preset": "AT20", "seed": 1}))["game"]
+    record = _answer(json.dumps({"v": 1, "cmd": "save", "game": game}))["record"]
+    actions = _answer(json.dumps({"v": 1, "cmd": "legal", "game": game, "seat": record["deals"][0]["dealer"] ^ 1}))
+    record["deals"][0]["actions"] = [[record["deals"][0]["dealer"] ^ 1, actions["actions"][0]]]
+    if field == "dealer":
+        record["deals"][0]["dealer"] = value
+    elif field == "seat":
+        record["deals"][0]["actions"][0][0] = value
+    else:
+        record["rules"]["id"] = value
+    answer = _answer(json.dumps({"v": 1, "id": 7, "cmd": "load", "record": record}))
+    assert answer["ok"] is False and answer["error"]["code"] == "bad_record", answer
+
+
+def test_deeply_nested_json_is_bad_json() -> None:
+    for text in ("[" * 1000 + "]" * 1000, '{"v": 1, "cmd": "presets", "x": ' + "[" * 5000 + "]" * 5000 + "}"):
+        answer = _answer(text)
+        assert answer["error"]["code"] == "bad_json", answer
+    assert _answer('{"v": 1, "cmd": "presets", "x": ' + "[" * 50 + "]" * 50 + "}")["ok"] is True
+
+
+def test_nan_and_infinity_are_not_json() -> None:
+    for constant in ("NaN", "Infinity", "-Infinity"):
+        text = handle('{"v": 1, "id": ' + constant + ', "cmd": "presets"}')
+        answer = json.loads(text, parse_constant=lambda c: pytest.fail(f"non-standard JSON answered: {c}"))
+        assert answer["error"]["code"] == "bad_json" and answer["id"] is None
+
+
+def test_a_review_shares_one_cap_over_its_decisions(monkeypatch: pytest.MonkeyPatch) -> None:
+    from py_engine.service import review
+
+    budgets: list[int | None] = []
+    real_rank = review.rank
+
+    def recording(match: Any, seat: int, settings: Any) -> Any:
+        budgets.append(settings.budget_ms)
+        return real_rank(match, seat, type(settings)(budget_ms=1, seed=settings.seed))
+
+    monkeypatch.setattr(review, "rank", recording)
+    game = _answer(json.dumps({"v": 1, "cmd": "new_game", "preset": "AT20", "seed": 3, "match": False}))["game"]
+    while True:
+        view = _answer(json.dumps({"v": 1, "cmd": "view", "game": game, "seat": 0}))["view"]
+        if view["deal_result"]:
+            break
+        seat = view["to_act"] if view["to_act"] is not None else 0
+        legal = _answer(json.dumps({"v": 1, "cmd": "legal", "game": game, "seat": seat}))["actions"]
+        action = next((a for a in legal if a.startswith("play:")), legal[0])
+        _answer(json.dumps({"v": 1, "cmd": "act", "game": game, "seat": seat, "action": action}))
+    answer = _answer(json.dumps({"v": 1, "cmd": "review", "game": game, "evaluate": 0, "budget_ms": 10_000}))
+    assert answer["ok"], answer
+    assert budgets and sum(b or 0 for b in budgets) <= review.MAX_REVIEW_MS

@@ -12,16 +12,15 @@ from collections.abc import Callable
 
 import pytest
 
-from py_engine import arena
-from py_engine.actions import CLAIM, NEXT, RESIGN, action_name
 from py_engine.ai.heuristic import heuristic_action
-from py_engine.ai.knowledge import determinize, knowledge_of
 from py_engine.ai.player import decide, level_named, match_utility
 from py_engine.ai.psellos import psellos_action
-from py_engine.deal import Deal
-from py_engine.fuzz import random_action
-from py_engine.match import Match
-from py_engine.rules import PRESET_IDS, PRESETS
+from py_engine.core.actions import CLAIM, NEXT, RESIGN, action_name
+from py_engine.core.deal import Deal
+from py_engine.core.rules import PRESET_IDS, PRESETS
+from py_engine.service.match import Match
+from py_engine.tools import arena
+from py_engine.tools.fuzz import random_action
 
 from .scenario import play, start
 
@@ -110,9 +109,9 @@ def test_it_never_looks_at_the_opponents_hand_or_the_talon(preset_id: str) -> No
     for deal in positions(preset_id, 11, 60):
         seat = deal.to_act
         expected = psellos_action(deal, seat, random.Random(0))
-        knowledge = knowledge_of(deal, seat)
+        knowledge = deal.info_state(seat)
         for _ in range(4):
-            world = determinize(deal, knowledge, rng)
+            world = deal.resample(knowledge, rng)
             changed += world.hands[1 - seat] != deal.hands[1 - seat] or world.talon != deal.talon
             assert psellos_action(world, seat, random.Random(1)) == expected, action_name(expected)
     assert changed  # the worlds did differ in the hidden cards

@@ -6,17 +6,18 @@ import random
 
 import pytest
 
-from py_engine.actions import parse_action
-from py_engine.ai import reading, tuning
+from py_engine.ai import reading
+from py_engine.ai.config import DEFAULT_CONFIG, SearchConfig
 from py_engine.ai.heuristic import claim_choice
-from py_engine.ai.knowledge import knowledge_of
-from py_engine.ai.player import TOP_SETTINGS
-from py_engine.ai.reading import SHARP, Replayer, choice_likelihoods, read_worlds, story_of
-from py_engine.cards import parse_card
-from py_engine.deal import Deal
-from py_engine.fuzz import random_action
-from py_engine.match import Match
-from py_engine.rules import PRESETS
+from py_engine.ai.player import TOP_CONFIG
+from py_engine.ai.reading import SHARP, Replayer, choice_likelihoods, read_worlds
+from py_engine.core.actions import parse_action
+from py_engine.core.cards import parse_card
+from py_engine.core.deal import Deal
+from py_engine.core.info import InfoState
+from py_engine.core.rules import PRESETS
+from py_engine.service.match import Match
+from py_engine.tools.fuzz import random_action
 
 from .scenario import start
 
@@ -43,8 +44,8 @@ def test_read_worlds_agree_with_everything_the_seat_knows(preset_id: str) -> Non
     for deal in live_positions(preset_id, 7, 30):
         seat = deal.to_act
         other = 1 - seat
-        knowledge = knowledge_of(deal, seat)
-        read = read_worlds(deal, seat, rng, 40)
+        knowledge = deal.info_state(seat)
+        read = read_worlds(deal, deal.info_state(seat), rng, SearchConfig(particles=40))
         assert read is not None  # random play always has a consistent story: the real pack tells it
         for _ in range(10):
             world = read.draw()
@@ -68,7 +69,7 @@ def test_reading_depends_on_the_story_alone_and_on_the_seed() -> None:
     """Two deals that tell the seat the same story (a particle's pack replayed) give the same worlds."""
     for deal in live_positions("HU24", 11, 8):
         seat = deal.to_act
-        story = story_of(deal, seat)
+        story = deal.info_state(seat).story
         assert story is not None
         pack = Replayer(deal, story).pack(random.Random(1))
         assert pack is not None
@@ -76,8 +77,11 @@ def test_reading_depends_on_the_story_alone_and_on_the_seed() -> None:
         for kind, who, value in story.steps:
             if kind == 0:  # an act (draws follow from the pack)
                 twin.apply(value, who)
-        assert story_of(twin, seat) == story
-        a, b = read_worlds(deal, seat, random.Random(5)), read_worlds(twin, seat, random.Random(5))
+        assert twin.info_state(seat).story == story
+        a, b = (
+            read_worlds(deal, deal.info_state(seat), random.Random(5)),
+            read_worlds(twin, twin.info_state(seat), random.Random(5)),
+        )
         assert a is not None and b is not None
         assert [w.hands for w in a.worlds] == [w.hands for w in b.worlds]
         assert [w.talon for w in a.worlds] == [w.talon for w in b.worlds]
@@ -85,9 +89,9 @@ def test_reading_depends_on_the_story_alone_and_on_the_seed() -> None:
 
 def test_without_an_event_log_there_is_nothing_to_read() -> None:
     match = start("AT20", ["JS", "QS", "KH", "TC", "AC"], ["AD", "TD", "KD", "QD", "JD"], "AH", dealer_seat=0)
-    assert read_worlds(match.deal, 0, random.Random(1)) is not None
-    assert story_of(match.deal.clone(), 0) is None
-    assert read_worlds(match.deal.clone(), 0, random.Random(1)) is None
+    assert read_worlds(match.deal, match.deal.info_state(0), random.Random(1)) is not None
+    assert match.deal.clone().info_state(0).story is None
+    assert read_worlds(match.deal.clone(), match.deal.clone().info_state(0), random.Random(1)) is None
 
 
 def test_a_lead_that_passes_up_a_marriage_or_an_exchange_is_read_as_lacking_them(
@@ -116,8 +120,8 @@ def test_a_lead_that_passes_up_a_marriage_or_an_exchange_is_read_as_lacking_them
     assert likelihood("TC", "QH") <= SHARP.skip  # it held the trump marriage and did not declare
     assert likelihood("TC", "JH") <= SHARP.skip  # it held the trump jack and did not exchange
     match.act(1, parse_action("play:JS"))
-    monkeypatch.setattr(reading, "PRIOR_SHARP", 1.0)  # an opponent known to play by the rule of thumb
-    read = read_worlds(deal, 0, random.Random(2), 400)
+    known = SearchConfig(prior_sharp=1.0, particles=400)  # an opponent known to play by the rule of thumb
+    read = read_worlds(deal, deal.info_state(0), random.Random(2), known)
     assert read is not None
     weights = [b - a for a, b in zip([0.0, *read.cumulative], read.cumulative, strict=False)]
 
@@ -144,7 +148,7 @@ def test_a_declared_marriage_places_its_cards_where_the_opponent_could_have_had_
     for move in ("play:JS", "play:JD", "marry:S", "play:KS"):
         match.act(match.deal.to_act, parse_action(move))
     deal = match.deal
-    story = story_of(deal, 0)
+    story = deal.info_state(0).story
     assert story is not None
     replayer = Replayer(deal, story)
     first_hand = {0, 1, 2, 7, 8}  # the non-dealer's places in a 3T2 pack
@@ -170,9 +174,11 @@ def record_draws(monkeypatch: pytest.MonkeyPatch) -> tuple[list[int], list[Deal]
     drawn: list[Deal] = []
     real = reading.read_worlds
 
-    def recording(deal: Deal, seat: int, rng: random.Random, particles: int | None = None) -> object:
-        seats.append(seat)
-        read = real(deal, seat, rng, particles)
+    def recording(
+        deal: Deal, knowledge: InfoState, rng: random.Random, config: SearchConfig = DEFAULT_CONFIG
+    ) -> object:
+        seats.append(knowledge.seat)
+        read = real(deal, knowledge, rng, config)
         assert read is not None
         draw = read.draw
 
@@ -188,14 +194,13 @@ def record_draws(monkeypatch: pytest.MonkeyPatch) -> tuple[list[int], list[Deal]
 
 
 def test_the_search_reads_the_opponent_when_asked(monkeypatch: pytest.MonkeyPatch) -> None:
-    from py_engine.ai import ismcts
     from py_engine.ai.ismcts import Utility, search
 
     deal = _after_the_opponents_lead("JS").deal
     seats, drawn = record_draws(monkeypatch)
-    monkeypatch.setattr(ismcts, "READ_PLAY", True)
-    first = search(deal, 0, random.Random(3), Utility(0), iterations=60)
-    again = search(deal, 0, random.Random(3), Utility(0), iterations=60)
+    reads = SearchConfig(read_play=True)
+    first = search(deal, 0, random.Random(3), Utility(0), config=reads, iterations=60)
+    again = search(deal, 0, random.Random(3), Utility(0), config=reads, iterations=60)
     assert seats == [0, 0]
     assert len(drawn) == 120  # every iteration's world came from the reader
     assert first.ranking == again.ranking and first.iterations == 60
@@ -211,10 +216,11 @@ def _after_the_opponents_lead(card: str) -> Match:
 
 @pytest.mark.parametrize(("lead", "sharper"), [("JS", True), ("AC", False)])
 def test_the_opponents_play_tells_which_kind_of_player_it_is(lead: str, sharper: bool) -> None:
-    read = read_worlds(_after_the_opponents_lead(lead).deal, 0, random.Random(4), 100)
+    deal = _after_the_opponents_lead(lead).deal
+    read = read_worlds(deal, deal.info_state(0), random.Random(4), SearchConfig(particles=100))
     assert read is not None
     assert 0.0 < read.sharp_share < 1.0
-    assert (read.sharp_share > reading.PRIOR_SHARP) == sharper
+    assert (read.sharp_share > DEFAULT_CONFIG.prior_sharp) == sharper
     if not sharper:
         assert read.sharp_share < 0.1  # the rule of thumb leads an ace in the open phase only from a hand of aces
 
@@ -230,15 +236,15 @@ def test_the_search_trusts_its_reading_only_of_a_rule_of_thumb_player(
     priors: list[int] = []
     rollout = ismcts.rollout_action
 
-    def counting(world: Deal, rng: random.Random, randomness: float | None = None) -> int:
+    def counting(world: Deal, rng: random.Random, randomness: float, close: bool) -> int:
         if randomness == 0.0:  # the prior asks for the rule of thumb's own choice, playouts never do
             priors.append(world.to_act)
-        return rollout(world, rng, randomness)
+        return rollout(world, rng, randomness, close)
 
     monkeypatch.setattr(ismcts, "rollout_action", counting)
     deal = _after_the_opponents_lead(lead).deal
-    with tuning.applied(TOP_SETTINGS):  # the top level's search
-        result = search(deal, 0, random.Random(3), Utility(0), iterations=60, reading_iterations=45)
+    # the top level's search
+    result = search(deal, 0, random.Random(3), Utility(0), config=TOP_CONFIG, iterations=60, reading_iterations=45)
     assert result.iterations == (45 if trusted else 60)  # the arena's count for a reading search, or not
     if trusted:
         assert len(drawn) == 45  # every world from the reading
@@ -260,8 +266,8 @@ def test_the_story_is_the_current_deals_only() -> None:
     deal = match.deal
     assert deal.hands != first_hands
     seat = deal.to_act
-    story = story_of(deal, seat)
+    story = deal.info_state(seat).story
     assert story is not None and story.steps == ()
     assert sum(1 << c for c in story.own_hand) == deal.hands[seat]
-    read = read_worlds(deal, seat, random.Random(1), 20)
+    read = read_worlds(deal, deal.info_state(seat), random.Random(1), SearchConfig(particles=20))
     assert read is not None and all(w.hands[seat] == deal.hands[seat] for w in read.worlds)

@@ -1,4 +1,4 @@
-from py_engine.cards import parse_card
+from py_engine.core.cards import parse_card
 
 from .scenario import legal, play, start
 

@@ -1,4 +1,4 @@
-"""The table layer (py_engine/table.py) through the page's entry point, ``handle_page``.
+"""The table layer (py_engine/service/table.py) through the page's entry point, ``handle_page``.
 
 The privacy policy: for every mode and every viewer, in random games, no
 field of anything the page receives holds a card its viewer may not see.
@@ -14,10 +14,11 @@ from typing import Any
 
 import pytest
 
-from py_engine.cards import CARD_NAMES, KING, QUEEN, card_of
-from py_engine.match import Match
-from py_engine.protocol import PAGE_COMMANDS, Engine
-from py_engine.table import Table
+from py_engine.core.cards import CARD_NAMES, KING, QUEEN, card_of
+from py_engine.core.events import DealStarted, Draw, Exchange
+from py_engine.service.match import Match
+from py_engine.service.protocol import PAGE_COMMANDS, Engine
+from py_engine.service.table import Table
 
 CARD = re.compile(r"(?<![A-Za-z0-9])([AKQJT9][HDCS])(?![A-Za-z0-9])")
 
@@ -58,19 +59,18 @@ def may_see(match: Match, seat: int, both_hands: bool) -> set[str]:
     seen |= deal.hands[seat] | deal.known[0] | deal.known[1]
     if both_hands:
         seen |= deal.hands[1 - seat]
-    seen |= 1 << deal.talon[-1]  # the trump card turned up at the deal
     if deal.upcard >= 0:
         seen |= 1 << deal.upcard
     for _, suit, _ in deal.marriages:
         seen |= 1 << card_of(suit, KING) | 1 << card_of(suit, QUEEN)
-    start = max(i for i, e in enumerate(match.events) if e["type"] == "deal")
+    start = max(i for i, e in enumerate(match.events) if isinstance(e, DealStarted))
     for event in match.events[start:]:
-        if event["type"] == "exchange":
-            seen |= 1 << event["took"] | 1 << event["gave"]
-        if event["type"] == "draw" and event["seat"] == seat:
-            seen |= 1 << event["card"]
-        if event["type"] == "deal":
-            seen |= event["hands"][seat] if isinstance(event["hands"][seat], int) else 0
+        if isinstance(event, Exchange):
+            seen |= 1 << event.took | 1 << event.gave
+        if isinstance(event, Draw) and event.seat == seat:
+            seen |= 1 << event.card
+        if isinstance(event, DealStarted):
+            seen |= event.hands[seat] | 1 << event.trump_card  # the trump card turned up at the deal
     return {CARD_NAMES[c] for c in range(len(CARD_NAMES)) if seen >> c & 1}
 
 

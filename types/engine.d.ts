@@ -1,7 +1,7 @@
 // What the engine answers the page, as the page's modules read it (types
 // only; nothing here is shipped). Written from the engine: a seat's view
-// (py_engine/views.py), the table's answers and frames (py_engine/table.py,
-// py_engine/protocol.py), the review of a deal (py_engine/review.py) and the
+// (py_engine/service/views.py), the table's answers and frames (py_engine/service/table.py,
+// py_engine/service/protocol.py), the review of a deal (py_engine/service/review.py) and the
 // worker's own messages (web/engine/worker.js). The modules import them with
 // JSDoc: /** @import { View } from "../../types/engine.js" */.
 //
@@ -23,7 +23,7 @@ export type RuleValue = boolean | number | string;
 /** A rules value, parameter id -> value: some parameters (custom rules' changes), or all of them. */
 export type Rules = Record<string, RuleValue>;
 /**
- * A complete rule set (a view's, a preset's: py_engine/rules.py Rules):
+ * A complete rule set (a view's, a preset's: py_engine/core/rules.py Rules):
  * every parameter, and the preset's id and name. The page reads these few.
  */
 export interface RuleSet extends Rules {
@@ -64,7 +64,7 @@ export interface Marriage {
   credited: boolean;
 }
 
-/** How a deal ended (py_engine/scoring.py DealResult; ``reason`` is English, for logs). */
+/** How a deal ended (py_engine/core/scoring.py DealResult; ``reason`` is English, for logs). */
 export interface DealResult {
   winner: Seat | null;
   game_points: number;
@@ -108,7 +108,7 @@ export interface MarriageOffer {
 }
 
 /**
- * What one seat may see (py_engine/views.py view()). ``seat`` is the seat
+ * What one seat may see (py_engine/service/views.py view()). ``seat`` is the seat
  * drawn at the bottom; ``my_*``, ``opponent_*`` and ``hand`` count from it.
  */
 export interface View {
@@ -163,7 +163,7 @@ interface EventOf<T extends string> {
 }
 
 /**
- * An event as the viewer may see it (py_engine/views.py filter_event, or
+ * An event as the viewer may see it (py_engine/service/views.py filter_event, or
  * event_as_text in a review, where every card shows), by its type.
  */
 export type GameEvent =
@@ -200,7 +200,7 @@ export interface Frame {
   view: View;
 }
 
-/** A game's mode and seats: who plays whom (py_engine/table.py Seating.to_json). */
+/** A game's mode and seats: who plays whom (py_engine/service/table.py Seating.to_json). */
 export interface Seating {
   /** "computer", "hotseat" or "watch". */
   mode: string;
@@ -213,7 +213,7 @@ export interface Seating {
   assisted?: boolean;
 }
 
-/** What the page may offer now (py_engine/table.py Table.rights). */
+/** What the page may offer now (py_engine/service/table.py Table.rights). */
 export interface May {
   undo?: boolean;
   hint?: boolean;
@@ -266,7 +266,7 @@ export interface DealEntry {
   finished: boolean;
 }
 
-/** A whole deal's state, every card shown (py_engine/review.py _snapshot). */
+/** A whole deal's state, every card shown (py_engine/service/review.py _snapshot). */
 export interface Snapshot {
   hands: [Card[], Card[]];
   talon: Card[];
@@ -344,7 +344,7 @@ export interface RulesErrorDetail {
 /** A record file's content (PROTOCOL.md "Record"): the page only passes it on. */
 export type GameRecord = Record<string, unknown>;
 
-/** The answer to each command the page sends (py_engine/protocol.py), by command. */
+/** The answer to each command the page sends (py_engine/service/protocol.py), by command. */
 export interface Answers {
   presets: { presets: Preset[] };
   rules: { parameters: RulesParameter[] };

@@ -1,0 +1,13 @@
+"""The computer player, as the protocol asks for it: :func:`choose` a move, :func:`rank` the options for a hint.
+
+Importing this package imports the whole search (the protocol does so on
+the first ``ai_move`` or ``hint`` only). The search's constants are one
+value, :class:`SearchConfig`; a level (:mod:`.player`) is its configuration
+and its limits.
+"""
+
+from .config import SearchConfig
+from .player import DEFAULT_LEVEL, Decision
+from .service import HINT_BUDGET_MS, Request, choose, rank
+
+__all__ = ["DEFAULT_LEVEL", "HINT_BUDGET_MS", "Decision", "Request", "SearchConfig", "choose", "rank"]

@@ -15,9 +15,9 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from ..actions import CLAIM, CLOSE, EXCHANGE, MARRY, PASS, RESIGN
-from ..cards import ACE, HIGHER, JACK, KING, NINE, POINTS, SUIT_MASK, TEN, cards_of
-from ..deal import Deal
+from ..core.actions import CLAIM, CLOSE, EXCHANGE, MARRY, PASS, RESIGN
+from ..core.cards import ACE, HIGHER, JACK, KING, NINE, POINTS, SUIT_MASK, TEN, cards_of
+from ..core.deal import Deal
 
 _ALL_KINGS = sum(1 << (s * 6 + KING) for s in range(4))
 
@@ -159,12 +159,6 @@ def heuristic_action(deal: Deal, seat: int, rng: random.Random, noise: float = 0
     return ties[0] if len(ties) == 1 else rng.choice(ties)
 
 
-#: Share of playout moves that are a random legal card instead of the rule of thumb.
-ROLLOUT_RANDOM = 0.15
-#: Do playouts close the talon when the rule of thumb would?
-ROLLOUT_CLOSE = False
-
-
 def _response_table(strict: bool, trump: int) -> tuple[float, ...]:
     """``response_value`` without the marriage-partner penalty, for every (lead, response) pair."""
     values = []
@@ -192,16 +186,14 @@ _OPEN_LEAD = tuple(
 )
 
 
-def rollout_action(deal: Deal, rng: random.Random, randomness: float | None = None) -> int:
+def rollout_action(deal: Deal, rng: random.Random, randomness: float, close: bool) -> int:
     """A fast policy for playouts: mostly the rule of thumb, sometimes a random card.
 
     The rule of thumb is that of :func:`scored_actions` (exchange, declare,
-    lead low, take valuable leads cheaply; close only with ``ROLLOUT_CLOSE``),
-    computed from tables. ``randomness`` is the share of random cards
-    (``ROLLOUT_RANDOM`` if None; with 0 the choice is the rule of thumb's alone).
+    lead low, take valuable leads cheaply; close only with ``close``), computed
+    from tables. ``randomness`` is the share of random cards (the search's
+    ``SearchConfig.rollout_random``; with 0 the choice is the rule of thumb's alone).
     """
-    if randomness is None:
-        randomness = ROLLOUT_RANDOM
     seat = deal.to_act
     hand = deal.hands[seat]
     lead = deal.lead
@@ -238,7 +230,7 @@ def rollout_action(deal: Deal, rng: random.Random, randomness: float | None = No
             return a
         if MARRY <= a < EXCHANGE and (marriage < 0 or a - MARRY == deal.trump):
             marriage = a
-        if a == CLOSE and ROLLOUT_CLOSE and should_close(deal, seat):
+        if a == CLOSE and close and should_close(deal, seat):
             return a
     if marriage >= 0:
         return marriage

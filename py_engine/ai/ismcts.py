@@ -1,7 +1,7 @@
 """Information-set Monte Carlo tree search (single-observer ISMCTS).
 
 Each iteration deals the cards the searching seat cannot see anew
-(:func:`~py_engine.ai.knowledge.determinize`), walks one shared tree keyed by
+(:meth:`~py_engine.core.deal.Deal.resample`), walks one shared tree keyed by
 actions, choosing among the actions legal *in that world* by UCB with
 availability counts (so actions legal only in some worlds are handled),
 expands one node, and finishes the deal: exactly by minimax once the world
@@ -12,7 +12,8 @@ and Schwarz count.
 
 The search stops after ``iterations`` or when ``budget_s`` is spent,
 whichever comes first; it checks the clock itself, since Python in a Web
-Worker cannot be interrupted.
+Worker cannot be interrupted. Every constant it was tuned with comes in
+the :class:`~py_engine.ai.config.SearchConfig` it is given.
 """
 
 from __future__ import annotations
@@ -24,11 +25,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 
-from ..actions import CLAIM
-from ..deal import Deal
-from ..scoring import DealResult
+from ..core.actions import CLAIM
+from ..core.deal import Deal
+from ..core.info import reshuffle_talon
+from ..core.scoring import DealResult
+from .config import DEFAULT_CONFIG, SearchConfig
 from .heuristic import claim_choice, rollout_action
-from .knowledge import determinize, knowledge_of, reshuffle_talon
 from .reading import read_worlds
 from .solver import Table, best_actions, solve
 
@@ -71,77 +73,55 @@ class SearchResult:
     seconds: float
 
 
-#: Solve exactly once both hands together hold at most this many cards in the strict phase.
-SOLVE_CARDS = 6
-#: The exploration constant of UCB (rewards are game points / 3, in [-1, 1]).
-EXPLORATION = 0.7
-#: A bonus in UCB for the action the rule of thumb would choose in the sampled world (a prior),
-#: fading with the child's visits: PRIOR_WEIGHT * PRIOR_SCALE / (visits + PRIOR_SCALE). 0: none.
-PRIOR_WEIGHT = 0.0
-PRIOR_SCALE = 20.0
-#: Whose decisions get the prior: False both seats', True only the opponent's.
-PRIOR_OPPONENT_ONLY = False
-#: Draw worlds from particles weighed by the opponent's play so far (:mod:`.reading`).
-READ_PLAY = False
-#: With ``READ_PLAY``, the search trusts its reading only while the opponent's play so far makes it
-#: at least this likely to be the sharp kind, a player by the rule of thumb (``ReadWorlds.sharp_share``).
-#: Below it, reading would mislead: the search draws uniform worlds and gives no prior. 0: always trusts.
-READ_TRUST = 0.0
-#: A diagnostic, never for play: the search is shown the opponent's real hand, not the talon order.
-SEES_HAND = False
-#: A diagnostic, never for play: the search is shown the real cards (an upper bound on what inference can gain).
-SEES_ALL = False
-
-
-def _solvable(world: Deal) -> bool:
-    return (world.closed_by >= 0 or world.exhausted) and (world.hands[0] | world.hands[1]).bit_count() <= SOLVE_CARDS
-
-
 def search(
     deal: Deal,
     seat: int,
     rng: random.Random,
     utility: Utility,
     *,
+    config: SearchConfig = DEFAULT_CONFIG,
     iterations: int | None = None,
     budget_s: float | None = None,
-    exploration: float | None = None,
     reading_iterations: int | None = None,
 ) -> SearchResult:
-    """Search the decision of ``seat`` (on turn) and rank its actions.
+    """Search the decision of ``seat`` (on turn) and rank its actions, playing by ``config``.
 
     ``reading_iterations``, if given, replaces ``iterations`` when the search trusts its reading of
-    the opponent (``READ_PLAY``, ``READ_TRUST``): the arena's stand-in for the iterations the
-    reading costs against the clock.
+    the opponent (``config.read_play``, ``config.read_trust``): the arena's stand-in for the
+    iterations the reading costs against the clock.
     """
     start = time.perf_counter()
     deadline = start + budget_s if budget_s is not None else math.inf
     limit = iterations if iterations is not None else (10**9 if budget_s is not None else 1000)
-    if exploration is None:
-        exploration = EXPLORATION
-    knowledge = knowledge_of(deal, seat)
+    exploration = config.exploration
+    knowledge = deal.info_state(seat)
     sample: Callable[[], Deal]
-    read = read_worlds(deal, seat, rng) if READ_PLAY else None
-    prior_weight = PRIOR_WEIGHT
-    if read is not None and read.sharp_share < READ_TRUST:
+    read = read_worlds(deal, knowledge, rng, config) if config.read_play else None
+    prior_weight = config.prior_weight
+    if read is not None and read.sharp_share < config.read_trust:
         read = None
         prior_weight = 0.0
     elif read is not None and reading_iterations is not None:
         limit = reading_iterations
     if read is not None:
         sample = read.draw
-    elif SEES_ALL:
+    elif config.sees_all:
         sample = deal.clone
-    elif SEES_HAND:
+    elif config.sees_hand:
         sample = partial(_talon_shuffled, deal, rng)
     else:
-        sample = partial(determinize, deal, knowledge, rng)
+        sample = partial(deal.resample, knowledge, rng)
     table: Table = {}
     root = _Node()
     done = 0
     log = math.log
     sqrt = math.sqrt
-    prior_opponent_only = PRIOR_OPPONENT_ONLY
+    # The configuration's values as locals: the loop below reads them thousands of times a second.
+    prior_opponent_only = config.prior_opponent_only
+    prior_scale = config.prior_scale
+    solve_cards = config.solve_cards
+    randomness = config.rollout_random
+    close = config.rollout_close
     while done < limit:
         if done & 3 == 0 and time.perf_counter() >= deadline and done:
             break
@@ -155,7 +135,7 @@ def search(
             if claim is not None:
                 world.apply(claim[1], claim[0])
                 continue
-            if path and _solvable(world):
+            if path and _solvable(world, solve_cards):
                 value = solve(world, seat, utility, table)
                 break
             mover = world.to_act
@@ -164,7 +144,7 @@ def search(
             untried = [a for a in actions if a not in children]
             prior = -1
             if prior_weight and (mover != seat or not prior_opponent_only):
-                prior = rollout_action(world, rng, 0.0)
+                prior = rollout_action(world, rng, 0.0, close)
             if untried:
                 action = prior if prior in untried else untried[int(rng.random() * len(untried))]
                 child = _Node()
@@ -176,7 +156,7 @@ def search(
                     c = children[a]
                     score = c.value / c.visits + exploration * sqrt(log(c.avail + 1) / c.visits)
                     if a == prior:
-                        score += prior_weight * PRIOR_SCALE / (c.visits + PRIOR_SCALE)
+                        score += prior_weight * prior_scale / (c.visits + prior_scale)
                     if score > best_score:
                         best_score = score
                         action = a
@@ -190,7 +170,7 @@ def search(
             if untried:
                 break
         if value is None:
-            value = _playout(world, seat, utility, table, rng)
+            value = _playout(world, seat, utility, table, rng, solve_cards, randomness, close)
         for n, mover in path:
             n.visits += 1
             n.value += value if mover == seat else -value
@@ -201,32 +181,44 @@ def search(
     return SearchResult(ranking, done, time.perf_counter() - start)
 
 
+def _solvable(world: Deal, solve_cards: int) -> bool:
+    """Whether a world of the search is solved exactly: the strict phase, with few cards left."""
+    return (world.closed_by >= 0 or world.exhausted) and (world.hands[0] | world.hands[1]).bit_count() <= solve_cards
+
+
 def _talon_shuffled(deal: Deal, rng: random.Random) -> Deal:
-    """The real deal with its face-down talon dealt anew (for the ``SEES_HAND`` diagnostic)."""
+    """The real deal with its face-down talon dealt anew (for the ``sees_hand`` diagnostic)."""
     world = deal.clone()
     reshuffle_talon(world, rng)
     return world
 
 
-def _playout(world: Deal, seat: int, utility: Utility, table: Table, rng: random.Random) -> float:
+def _playout(
+    world: Deal,
+    seat: int,
+    utility: Utility,
+    table: Table,
+    rng: random.Random,
+    solve_cards: int,
+    randomness: float,
+    close: bool,
+) -> float:
+    """Finish ``world`` by the rollout policy, exactly once it is solvable (the search's constants as arguments)."""
     while world.result is None:
         claim = claim_choice(world)
         if claim is not None:
             world.apply(claim[1], claim[0])
             continue
-        if _solvable(world):
+        if _solvable(world, solve_cards):
             return solve(world, seat, utility, table)
-        world.apply(rollout_action(world, rng))
+        world.apply(rollout_action(world, rng, randomness, close))
     return utility(world.result)
 
 
-#: Exhausted talon: solve exactly when both hands together hold at most this many cards.
-EXACT_CARDS = 12
-
-
-def known_exactly(deal: Deal) -> bool:
-    """Whether a decision in ``deal`` is solved exactly rather than searched: the talon is gone, few cards left."""
-    return deal.exhausted and (deal.hands[0] | deal.hands[1]).bit_count() <= EXACT_CARDS
+def known_exactly(deal: Deal, config: SearchConfig = DEFAULT_CONFIG) -> bool:
+    """Whether a decision in ``deal`` is solved exactly rather than searched: the talon is gone, few cards
+    left (``config.exact_cards``)."""
+    return deal.exhausted and deal.cards_in_hands() <= config.exact_cards
 
 
 def exact_ranking(deal: Deal, seat: int, utility: Utility) -> list[tuple[int, float]]:

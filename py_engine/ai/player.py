@@ -14,8 +14,11 @@ psellos   Tompa's published strategy (psellos.com), the field's yardstick (arena
           them apart); 5 searches for a time budget (in the arena, without a
           clock: the iterations that budget buys in the browser), always
           plays its best, and reads the opponent's play as long as it plays
-          by the rule of thumb (TOP_SETTINGS)
+          by the rule of thumb (TOP_CONFIG)
 ========  =====================================================
+
+A level is its search configuration (:class:`~py_engine.ai.config.SearchConfig`)
+and its limits: iterations, time budget, imprecision.
 """
 
 from __future__ import annotations
@@ -23,12 +26,13 @@ from __future__ import annotations
 import math
 import random
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
-from ..actions import CLAIM, PASS, RESIGN
-from ..deal import Deal
-from . import tuning
+from ..core.actions import CLAIM, PASS, RESIGN
+from ..core.deal import Deal
+from ..core.errors import NotYourTurnError, UnknownLevelError
+from .config import DEFAULT_CONFIG, SearchConfig
 from .heuristic import heuristic_action
 from .ismcts import Utility, exact_ranking, known_exactly, search
 from .psellos import psellos_action
@@ -46,7 +50,7 @@ class Level:
     #: Without a clock (the arena), a level with a budget searches this many iterations instead:
     #: what its budget buys in the browser, (20-card deck, 24-card deck). See BROWSER_ITERATIONS.
     unclocked: tuple[int, int] | None = None
-    #: And this many while it trusts its reading of the opponent (``ismcts.READ_TRUST``), which
+    #: And this many while it trusts its reading of the opponent (``SearchConfig.read_trust``), which
     #: leaves fewer iterations in the budget. See READING_ITERATIONS.
     unclocked_reading: tuple[int, int] | None = None
     #: Human-like imprecision of a searching level, (20-card deck, 24-card deck): it picks among the
@@ -54,9 +58,8 @@ class Level:
     #: game points / 3), so it errs between close choices and rarely between clear ones. 0: always
     #: the search's best.
     imprecision: tuple[float, float] = (0.0, 0.0)
-    #: The search constants this level plays with, each as ``NAME=VALUE`` (:mod:`.tuning`), set
-    #: around each of its decisions only.
-    settings: tuple[str, ...] = ()
+    #: The search constants this level plays with.
+    config: SearchConfig = DEFAULT_CONFIG
 
     def iterations_for(self, deck: int, clock: bool) -> int | None:
         """The iteration limit of a search on a ``deck``-card preset, with or without the clock."""
@@ -89,11 +92,14 @@ def for_deck(values: tuple[T, T], deck: int) -> T:
 #: points from a rule-of-thumb player than the plain search, as the search that always reads did,
 #: and unlike that search it is clearly stronger than level 4 on AT20 and holds its own head to head
 #: against the plain search on 24-card presets (docs/arena.md, "The top level reads its opponent").
-TOP_SETTINGS = ("READ_PLAY=1", "PRIOR_SHARP=0.9", "READ_TRUST=0.5", "PRIOR_WEIGHT=10", "PRIOR_OPPONENT_ONLY=1")
+#: On a command line: ``READ_PLAY=1 PRIOR_SHARP=0.9 READ_TRUST=0.5 PRIOR_WEIGHT=10 PRIOR_OPPONENT_ONLY=1``.
+TOP_CONFIG = replace(
+    DEFAULT_CONFIG, read_play=True, prior_sharp=0.9, read_trust=0.5, prior_weight=10.0, prior_opponent_only=True
+)
 
 #: Iterations the top level reaches in Pyodide within 95% of a 1 s budget: the plain search reaches
 #: 8,000 on 20-card presets and 3,500 on 24-card ones from the opening and early middle game
-#: (``python -m py_engine.bench --ai --pyodide``). The arena plays the top level with these counts,
+#: (``python -m py_engine.tools.bench --ai --pyodide``). The arena plays the top level with these counts,
 #: so its results say how the browser's level 5 plays, on any machine and under any load. (Reading
 #: the opponent's play once per decision costs about 1% of them, left out.)
 BROWSER_ITERATIONS = (8000, 3500)
@@ -119,7 +125,7 @@ LEVELS: dict[str, Level] = {
         budget_ms=1000,
         unclocked=BROWSER_ITERATIONS,
         unclocked_reading=READING_ITERATIONS,
-        settings=TOP_SETTINGS,
+        config=TOP_CONFIG,
     ),
 }
 DEFAULT_LEVEL = "4"
@@ -130,7 +136,7 @@ BUDGET_SHARE = 0.95
 def level_named(name: str | int) -> Level:
     level = LEVELS.get(str(name))
     if level is None:
-        raise ValueError(f"unknown level {name!r}; levels: {', '.join(LEVELS)}")
+        raise UnknownLevelError(f"unknown level {name!r}; levels: {', '.join(LEVELS)}")
     return level
 
 
@@ -163,36 +169,24 @@ def decide(
     iterations: int | None = None,
     budget_ms: int | None = None,
     clock: bool = True,
-    settings: tuple[str, ...] = (),
+    config: SearchConfig | None = None,
 ) -> Decision:
     """Choose an action for ``seat`` (on turn, or with a valid claim out of turn).
 
-    ``iterations`` and ``budget_ms`` override the level's; with ``clock=False``
-    the search ignores every time budget and runs its iteration count, so the
-    decision depends on the seed alone (the arena plays this way). ``settings``
-    (``NAME=VALUE``, :mod:`.tuning`) change search constants for this decision,
-    after the level's own.
+    ``iterations``, ``budget_ms`` and ``config`` override the level's; with
+    ``clock=False`` the search ignores every time budget and runs its iteration
+    count, so the decision depends on the seed alone (the arena plays this way).
+    A seat that is not on turn and has no valid claim gets a
+    :class:`~py_engine.core.errors.NotYourTurnError`.
     """
-    with tuning.applied((*level.settings, *settings)):
-        return _decide(deal, seat, level, rng, utility, iterations, budget_ms, clock)
-
-
-def _decide(
-    deal: Deal,
-    seat: int,
-    level: Level,
-    rng: random.Random,
-    utility: Utility,
-    iterations: int | None,
-    budget_ms: int | None,
-    clock: bool,
-) -> Decision:
+    if config is None:
+        config = level.config
     start = time.perf_counter()
     forced = forced_decision(deal, seat)
     if forced is not None:
         return Decision(forced, [(forced, 1.0)], {"iterations": 0, "ms": 0.0})
     if seat != deal.to_act:
-        raise ValueError(f"seat {seat} is not on turn and has no valid claim")
+        raise NotYourTurnError(f"seat {seat} is not on turn and has no valid claim")
     actions = [a for a in deal.legal_actions(seat) if a not in (CLAIM, PASS, RESIGN)]
     stats: dict[str, Any] = {"iterations": 0}
     ranking: list[tuple[int, float]]
@@ -205,7 +199,7 @@ def _decide(
         ranking = [(heuristic_action(deal, seat, rng, level.noise), 0.0)]
     elif level.kind == "psellos":
         ranking = [(psellos_action(deal, seat, rng), 0.0)]
-    elif known_exactly(deal):
+    elif known_exactly(deal, config):
         ranking = exact_ranking(deal, seat, utility)
         stats["exact"] = True
         if imprecision:
@@ -218,7 +212,9 @@ def _decide(
         # The budget counts from the request: what was spent before the search (and a margin for
         # answering) comes off the search's own time.
         budget_s = None if budget is None else max(0.01, budget / 1000 * BUDGET_SHARE - (time.perf_counter() - start))
-        result = search(deal, seat, rng, utility, iterations=its, budget_s=budget_s, reading_iterations=reading_its)
+        result = search(
+            deal, seat, rng, utility, config=config, iterations=its, budget_s=budget_s, reading_iterations=reading_its
+        )
         ranking = [(a, v) for a, v, _ in result.ranking]
         stats["iterations"] = result.iterations
         if imprecision:

@@ -53,10 +53,10 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from ..actions import CLAIM, CLOSE, EXCHANGE, MARRY, PASS
-from ..cards import ACE, HIGHER, KING, NINE, POINTS, QUEEN, SUIT_MASK, TEN, card_of, cards_of
-from ..deal import Deal
-from .knowledge import knowledge_of, played_mask
+from ..core.actions import CLAIM, CLOSE, EXCHANGE, MARRY, PASS
+from ..core.cards import ACE, HIGHER, KING, NINE, POINTS, QUEEN, SUIT_MASK, TEN, card_of, cards_of
+from ..core.deal import Deal
+from ..core.info import played_mask
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,11 +76,11 @@ class _View:
 
 
 def _view(deal: Deal, seat: int) -> _View:
-    knowledge = knowledge_of(deal, seat)
+    knowledge = deal.info_state(seat)
     outside = knowledge.opponent_known | (knowledge.unseen & ~knowledge.opponent_cannot_hold)
-    opp_count = deal.hands[1 - seat].bit_count()
+    opp_count = knowledge.opponent_count
     return _View(
-        hand=deal.hands[seat],
+        hand=knowledge.hand,
         trump=deal.trump,
         played=played_mask(deal),
         outside=outside,

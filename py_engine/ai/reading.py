@@ -1,6 +1,6 @@
 """Reading the opponent: worlds drawn in proportion to how well they explain its play.
 
-Uniform worlds (:func:`~py_engine.ai.knowledge.determinize`) treat the
+Uniform worlds (:meth:`~py_engine.core.deal.Deal.resample`) treat the
 opponent's choices as if they told nothing. They tell something: a player
 who leads without declaring holds no marriage it could declare, one who
 could exchange and did not lacks the lowest trump, and which card it leads
@@ -9,12 +9,13 @@ reads all of that. (Alone, at 1,500 iterations, it did not change the
 search's score against the rule-of-thumb bot measurably; with a
 rule-of-thumb prior for the opponent's moves, trusted while the opponent's
 play fits the rule of thumb, it is how the top level plays: docs/arena.md
-has the figures. The search uses it with ``ismcts.READ_PLAY`` and
-``ismcts.READ_TRUST``, which the top level's settings turn on.)
+has the figures. The search uses it with ``read_play`` and ``read_trust``
+of its :class:`~py_engine.ai.config.SearchConfig`, which the top level's
+configuration turns on.)
 
-This module does it by replaying the deal. From the deal's event log it
-takes what ``seat`` saw (:class:`Story`: its own cards and draws, every
-public act); a *particle* deals the cards it did not see into the places
+This module does it by replaying the deal. From the seat's information
+state it takes what the seat saw (its :class:`~py_engine.core.info.Story`: its
+own cards and draws, every public act); a *particle* deals the cards it did not see into the places
 they could have come from (the opponent's first hand, its face-down draws,
 the rest of the talon), so that every card the opponent played or showed was
 in its hand in time; the deal is then replayed from that pack, and each of
@@ -34,11 +35,14 @@ from bisect import bisect
 from dataclasses import dataclass
 from itertools import accumulate
 
-from ..actions import CLAIM, CLOSE, EXCHANGE, MARRY, PASS
-from ..cards import KING, QUEEN, card_of, cards_of, deck_mask
-from ..deal import Deal, pack_of
+from ..core.actions import CLAIM, CLOSE, EXCHANGE, MARRY
+from ..core.cards import KING, QUEEN, card_of, cards_of, deck_mask
+from ..core.deal import Deal, pack_of
+from ..core.info import ACT as _ACT
+from ..core.info import DRAW as _DRAW
+from ..core.info import InfoState, Story, reshuffle_talon, revealed_voids
+from .config import DEFAULT_CONFIG, SearchConfig
 from .heuristic import lead_value_in, response_value, should_close
-from .knowledge import reshuffle_talon, revealed_voids
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,66 +58,13 @@ class Model:
 
 
 #: The two kinds of opponent the reader weighs against each other: one who plays much like the rule
-#: of thumb, and one whose play says little. A particle weighs PRIOR_SHARP * P(play | sharp) +
-#: (1 - PRIOR_SHARP) * P(play | vague), so the sharp reading takes over only when the opponent's
-#: play fits it, and a strong or erratic opponent is read loosely; the particles' weights also say
-#: how likely each kind is (``ReadWorlds.sharp_share``), which the search's READ_TRUST uses.
+#: of thumb, and one whose play says little. A particle weighs prior_sharp * P(play | sharp) +
+#: (1 - prior_sharp) * P(play | vague) (``SearchConfig.prior_sharp``), so the sharp reading takes
+#: over only when the opponent's play fits it, and a strong or erratic opponent is read loosely; the
+#: particles' weights also say how likely each kind is (``ReadWorlds.sharp_share``), which the
+#: search's ``read_trust`` uses.
 SHARP = Model(temperature=1.0, skip=0.03, surprise=0.5)
 VAGUE = Model(temperature=8.0, skip=0.5, surprise=1.0)
-PRIOR_SHARP = 0.5
-#: How many particles a search draws its worlds from.
-PARTICLES = 200
-
-_ACT, _DRAW, _FACE_UP = 0, 1, 2
-
-
-@dataclass(frozen=True, slots=True)
-class Story:
-    """What ``seat`` saw of the current deal, in order: enough to replay it from any consistent pack.
-
-    ``steps`` are ``(kind, seat, value)``: an act (``value`` the action), a
-    face-down draw (``value`` the card, or -1 for the opponent's), or the
-    face-up draw of the trump card at exhaustion.
-    """
-
-    seat: int
-    dealer: int
-    up: int
-    own_hand: tuple[int, ...]
-    steps: tuple[tuple[int, int, int], ...]
-
-
-def story_of(deal: Deal, seat: int) -> Story | None:
-    """The seat's story of ``deal`` from its event log, or None without a log."""
-    log = deal.log
-    if not log:
-        return None
-    start = max((i for i, e in enumerate(log) if e.get("type") == "deal"), default=-1)
-    if start < 0:
-        return None
-    first = log[start]
-    own = tuple(cards_of(first["hands"][seat]))
-    steps: list[tuple[int, int, int]] = []
-    for event in log[start + 1 :]:
-        kind = event.get("type")
-        if kind == "play":
-            steps.append((_ACT, event["seat"], event["card"]))
-        elif kind == "marriage":
-            steps.append((_ACT, event["seat"], MARRY + event["suit"]))
-        elif kind == "exchange":
-            steps.append((_ACT, event["seat"], EXCHANGE))
-        elif kind == "close":
-            steps.append((_ACT, event["seat"], CLOSE))
-        elif kind == "claim":
-            steps.append((_ACT, event["seat"], CLAIM))
-        elif kind == "pass":
-            steps.append((_ACT, event["seat"], PASS))
-        elif kind == "draw":
-            if event["face_up"]:
-                steps.append((_FACE_UP, event["seat"], event["card"]))
-            else:
-                steps.append((_DRAW, event["seat"], event["card"] if event["seat"] == seat else -1))
-    return Story(seat, first["dealer"], first["trump_card"], own, tuple(steps))
 
 
 def _softmax_share(values: list[float], chosen: float, temperature: float) -> float:
@@ -302,7 +253,7 @@ class ReadWorlds:
 
     def __init__(self, worlds: list[Deal], weights: list[float], rng: random.Random, sharp_share: float) -> None:
         self.worlds = worlds
-        #: How likely the opponent is the sharp kind, given its play so far (and PRIOR_SHARP before it).
+        #: How likely the opponent is the sharp kind, given its play so far (and ``prior_sharp`` before it).
         self.sharp_share = sharp_share
         self.cumulative = list(accumulate(weights))
         self.rng = rng
@@ -314,20 +265,27 @@ class ReadWorlds:
         return world
 
 
-def read_worlds(deal: Deal, seat: int, rng: random.Random, particles: int | None = None) -> ReadWorlds | None:
-    """Weighed worlds for ``seat``'s search of ``deal``, or None when its story cannot be read."""
-    story = story_of(deal, seat)
+def read_worlds(
+    deal: Deal, knowledge: InfoState, rng: random.Random, config: SearchConfig = DEFAULT_CONFIG
+) -> ReadWorlds | None:
+    """Weighed worlds for the search of ``knowledge.seat`` in ``deal``, or None when it has no story to read.
+
+    ``config``: how many particles (``particles``), and the belief in the sharp kind before any
+    play (``prior_sharp``).
+    """
+    story = knowledge.story
     if story is None:
         return None
+    seat = knowledge.seat
     replayer = Replayer(deal, story)
     worlds: list[Deal] = []
     weights: list[float] = []
-    count = particles if particles is not None else PARTICLES
+    prior_sharp = config.prior_sharp
     as_sharp = as_vague = 0.0  # the weight of the particles due to each kind of opponent
-    for _ in range(count):
+    for _ in range(config.particles):
         world, sharp, vague = replayer.particle(rng)
-        sharp *= PRIOR_SHARP
-        vague *= 1.0 - PRIOR_SHARP
+        sharp *= prior_sharp
+        vague *= 1.0 - prior_sharp
         if world is not None and sharp + vague > 0.0:
             if not _same_position(world, deal, seat):
                 return None  # the log does not tell this deal's story: read nothing rather than wrongly

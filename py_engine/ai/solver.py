@@ -7,7 +7,7 @@ across its iterations. Valid claims are made as soon as they are possible
 (claiming at once is never worse: the award depends on the opponent's state,
 which only improves for them as play goes on).
 
-The search itself does not step a :class:`~py_engine.deal.Deal` (cloning and
+The search itself does not step a :class:`~py_engine.core.deal.Deal` (cloning and
 applying cost more than the rest of the search together): it plays whole
 tricks on a few integers, with the strict-phase rules of RULES.md §1.5-§1.13
 that matter once nothing is drawn: the strict response rule, marriages
@@ -22,10 +22,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..actions import CLAIM, MARRY
-from ..cards import HIGHER, KING, POINTS, SUIT_MASK
-from ..deal import Deal
-from ..scoring import DealResult, award_basis
+from ..core.actions import CLAIM, MARRY
+from ..core.cards import HIGHER, KING, POINTS, SUIT_MASK
+from ..core.deal import Deal
+from ..core.scoring import DealResult, award_basis
 from .heuristic import claim_choice
 
 Utility = Callable[[DealResult], float]

@@ -10,8 +10,8 @@ from typing import Any
 
 from playwright.sync_api import Page, expect
 
-from py_engine.cards import CARD_NAMES, names
-from py_engine.protocol import Engine
+from py_engine.core.cards import CARD_NAMES, names
+from py_engine.service.protocol import Engine
 
 from .conftest import BOOT_TIMEOUT_MS, STEP_TIMEOUT_MS
 from .conftest import TEST_QUERY as TEST_QUERY  # re-exported: tests import it with the other helpers

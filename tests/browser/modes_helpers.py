@@ -6,7 +6,7 @@ from typing import Any
 
 from playwright.sync_api import Page, expect
 
-from py_engine.cards import CARD_NAMES, names
+from py_engine.core.cards import CARD_NAMES, names
 
 from .conftest import STEP_TIMEOUT_MS
 from .helpers import CARD_RE, TABLE, Oracle, dom_cards, new_responses, step_count

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from py_engine.rules import BOOLEANS, CHOICES, PARAMETERS, PRESET_IDS, PRESETS
+from py_engine.core.rules import BOOLEANS, CHOICES, PARAMETERS, PRESET_IDS, PRESETS
 
 from .conftest import BOOT_TIMEOUT_MS, STEP_TIMEOUT_MS, Site, Watch
 from .helpers import actions, new_game, open_table, table_data, wait_ready

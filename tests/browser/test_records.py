@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import FilePayload, Page, expect
 
-from py_engine.record import load_record
-from py_engine.review import review_deal
+from py_engine.service.record import load_record
+from py_engine.service.review import review_deal
 
 from .conftest import STEP_TIMEOUT_MS, Site, Watch
 from .helpers import Oracle, check_no_leak, do, messages, new_game, open_table, phase, step_count

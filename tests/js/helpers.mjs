@@ -130,7 +130,7 @@ export class MemoryStorage {
 export function engine(requests) {
   const script = [
     "import json, sys",
-    "from py_engine.protocol import handle",
+    "from py_engine.service.protocol import handle",
     "out = []",
     "for request in json.load(sys.stdin):",
     "    answer = json.loads(handle(json.dumps({'v': 1, **request})))",

@@ -9,9 +9,9 @@
 // "ready" | "fatal" | "snapshot"} reports.
 //
 // The worker is transport and storage, not policy: the page's requests go to
-// the engine's page entry point (py_engine.protocol.handle_page), which
+// the engine's page entry point (py_engine.service.protocol.handle_page), which
 // answers only the table commands and refuses anything that would show a
-// bare seat or a record with the pack (py_engine/table.py owns who sees
+// bare seat or a record with the pack (py_engine/service/table.py owns who sees
 // and does what). The worker keeps the game in play (the table that the
 // page started last with "table_new") in IndexedDB: after every answer
 // with "save": true it asks the engine for the table's saved form
@@ -58,9 +58,9 @@ const t0 = performance.now();
 /** @type {Record<string, number>} */
 const timings = {}; // milliseconds since the worker started, by boot stage (sent with "ready")
 /** @type {PyProxy | null} */
-let handleFn = null; // the Python function py_engine.protocol.handle (the worker's own requests)
+let handleFn = null; // the Python function py_engine.service.protocol.handle (the worker's own requests)
 /** @type {PyProxy | null} */
-let handlePageFn = null; // py_engine.protocol.handle_page (the page's requests)
+let handlePageFn = null; // py_engine.service.protocol.handle_page (the page's requests)
 /** @type {string | null} */
 let currentTable = null; // the handle of the table that is saved after each change
 /** @type {string | null} */
@@ -263,7 +263,7 @@ async function dropSnapshot(store, info) {
 const INSTALL_ENGINE = `
 import sys
 sys.path.insert(0, "${WHEEL_PATH}")
-import py_engine.protocol
+import py_engine.service.protocol
 `;
 
 /**
@@ -418,7 +418,7 @@ async function bootEngine() {
   if (!pyodide) {
     ({ pyodide, snapshot } = await coldBoot(runtime.loadPyodide, wheelPromise, Boolean(store.folder || store.cache)));
   }
-  const protocol = pyodide.pyimport("py_engine.protocol");
+  const protocol = pyodide.pyimport("py_engine.service.protocol");
   handleFn = protocol.handle.copy();
   handlePageFn = protocol.handle_page.copy();
   const warmUp = protocol.warm_up.copy();

@@ -1,6 +1,6 @@
 // @ts-check
 // The animation of a table's answer: each frame is an event with the view
-// right after it (py_engine/table.py makes them), told in words and sound,
+// right after it (py_engine/service/table.py makes them), told in words and sound,
 // with the pauses and card movements that let the player follow the play.
 
 import { t } from "../platform/i18n.js";

@@ -1,7 +1,7 @@
 // @ts-check
 // The game loop. The page never decides what is legal: it offers exactly
 // view.legal and sends what you pick to the engine's table
-// (py_engine/table.py), which owns the modes and what each seat may see and
+// (py_engine/service/table.py), which owns the modes and what each seat may see and
 // do. Against the computer the page shows seat 0, and asks
 // "table_computer" for the computer's moves when the answer's
 // "may.computer_move" says so; watching, both seats are the computer. Seat

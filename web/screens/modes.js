@@ -3,7 +3,7 @@
 // or watching the computer play itself. The choice for the next new game is a
 // preference (remembered in localStorage, like settings.js); the mode of the
 // game in play is its table's "seating", which the engine keeps with the game
-// (py_engine/table.py says what each mode may see and do).
+// (py_engine/service/table.py says what each mode may see and do).
 
 import { computerName, defaultName } from "../table/names.js";
 import { LEVELS } from "./settings.js";

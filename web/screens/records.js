@@ -3,7 +3,7 @@
 // one to review it.
 //
 // The engine's table makes the record to export: finished deals only, and
-// while the game can go on without its seed (py_engine/table.py), so a file
+// while the game can go on without its seed (py_engine/service/table.py), so a file
 // never tells a card that is still hidden. Opening a file never touches the
 // game in play: the engine loads it as a separate table for the review
 // screen, and a file that is not a record, or does not replay, is refused

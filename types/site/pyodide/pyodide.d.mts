@@ -6,7 +6,7 @@
 
 /** A Python function seen from JavaScript: call it, keep a copy of it, free it. */
 export interface PyProxy {
-  // biome-ignore lint/suspicious/noExplicitAny: what comes back is the function's (py_engine.protocol.handle: a JSON string)
+  // biome-ignore lint/suspicious/noExplicitAny: what comes back is the function's (py_engine.service.protocol.handle: a JSON string)
   (...args: unknown[]): any;
   /** A copy that stays valid after the original is freed. */
   copy(): PyProxy;

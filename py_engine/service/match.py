@@ -1,6 +1,6 @@
 """A match (Bummerl) and its session: deals in a row, dealer rotation, game points.
 
-:class:`Match` is the checked, recorded layer over :class:`~py_engine.deal.Deal`:
+:class:`Match` is the checked, recorded layer over :class:`~py_engine.core.deal.Deal`:
 every action goes through :meth:`Match.act`, which refuses anything illegal
 with a precise error (changing nothing), logs full-information events and
 records the action so that the match can be saved and replayed.
@@ -13,12 +13,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .actions import CLAIM, NEXT, action_name, parse_action
-from .cards import CARD_NAMES, deck_cards, deck_mask, mask_of, parse_card
-from .deal import Deal
-from .errors import BadActionError, GameOverError, IllegalActionError, NotYourTurnError
-from .rules import Rules
-from .scoring import DealResult
+from ..core.actions import CLAIM, NEXT, action_name, parse_action
+from ..core.cards import CARD_NAMES, deck_cards, deck_mask, mask_of, parse_card
+from ..core.deal import Deal
+from ..core.errors import BadActionError, GameOverError, IllegalActionError, NotYourTurnError
+from ..core.events import Event, MatchEnd, Next, Score
+from ..core.rules import Rules
+from ..core.scoring import DealResult
 
 
 @dataclass
@@ -73,7 +74,7 @@ class Match:
         self.deal_number = 0
         self.match_winner: int | None = None
         self.records: list[DealRecord] = []
-        self.events: list[dict[str, Any]] = []
+        self.events: list[Event] = []
         self.last_result: DealResult | None = None
         self.deal: Deal = self._start_deal(self.match_first_dealer, deck)
 
@@ -125,7 +126,7 @@ class Match:
             return self.deal.legal_actions(seat)
         return [] if self.finished else [NEXT]
 
-    def act_text(self, seat: int, text: Any) -> list[dict[str, Any]]:
+    def act_text(self, seat: int, text: Any) -> list[Event]:
         """Parse and apply; see :meth:`act`."""
         try:
             action = parse_action(text)
@@ -133,7 +134,7 @@ class Match:
             raise BadActionError(str(e)) from None
         return self.act(seat, action)
 
-    def act(self, seat: int, action: int) -> list[dict[str, Any]]:
+    def act(self, seat: int, action: int) -> list[Event]:
         """Apply ``action`` for ``seat``; return the full-information events it caused.
 
         Raises :class:`IllegalActionError`, :class:`NotYourTurnError` or
@@ -181,19 +182,13 @@ class Match:
         winner = result.winner
         target = self.rules.match_target
         self.scores[winner] = min(target, self.scores[winner] + points)
-        self.events.append({"type": "score", "seat": winner, "game_points": points, "scores": list(self.scores)})
+        self.events.append(Score(winner, points, (self.scores[0], self.scores[1])))
         if self.scores[winner] >= target:
             self.match_winner = winner
             self.matches_won[winner] += 1
-            self.events.append(
-                {
-                    "type": "match_end",
-                    "winner": winner,
-                    "scores": list(self.scores),
-                    "matches_won": list(self.matches_won),
-                    "session_over": self.session_over,
-                }
-            )
+            scores = (self.scores[0], self.scores[1])
+            won = (self.matches_won[0], self.matches_won[1])
+            self.events.append(MatchEnd(winner, scores, won, self.session_over))
 
     def next_dealer(self) -> int:
         """Who deals the next deal of this match (RULES.md §1.2)."""
@@ -219,7 +214,7 @@ class Match:
             dealer = self.match_first_dealer
         else:
             dealer = self.next_dealer()
-        self.events.append({"type": "next", "match_number": self.match_number})
+        self.events.append(Next(self.match_number))
         self.deal = self._start_deal(dealer, deck)
 
     # ------------------------------------------------------------------ record

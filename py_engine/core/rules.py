@@ -293,7 +293,8 @@ def rules_from_dict(data: Any) -> Rules:
     """Rebuild a rules value saved by :meth:`Rules.to_dict` (in a record)."""
     if not isinstance(data, dict):
         raise RulesError("rules must be an object", "not_object")
-    base = PRESETS.get(data.get("id", ""))
+    preset_id = data.get("id", "")
+    base = PRESETS.get(preset_id) if isinstance(preset_id, str) else None
     if base is None:
         raise RulesError(f"rules name an unknown preset {data.get('id')!r}", "unknown_preset")
     overrides = {k: v for k, v in data.items() if k not in ("id", "name")}

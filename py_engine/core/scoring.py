@@ -1,6 +1,6 @@
 """How a deal ends and what it scores: RULES.md §1.10–§1.14.
 
-Each function takes the finished :class:`~py_engine.deal.Deal` and returns a
+Each function takes the finished :class:`~py_engine.core.deal.Deal` and returns a
 :class:`DealResult`. Nothing here changes the deal.
 """
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from .actions import NEXT, parse_action
-from .errors import BadRecordError, EngineError
+from ..core.actions import NEXT, parse_action
+from ..core.errors import BadRecordError, EngineError
+from ..core.rules import RulesError, rules_from_dict
 from .match import Match, check_deck
-from .rules import RulesError, rules_from_dict
 
 FORMAT = "py_engine/record"
 VERSION = 1
@@ -16,6 +16,11 @@ VERSION = 1
 def _need(condition: bool, message: str) -> None:
     if not condition:
         raise BadRecordError(message)
+
+
+def _is_seat(value: Any) -> bool:
+    """0 or 1 as a JSON integer (not 0.0, not false)."""
+    return type(value) is int and value in (0, 1)
 
 
 def load_record(record: Any) -> Match:
@@ -43,7 +48,7 @@ def load_record(record: Any) -> Match:
         where = f"deal {number}"
         _need(isinstance(entry, dict), f"{where} must be an object")
         dealer = entry.get("dealer")
-        _need(dealer in (0, 1) and not isinstance(dealer, bool), f"{where}: dealer must be 0 or 1")
+        _need(_is_seat(dealer), f"{where}: dealer must be 0 or 1")
         try:
             deck = check_deck(rules, entry.get("deck"))
         except ValueError as e:
@@ -58,7 +63,7 @@ def load_record(record: Any) -> Match:
         _need(isinstance(actions, list), f"{where}: actions must be a list")
         for index, item in enumerate(actions, start=1):
             _need(
-                isinstance(item, list) and len(item) == 2 and item[0] in (0, 1) and not isinstance(item[0], bool),
+                isinstance(item, list) and len(item) == 2 and _is_seat(item[0]),
                 f"{where}, action {index}: expected [seat, action]",
             )
             seat, text = item

@@ -1,6 +1,6 @@
 """Random-playout fuzzing of the engine's invariants.
 
-``python -m py_engine.fuzz --deals 100000`` plays random deals under every
+``python -m py_engine.tools.fuzz --deals 100000`` plays random deals under every
 preset and prints the number of invariant violations (it must be 0). The
 test suite runs the same checks on fewer deals.
 
@@ -26,14 +26,15 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from .actions import CLAIM, NEXT, NUM_ACTIONS, PASS, RESIGN, action_name
-from .cards import CARD_NAMES, POINTS, cards_of, deck_mask
-from .deal import Deal
-from .errors import EngineError
-from .match import Match
-from .record import load_record
-from .rules import PRESET_IDS, PRESETS, Rules
-from .views import filter_events, view
+from ..core.actions import CLAIM, NEXT, NUM_ACTIONS, PASS, RESIGN, action_name
+from ..core.cards import CARD_NAMES, POINTS, cards_of, deck_mask
+from ..core.deal import Deal
+from ..core.errors import EngineError
+from ..core.events import Event
+from ..core.rules import PRESET_IDS, PRESETS, Rules
+from ..service.match import Match
+from ..service.record import load_record
+from ..service.views import filter_events, view
 
 _CARD_NAME_SET = frozenset(CARD_NAMES)
 
@@ -85,14 +86,19 @@ def conservation_errors(deal: Deal) -> Iterator[str]:
 
 
 def hidden_from(deal: Deal, seat: int) -> frozenset[str]:
-    """Card names ``seat`` must not see while the deal runs."""
+    """Card names ``seat`` must not see while the deal runs: the unseen cards of its information state."""
     if deal.over:
         return frozenset()
+    return frozenset(CARD_NAMES[c] for c in cards_of(deal.info_state(seat).unseen))
+
+
+def truly_hidden(deal: Deal, seat: int) -> int:
+    """The cards ``seat`` cannot have seen, from the referee's state: the check of the information state."""
     other = 1 - seat
     mask = deal.hands[other] & ~deal.known[other]
-    names = {CARD_NAMES[c] for c in cards_of(mask)}
-    names.update(CARD_NAMES[c] for c in deal.talon[deal.talon_pos :])
-    return frozenset(names)
+    for card in deal.talon[deal.talon_pos :]:
+        mask |= 1 << card
+    return mask
 
 
 def strings_in(value: Any) -> Iterator[str]:
@@ -107,9 +113,12 @@ def strings_in(value: Any) -> Iterator[str]:
             yield from strings_in(v)
 
 
-def leak_errors(match: Match, events: list[dict[str, Any]]) -> Iterator[str]:
+def leak_errors(match: Match, events: list[Event]) -> Iterator[str]:
+    deal = match.deal
     for seat in (0, 1):
-        hidden = hidden_from(match.deal, seat)
+        if not deal.over and deal.info_state(seat).unseen != truly_hidden(deal, seat):
+            yield f"seat {seat}'s information state does not match the cards it has not seen"
+        hidden = hidden_from(deal, seat)
         if not hidden:
             continue
         seen = set(strings_in(view(match, seat))) | set(strings_in(filter_events(events, seat)))

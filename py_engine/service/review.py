@@ -8,14 +8,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from .actions import action_name
-from .bots import BotSettings, rank
-from .cards import CARD_NAMES, SUITS, names
-from .deal import Deal
-from .errors import IllegalActionError
+from ..ai import Request, rank
+from ..core.actions import action_name
+from ..core.cards import CARD_NAMES, SUITS, names
+from ..core.deal import Deal
+from ..core.errors import IllegalActionError
 from .match import Match
 from .record import load_record
-from .views import event_as_text
 
 
 def undo(match: Match, seat: int) -> tuple[Match, int]:
@@ -58,6 +57,12 @@ def _snapshot(deal: Deal) -> dict[str, Any]:
     }
 
 
+#: The most computing time one review may take (milliseconds), however many decisions it evaluates.
+MAX_REVIEW_MS = 12_000
+#: The least time a decision is given (below it the search says too little).
+MIN_DECISION_MS = 20
+
+
 def review_deal(
     match: Match, number: int, evaluate: tuple[int, ...] = (), budget_ms: int = 300, seed: int = 0
 ) -> dict[str, Any]:
@@ -79,16 +84,19 @@ def review_deal(
     replay = load_record(partial)
     opening = _snapshot(replay.deal)
     steps: list[dict[str, Any]] = []
+    # The whole review shares one cap: each evaluated decision gets its share of it, at most budget_ms.
+    evaluated = sum(1 for seat, _ in entry["actions"] if seat in evaluate)
+    budget_ms = max(MIN_DECISION_MS, min(budget_ms, MAX_REVIEW_MS // max(1, evaluated)))
     for seat, text in entry["actions"]:
         step: dict[str, Any] = {"seat": seat, "action": text}
         if seat in evaluate and len(replay.legal(seat)) > 1:
-            ranking = rank(replay, seat, BotSettings(budget_ms=budget_ms, seed=seed))
+            ranking = rank(replay, seat, Request(budget_ms=budget_ms, seed=seed))
             chosen = next((v for a, v in ranking if action_name(a) == text), None)
             step["ranking"] = [{"action": action_name(a), "value": v} for a, v in ranking]
             step["clearly_worse"] = chosen is not None and ranking[0][1] - chosen > 0.15
         start = len(replay.events)
         replay.act_text(seat, text)
-        step["events"] = [event_as_text(e) for e in replay.events[start:]]
+        step["events"] = [e.to_json() for e in replay.events[start:]]
         step["state"] = _snapshot(replay.deal)
         steps.append(step)
     assert replay.deal.result is not None

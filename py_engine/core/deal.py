@@ -6,18 +6,20 @@
   fast, for search and fuzzing (``apply`` of an illegal action corrupts the
   state);
 * :meth:`Deal.apply_checked` refuses an illegal action with a precise
-  :class:`~py_engine.errors.IllegalActionError` and changes nothing.
+  :class:`~py_engine.core.errors.IllegalActionError` and changes nothing.
 
 :meth:`Deal.clone` is cheap. When ``log`` is a list, every step appends a full
-information event (a dict) to it; :mod:`py_engine.views` filters them per seat.
+information event (a dict) to it; :mod:`py_engine.service.views` filters them per seat.
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
-from . import scoring
+from . import events as ev
+from . import info, scoring
 from .actions import CLAIM, CLOSE, EXCHANGE, MARRY, PASS, RESIGN, action_name
 from .cards import (
     CARD_NAMES,
@@ -33,6 +35,9 @@ from .cards import (
 )
 from .errors import IllegalActionError, NotYourTurnError
 from .rules import Rules
+
+if TYPE_CHECKING:
+    from .info import InfoState
 
 _T = TypeVar("_T")
 
@@ -153,9 +158,9 @@ class Deal:
     history: list[tuple[int, int, int, int]]
     strict_from: int
     result: scoring.DealResult | None
-    log: list[dict[str, Any]] | None
+    log: list[ev.Event] | None
 
-    def __init__(self, rules: Rules, deck: Sequence[int], dealer: int, log: list[dict[str, Any]] | None = None):
+    def __init__(self, rules: Rules, deck: Sequence[int], dealer: int, log: list[ev.Event] | None = None):
         non_dealer_hand, dealer_hand, up, face_down = deal_hands(deck, rules.deal_pattern)
         non_dealer = 1 - dealer
         self.rules = rules
@@ -195,7 +200,7 @@ class Deal:
         self.result = None
         self.log = log
         if log is not None:
-            log.append({"type": "deal", "dealer": dealer, "trump_card": up, "hands": list(hands)})
+            log.append(ev.DealStarted(dealer, up, (hands[0], hands[1])))
 
     # ------------------------------------------------------------------ queries
 
@@ -234,6 +239,18 @@ class Deal:
         d.result = self.result
         d.log = None
         return d
+
+    def cards_in_hands(self) -> int:
+        """How many cards both players hold (a public count)."""
+        return self.hands[0].bit_count() + self.hands[1].bit_count()
+
+    def info_state(self, seat: int) -> InfoState:
+        """What ``seat`` knows of this deal now (:mod:`py_engine.core.info`): never a card it has not seen."""
+        return info.info_state(self, seat)
+
+    def resample(self, state: InfoState, rng: random.Random) -> Deal:
+        """A world consistent with ``state``: this deal with the cards its seat has not seen dealt anew."""
+        return info.resample(self, state, rng)
 
     @property
     def over(self) -> bool:
@@ -394,12 +411,12 @@ class Deal:
         elif action == PASS:
             self._pass(seat)
         elif action == RESIGN:
-            self._emit({"type": "resign", "seat": seat})
+            self._emit(ev.Resign(seat))
             self._finish(scoring.resignation(self, seat))
         else:
             raise ValueError(f"{action_name(action)} is not an action within a deal")
 
-    def _emit(self, event: dict[str, Any]) -> None:
+    def _emit(self, event: ev.Event) -> None:
         if self.log is not None:
             self.log.append(event)
 
@@ -409,12 +426,12 @@ class Deal:
         self.to_act = 1 - seat
         self.windows = 0
         if self.log is not None:
-            self.log.append({"type": "play", "seat": seat, "card": card})
+            self.log.append(ev.Play(seat, card))
 
     def _respond(self, seat: int, card: int) -> None:
         self.hands[seat] &= ~(1 << card)
         if self.log is not None:
-            self.log.append({"type": "play", "seat": seat, "card": card})
+            self.log.append(ev.Play(seat, card))
         lead = self.lead
         leader = self.leader
         winner = seat if _RESP_WINS[self.trump][lead * 24 + card] else leader
@@ -435,16 +452,8 @@ class Deal:
         if last and self.exhausted and self.rules.last_trick_bonus:
             self.bonus[winner] += self.rules.last_trick_bonus
         if self.log is not None:
-            self.log.append(
-                {
-                    "type": "trick",
-                    "leader": leader,
-                    "cards": [lead, card],
-                    "winner": winner,
-                    "points": POINTS[lead] + POINTS[card],
-                    "bonus": self.bonus[winner] if last and self.exhausted else 0,
-                }
-            )
+            bonus = self.bonus[winner] if last and self.exhausted else 0
+            self.log.append(ev.Trick(leader, (lead, card), winner, POINTS[lead] + POINTS[card], bonus))
         manual = self.rules.claim_mode == "manual"
         if not manual and self.total(winner) >= WIN_POINTS:
             self._finish(scoring.claim(self, winner, valid=True, auto=True))
@@ -469,7 +478,7 @@ class Deal:
             seat, suit, value = entry
             if seat == winner:
                 self.marriage_points[seat] += value
-                self._emit({"type": "marriage_credited", "seat": seat, "suit": suit, "points": value})
+                self._emit(ev.MarriageCredited(seat, suit, value))
             else:
                 keep.append(entry)
         self.pending = tuple(keep)
@@ -491,10 +500,10 @@ class Deal:
         self.hands[loser] |= 1 << second
         self.talon_pos = pos
         if self.log is not None:
-            self.log.append({"type": "draw", "seat": winner, "card": first, "face_up": False})
-            self.log.append({"type": "draw", "seat": loser, "card": second, "face_up": self.exhausted})
+            self.log.append(ev.Draw(winner, first, False))
+            self.log.append(ev.Draw(loser, second, self.exhausted))
             if self.exhausted:
-                self.log.append({"type": "exhausted"})
+                self.log.append(ev.Exhausted())
 
     def _declare(self, seat: int, suit: int) -> None:
         rules = self.rules
@@ -508,7 +517,7 @@ class Deal:
             self.marriage_points[seat] += value
         else:
             self.pending = (*self.pending, (seat, suit, value))
-        self._emit({"type": "marriage", "seat": seat, "suit": suit, "points": value, "credited": credited})
+        self._emit(ev.Marriage(seat, suit, value, credited))
         if rules.claim_mode == "manual":
             if rules.claim_on_marriage:
                 self.windows |= 1 << seat
@@ -522,14 +531,14 @@ class Deal:
         self.known[seat] |= 1 << old
         self.upcard = low
         self.prelead |= _EXCHANGED
-        self._emit({"type": "exchange", "seat": seat, "took": old, "gave": low})
+        self._emit(ev.Exchange(seat, old, low))
 
     def _close(self, seat: int) -> None:
         other = 1 - seat
         self.closed_by = seat
         self.prelead |= _CLOSED_NOW
         self.close_snapshot = (self.tricks[other], scoring.schneider_points(self, other), self.tricks[seat])
-        self._emit({"type": "close", "seat": seat})
+        self._emit(ev.Close(seat))
 
     def _claim(self, seat: int) -> None:
         extra = self._claimable_marriage(seat)
@@ -538,13 +547,13 @@ class Deal:
             self.marriage_points[seat] += extra
             self.pending = tuple(p for p in self.pending if not (p[0] == seat and p[1] == self.declared))
         valid = self.total(seat) >= WIN_POINTS
-        self._emit({"type": "claim", "seat": seat, "valid": valid, "total": self.total(seat)})
+        self._emit(ev.Claim(seat, valid, self.total(seat)))
         self._finish(scoring.claim(self, seat, valid=valid, auto=False))
 
     def _pass(self, seat: int) -> None:
         self.final_order = tuple(s for s in self.final_order if s != seat)
         self.windows &= ~(1 << seat)
-        self._emit({"type": "pass", "seat": seat})
+        self._emit(ev.Pass(seat))
         if self.final_order:
             self.to_act = self.final_order[0]
         else:
@@ -556,7 +565,7 @@ class Deal:
         self.final_order = ()
         self.to_act = -1
         if self.log is not None:
-            self.log.append({"type": "deal_end", **result.to_dict()})
+            self.log.append(ev.DealEnd(result))
 
     # ------------------------------------------------------------ explanations
 

@@ -9,6 +9,12 @@ class EngineError(ValueError):
     code = "bad_request"
 
 
+class UnknownLevelError(EngineError):
+    """A computer level that does not exist: the request is wrong (``bad_request``)."""
+
+    code = "bad_request"
+
+
 class IllegalActionError(EngineError):
     """A well-formed action that is not legal now; the message says why."""
 

@@ -9,127 +9,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from .actions import MARRY, is_marry, sorted_names
-from .cards import CARD_NAMES, POINTS, SUITS, card_of, names
-from .cards import KING as _KING
-from .cards import QUEEN as _QUEEN
-from .deal import WIN_POINTS, marriage_points
+from ..core.actions import MARRY, is_marry, sorted_names
+from ..core.cards import CARD_NAMES, POINTS, SUITS, card_of, names
+from ..core.cards import KING as _KING
+from ..core.cards import QUEEN as _QUEEN
+from ..core.deal import WIN_POINTS, marriage_points
+from ..core.events import Event, describe_result
 from .match import Match
-from .scoring import DealResult
-
-_PUBLIC_EVENTS = {
-    "play",
-    "trick",
-    "exchange",
-    "close",
-    "exhausted",
-    "claim",
-    "pass",
-    "resign",
-    "score",
-    "match_end",
-    "next",
-    "marriage",
-    "marriage_credited",
-}
 
 
-def event_as_text(event: dict[str, Any]) -> dict[str, Any]:
-    """An event with its card and suit numbers written as protocol text."""
-    out = dict(event)
-    if "hands" in out:
-        out["hands"] = [names(h) for h in out["hands"]]
-    for key in ("card", "took", "gave", "trump_card"):
-        if key in out and isinstance(out[key], int):
-            out[key] = CARD_NAMES[out[key]]
-    if "cards" in out:
-        out["cards"] = [CARD_NAMES[c] for c in out["cards"]]
-    if "suit" in out:
-        suit = out["suit"]
-        out["suit"] = SUITS[suit]
-        if out["type"] == "marriage":
-            out["cards"] = [CARD_NAMES[card_of(suit, _KING)], CARD_NAMES[card_of(suit, _QUEEN)]]
-    return out
-
-
-def filter_event(event: dict[str, Any], seat: int, *, sees_other_hand: bool = False) -> dict[str, Any]:
-    """The event as ``seat`` may see it; ``sees_other_hand``: the other hand is face up for it (a watcher)."""
-    kind = event["type"]
-    if kind in _PUBLIC_EVENTS:
-        return event_as_text(event)
-    if kind == "deal":
-        return {
-            "type": "deal",
-            "dealer": event["dealer"],
-            "trump_card": CARD_NAMES[event["trump_card"]],
-            "hand": names(event["hands"][seat]),
-        }
-    if kind == "draw":
-        out = {"type": "draw", "seat": event["seat"], "face_up": event["face_up"]}
-        if event["seat"] == seat or event["face_up"] or sees_other_hand:
-            out["card"] = CARD_NAMES[event["card"]]
-        return out
-    if kind == "deal_end":
-        out = dict(event)
-        result = DealResult(
-            event["winner"], event["game_points"], event["code"], event["basis"], event["by"], event["carry_over"]
-        )
-        out["reason"] = describe_result(result, seat)
-        return out
-    raise ValueError(f"unknown event type {kind!r}")
-
-
-def filter_events(events: list[dict[str, Any]], seat: int) -> list[dict[str, Any]]:
-    return [filter_event(e, seat) for e in events]
-
-
-_BASIS_WORDS = {
-    "schwarz": "Schwarz: {loser} won no trick",
-    "schneider": "Schneider: {loser} under 33",
-    "simple": "{loser} had 33 or more",
-    "failed_close_3": "closed talon failed, and the {noted} had no trick",
-    "failed_close_2": "closed talon failed",
-    "penalty_3": "wrong claim, and the claimer's opponent had no trick",
-    "penalty_2": "wrong claim penalty",
-    "fixed_1": "a deal without 66 scores 1",
-    "none": "",
-}
-
-_CODE_WORDS = {
-    "claim_66": "{by} claimed 66",
-    "auto_66": "{winner} reached 66",
-    "wrong_claim": "{by} claimed 66 without having it",
-    "close_success": "{winner} closed the talon and made it",
-    "close_failed": "the closer did not reach 66 first",
-    "resigned": "{by} resigned",
-    "last_trick": "nobody claimed 66: the last trick wins",
-    "higher_total": "nobody claimed 66: the higher score wins",
-    "tie_last_trick": "nobody claimed 66 and the scores are level: the last trick wins",
-    "tie_carry_over": "nobody claimed 66 and the scores are level: 1 game point carries over to the next deal's winner",
-    "tie_void": "nobody claimed 66 and the scores are level: nobody scores",
-}
-
-
-def describe_result(result: DealResult, seat: int) -> str:
-    """The result in words, from ``seat``'s point of view."""
-
-    def who(s: int | None) -> str:
-        if s is None:
-            return "nobody"
-        return "you" if s == seat else "the opponent"
-
-    winner = result.winner
-    loser = None if winner is None else 1 - winner
-    text = _CODE_WORDS[result.code].format(by=who(result.by), winner=who(winner))
-    basis = _BASIS_WORDS[result.basis].format(
-        loser=who(loser), noted="non-closer" if "noncloser" in result.basis else "player"
-    )
-    text = text[0].upper() + text[1:]
-    if winner is None:
-        return text + "."
-    points = f"{result.game_points} game point{'s' if result.game_points != 1 else ''}"
-    gain = f"{'You win' if winner == seat else 'The opponent wins'} {points}"
-    return f"{text}. {gain}" + (f" ({basis})." if basis else ".")
+def filter_events(events: list[Event], seat: int, *, sees_other_hand: bool = False) -> list[dict[str, Any]]:
+    """The events as ``seat`` may see them (:meth:`Event.seen_by`)."""
+    return [event.seen_by(seat, sees_other_hand) for event in events]
 
 
 def _marriage_cards(suit: int) -> list[str]:
@@ -166,6 +57,7 @@ def view(match: Match, seat: int, *, show_opponent: bool = False) -> dict[str, A
         trick.append({"seat": deal.leader, "card": CARD_NAMES[deal.lead]})
     history = deal.history
     legal = match.legal(seat)
+    known = deal.info_state(seat)
     view_: dict[str, Any] = {
         "seat": seat,
         "to_act": match.to_act(),
@@ -178,9 +70,9 @@ def view(match: Match, seat: int, *, show_opponent: bool = False) -> dict[str, A
         # Face-down talon cards left (after a close they stay, dead, under the turned-down trump).
         "talon_count": deal.face_down_left,
         "closed_by": deal.closed_by if deal.closed_by >= 0 else None,
-        "hand": names(deal.hands[seat]),
-        "opponent_hand_count": deal.hands[other].bit_count(),
-        "opponent_known": names(deal.known[other] & deal.hands[other]),
+        "hand": names(known.hand),
+        "opponent_hand_count": known.opponent_count,
+        "opponent_known": names(known.opponent_known),
         "opponent_shown": names(deal.hands[other]) if show_opponent else None,
         "trick": trick,
         "last_trick": _trick_dict(history[-1]) if history else None,

@@ -1,4 +1,4 @@
-"""Bot against bot: ``python -m py_engine.arena --a 5 --b heuristic --preset AT20 --pairs 500``.
+"""Bot against bot: ``python -m py_engine.tools.arena --a 5 --b heuristic --preset AT20 --pairs 500``.
 
 Deals are *paired*: each shuffled pack is played twice with the seats
 swapped, so the luck of the cards cancels out. Prints game points won by
@@ -32,11 +32,11 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from .actions import NEXT
-from .ai import tuning
-from .ai.player import Level, decide, level_named, match_utility
-from .match import Match, shuffled_deck
-from .rules import PRESET_IDS, PRESETS, Rules
+from ..ai.config import DEFAULTS, SearchConfig, add_option
+from ..ai.player import Level, decide, level_named, match_utility
+from ..core.actions import NEXT
+from ..core.rules import PRESET_IDS, PRESETS, Rules
+from ..service.match import Match, shuffled_deck
 
 
 @dataclass
@@ -64,11 +64,12 @@ def _play(
     rng: random.Random,
     budget_ms: int | None,
     iterations: tuple[int | None, int | None] = (None, None),
-    settings: tuple[tuple[str, ...], tuple[str, ...]] = ((), ()),
+    configs: tuple[SearchConfig | None, SearchConfig | None] = (None, None),
 ) -> list[Tally]:
     """Play ``match`` to its end (one deal, or the match).
 
-    Seat s plays ``levels[s]`` with ``settings[s]``, searching ``iterations[s]`` (None: its level's).
+    Seat s plays ``levels[s]`` with the search constants ``configs[s]``, searching ``iterations[s]``
+    (None: its level's).
     """
     tallies = [Tally(), Tally()]
     while not match.finished:
@@ -93,7 +94,7 @@ def _play(
             iterations=iterations[seat],
             budget_ms=budget_ms,
             clock=budget_ms is not None,
-            settings=settings[seat],
+            config=configs[seat],
         )
         if decision.stats.get("iterations") or decision.stats.get("exact"):
             tallies[seat].move_ms.append(decision.stats["ms"])
@@ -118,8 +119,8 @@ class Job:
     budget_ms: int | None
     iterations_a: int | None = None  # A's iteration count (None: its level's)
     iterations_b: int | None = None  # and B's
-    settings_a: tuple[str, ...] = ()  # search constants for A's decisions (py_engine.ai.tuning)
-    settings_b: tuple[str, ...] = ()  # and for B's
+    config_a: SearchConfig | None = None  # the search constants of A's decisions (None: its level's)
+    config_b: SearchConfig | None = None  # and of B's
 
 
 def play_pair(job: Job) -> tuple[Tally, Tally]:
@@ -129,14 +130,14 @@ def play_pair(job: Job) -> tuple[Tally, Tally]:
     dealer = pack_rng.randrange(2)
     a_total, b_total = Tally(), Tally()
     players = (
-        (level_named(job.a), job.iterations_a, job.settings_a),
-        (level_named(job.b), job.iterations_b, job.settings_b),
+        (level_named(job.a), job.iterations_a, job.config_a),
+        (level_named(job.b), job.iterations_b, job.config_b),
     )
     for a_seat in (0, 1):
-        (level0, its0, settings0), (level1, its1, settings1) = players if a_seat == 0 else players[::-1]
+        (level0, its0, config0), (level1, its1, config1) = players if a_seat == 0 else players[::-1]
         match = Match(job.rules, job.seed, dealer=dealer, deck=deck, single_deal=not job.matches)
         rng = random.Random(job.seed * 2 + a_seat)
-        tallies = _play(match, (level0, level1), rng, job.budget_ms, (its0, its1), (settings0, settings1))
+        tallies = _play(match, (level0, level1), rng, job.budget_ms, (its0, its1), (config0, config1))
         a_total.add(tallies[a_seat])
         b_total.add(tallies[1 - a_seat])
     return a_total, b_total
@@ -152,8 +153,9 @@ class Journal:
 
     A journal belongs to one run: the same options except the number of pairs (so a run can also be
     extended, or a shorter one read back from a longer one's journal), and the same players: the
-    header holds each level's definition and every search constant's value, so a journal written
-    before the code changed what a level does is refused rather than mixed in. One run at a time
+    header holds each level's definition (with its search constants) and every search constant's
+    default value, so a journal written before the code changed what a level does is refused rather
+    than mixed in. One run at a time
     may write a journal.
     """
 
@@ -162,7 +164,7 @@ class Journal:
         self.header = {
             "run": run,
             "players": [repr(level) for level in players],
-            "constants": {name: repr(getattr(module, name)) for name, module in sorted(tuning.TUNABLE.items())},
+            "constants": {name: repr(value) for name, value in sorted(DEFAULTS.items())},
         }
 
     def load(self) -> dict[int, tuple[Tally, Tally]]:
@@ -245,10 +247,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--iterations", type=int, default=None, help="override the searching levels' iteration count")
     parser.add_argument("--iterations-a", type=int, default=None, help="override A's iteration count only")
     parser.add_argument("--iterations-b", type=int, default=None, help="override B's iteration count only")
-    names = ", ".join(sorted(tuning.TUNABLE))
-    tuning.add_option(parser, "--set", f"set a search constant for both players (repeatable): {names}")
-    tuning.add_option(parser, "--set-a", "set a search constant for A only")
-    tuning.add_option(parser, "--set-b", "set a search constant for B only")
+    names = ", ".join(sorted(DEFAULTS))
+    add_option(parser, "--set", f"set a search constant for both players (repeatable): {names}")
+    add_option(parser, "--set-a", "set a search constant for A only")
+    add_option(parser, "--set-b", "set a search constant for B only")
     parser.add_argument(
         "--markdown", action="store_true", help="also print the result as a row of the table in docs/arena.md"
     )
@@ -259,8 +261,13 @@ def main(argv: list[str] | None = None) -> int:
         help="append each finished pair to FILE and skip the pairs already there (resume a stopped run)",
     )
     args = parser.parse_args(argv)
-    level_named(args.a)
-    level_named(args.b)
+    try:
+        players = (level_named(args.a), level_named(args.b))
+    except ValueError as error:
+        parser.error(str(error))
+    # Each player's level with the run's settings: both sides' first, then its own.
+    config_a = players[0].config.with_settings((*args.set, *args.set_a))
+    config_b = players[1].config.with_settings((*args.set, *args.set_b))
     rules = PRESETS[args.preset]
     jobs = [
         Job(
@@ -272,12 +279,11 @@ def main(argv: list[str] | None = None) -> int:
             args.budget_ms,
             args.iterations_a if args.iterations_a is not None else args.iterations,
             args.iterations_b if args.iterations_b is not None else args.iterations,
-            (*args.set, *args.set_a),
-            (*args.set, *args.set_b),
+            config_a,
+            config_b,
         )
         for i in range(args.pairs)
     ]
-    players = (level_named(args.a), level_named(args.b))
     journal = Journal(args.journal, command_line(args, with_pairs=False), players) if args.journal else None
     try:
         done = journal.load() if journal else {}
@@ -333,7 +339,7 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"| {args.preset} | {args.a} | {args.b} | {args.pairs} | {_share(a_gp, b_gp):.1%} "
             f"[{gp_low:.1%}, {gp_high:.1%}] | {_share(a_won, b_won):.1%} [{w_low:.1%}, {w_high:.1%}] | {per_move} "
-            f"| `python -m py_engine.arena {command_line(args)}` |"
+            f"| `python -m py_engine.tools.arena {command_line(args)}` |"
         )
     return 0
 

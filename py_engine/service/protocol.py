@@ -28,11 +28,11 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from .actions import action_name, sorted_names
-from .errors import EngineError
+from ..core.actions import action_name, sorted_names
+from ..core.errors import EngineError
+from ..core.rules import BOOLEANS, CHOICES, PARAMETERS, PRESET_IDS, PRESETS, Rules, RulesError, make_rules
 from .match import Match, check_deck
 from .record import load_record
-from .rules import BOOLEANS, CHOICES, PARAMETERS, PRESET_IDS, PRESETS, Rules, RulesError, make_rules
 from .table import LEVEL_BUDGET_MS, Seating, Table
 from .views import filter_events, view
 
@@ -41,7 +41,7 @@ from .views import filter_events, view
 #: module: they are the larger part of the engine, and in the browser the
 #: first table is drawn sooner without them. The worker imports them when the
 #: page is idle (``warm_up``).
-_LAZY_MODULES = ("py_engine.bots", "py_engine.review")
+_LAZY_MODULES = ("py_engine.ai", "py_engine.service.review")
 
 
 def _left_of(budget_ms: int | None, started: float) -> int | None:
@@ -155,10 +155,10 @@ class Engine:
         The page never sees a record with the pack, nor a seat's view outside its table's policy.
         """
         try:
-            req = json.loads(request)
+            req = _parse(request)
             cmd = req.get("cmd") if isinstance(req, dict) else None
-        except (TypeError, ValueError):
-            cmd = None
+        except ProtocolError:
+            cmd = None  # handle() says what is wrong
         if isinstance(cmd, str) and cmd in self._commands and cmd not in PAGE_COMMANDS:
             req_id = req.get("id") if isinstance(req.get("id"), (str, int)) else None
             return _error(req_id, "bad_request", f"{cmd!r} is not for the page: it would show what a seat may not see")
@@ -168,10 +168,7 @@ class Engine:
         """Answer one request. Never raises."""
         req_id: Any = None
         try:
-            try:
-                req = json.loads(request)
-            except (TypeError, ValueError) as e:
-                raise ProtocolError("bad_json", f"the request is not valid JSON: {e}") from None
+            req = _parse(request)
             if not isinstance(req, dict):
                 raise ProtocolError("bad_request", "the request must be a JSON object")
             req_id = req.get("id")
@@ -289,15 +286,15 @@ class Engine:
         match = self._game(req)
         seat = self._seat(req)
         observer = self._seat(req, "observer", seat)
-        from . import bots  # imported on first use: see _LAZY_MODULES
+        from .. import ai  # imported on first use: see _LAZY_MODULES
 
-        settings = bots.BotSettings(
-            level=_arg(req, "level", (int, str), bots.DEFAULT_LEVEL, what="a level 1-5"),
+        asked = ai.Request(
+            level=_arg(req, "level", (int, str), ai.DEFAULT_LEVEL, what="a level 1-5"),
             budget_ms=_left_of(_positive(req, "budget_ms", _MAX_BUDGET_MS, _MS), started),
             iterations=_positive(req, "iterations", _MAX_ITERATIONS, "a positive integer"),
             seed=_arg(req, "seed", int, None),
         )
-        decision = bots.choose(match, seat, settings)
+        decision = ai.choose(match, seat, asked)
         events = match.act(seat, decision.action)
         return {
             "action": action_name(decision.action),
@@ -313,10 +310,10 @@ class Engine:
         budget = _positive(req, "budget_ms", _MAX_BUDGET_MS, _MS)
         if match.finished:
             raise ProtocolError("game_over", "the game is over")
-        from . import bots  # imported on first use: see _LAZY_MODULES
+        from .. import ai  # imported on first use: see _LAZY_MODULES
 
         budget = _left_of(budget, started)
-        ranking = bots.rank(match, seat, bots.BotSettings(budget_ms=budget, seed=_arg(req, "seed", int, None)))
+        ranking = ai.rank(match, seat, ai.Request(budget_ms=budget, seed=_arg(req, "seed", int, None)))
         return {"ranking": [{"action": action_name(a), "value": v} for a, v in ranking]}
 
     def _save(self, req: dict[str, Any]) -> dict[str, Any]:
@@ -471,13 +468,53 @@ PAGE_COMMANDS = frozenset(
 )
 
 
+#: JSON nested deeper than this is refused before it is parsed (Python's parser would recurse on it).
+MAX_DEPTH = 64
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _parse(request: str) -> Any:
+    """The request's JSON; standard JSON only (no NaN or Infinity), nested at most MAX_DEPTH deep."""
+    if isinstance(request, str) and _depth(request) > MAX_DEPTH:
+        raise ProtocolError("bad_json", f"the request is nested more than {MAX_DEPTH} deep")
+    try:
+        return json.loads(request, parse_constant=_reject_constant)
+    except (TypeError, ValueError, RecursionError) as e:
+        raise ProtocolError("bad_json", f"the request is not valid JSON: {e}") from None
+
+
+def _depth(text: str) -> int:
+    """The deepest nesting of brackets outside strings (an upper bound on the JSON's depth)."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
+
+
 def _error(req_id: Any, code: str, message: str, detail: dict[str, Any] | None = None) -> str:
     error: dict[str, Any] = {"code": code, "message": message}
     if detail is not None:
         error["detail"] = detail
     try:
-        return json.dumps({"v": VERSION, "id": req_id, "ok": False, "error": error})
-    except (TypeError, ValueError):
+        return json.dumps({"v": VERSION, "id": req_id, "ok": False, "error": error}, allow_nan=False)
+    except (TypeError, ValueError, RecursionError):
         return json.dumps({"v": VERSION, "id": None, "ok": False, "error": {"code": code, "message": message}})
 
 

@@ -1,4 +1,4 @@
-"""Engine speed: ``python -m py_engine.bench``.
+"""Engine speed: ``python -m py_engine.tools.bench``.
 
 Prints, per preset, the median of several runs of:
 
@@ -13,10 +13,11 @@ Prints, per preset, the median of several runs of:
   (ISMCTS), from openings and early middle-game positions.
 
 ``--pyodide`` measures the same inside Pyodide under Node and prints the ratio.
-``--set NAME=VALUE`` changes a search constant (:mod:`py_engine.ai.tuning`) in
-both, so the cost of a search setting inside the browser's budget can be read
-off: the search's clock starts before it reads the opponent's play, so that
-reading is counted against the iterations.
+``--set NAME=VALUE`` changes a constant of the measured search (the default
+:class:`~py_engine.ai.config.SearchConfig`) in both, so the cost of a search
+setting inside the browser's budget can be read off: the search's clock
+starts before it reads the opponent's play, so that reading is counted
+against the iterations.
 """
 
 from __future__ import annotations
@@ -31,13 +32,13 @@ import sys
 import time
 from pathlib import Path
 
-from .actions import CLAIM, PASS, RESIGN
-from .ai import tuning
-from .ai.heuristic import claim_choice, heuristic_action
-from .ai.ismcts import Utility, search
-from .cards import deck_cards
-from .deal import Deal
-from .rules import PRESET_IDS, PRESETS, Rules
+from ..ai.config import DEFAULT_CONFIG, DEFAULTS, SearchConfig, add_option
+from ..ai.heuristic import claim_choice, heuristic_action
+from ..ai.ismcts import Utility, search
+from ..core.actions import CLAIM, PASS, RESIGN
+from ..core.cards import deck_cards
+from ..core.deal import Deal
+from ..core.rules import PRESET_IDS, PRESETS, Rules
 
 
 def random_deal(rules: Rules, rng: random.Random) -> Deal:
@@ -97,7 +98,9 @@ def ops_per_second(rules: Rules, seconds: float, seed: int) -> float:
     return n / (time.perf_counter() - start)
 
 
-def search_iterations_per_second(rules: Rules, seconds: float, seed: int) -> float:
+def search_iterations_per_second(
+    rules: Rules, seconds: float, seed: int, config: SearchConfig = DEFAULT_CONFIG
+) -> float:
     """ISMCTS iterations per second from one position: the opening, or after 1-4 tricks of rule-of-thumb play.
 
     The deal keeps its event log, as a game's does, so a search that reads the opponent's play can.
@@ -115,12 +118,14 @@ def search_iterations_per_second(rules: Rules, seconds: float, seed: int) -> flo
     if deal.result is not None or deal.exhausted:
         deal = Deal(rules, deck, seed % 2, log=[])
     seat = deal.to_act
-    result = search(deal, seat, rng, Utility(seat), budget_s=seconds)
+    result = search(deal, seat, rng, Utility(seat), config=config, budget_s=seconds)
     return result.iterations / result.seconds
 
 
-def measure(presets: list[str], runs: int, seconds: float, ai: bool) -> dict[str, tuple[float, ...]]:
-    """Median deals/s and ops/s per preset (and search iterations/s with ``ai``)."""
+def measure(
+    presets: list[str], runs: int, seconds: float, ai: bool, config: SearchConfig = DEFAULT_CONFIG
+) -> dict[str, tuple[float, ...]]:
+    """Median deals/s and ops/s per preset (and search iterations/s with ``ai``, searching by ``config``)."""
     figures: dict[str, tuple[float, ...]] = {}
     for pid in presets:
         rules = PRESETS[pid]
@@ -128,7 +133,7 @@ def measure(presets: list[str], runs: int, seconds: float, ai: bool) -> dict[str
         ops = statistics.median(ops_per_second(rules, seconds, seed) for seed in range(runs))
         figures[pid] = (deals, ops)
         if ai:
-            its = statistics.median(search_iterations_per_second(rules, seconds, seed) for seed in range(runs))
+            its = statistics.median(search_iterations_per_second(rules, seconds, seed, config) for seed in range(runs))
             figures[pid] += (its,)
     return figures
 
@@ -138,7 +143,7 @@ def in_pyodide(
 ) -> dict[str, tuple[float, ...]]:
     """The same figures measured inside Pyodide under Node (needs ``npm ci``)."""
     root = Path(__file__).resolve().parent.parent
-    command = ["node", str(root / "tests" / "pyodide" / "run_module.mjs"), "py_engine.bench", "--json"]
+    command = ["node", str(root / "tests" / "pyodide" / "run_module.mjs"), "py_engine.tools.bench", "--json"]
     command += ["--runs", str(runs), "--seconds", str(seconds)] + (["--ai"] if ai else [])
     for text in settings:
         command += ["--set", text]
@@ -157,22 +162,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pyodide", action="store_true", help="also measure inside Pyodide (Node) and compare")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--ai", action="store_true", help="also measure ISMCTS iterations per second")
-    tuning.add_option(parser, "--set", f"set a search constant (repeatable): {', '.join(sorted(tuning.TUNABLE))}")
+    add_option(parser, "--set", f"set a search constant (repeatable): {', '.join(sorted(DEFAULTS))}")
     args = parser.parse_args(argv)
-    with tuning.applied(tuple(args.set)):
-        return _report(args)
-
-
-def _report(args: argparse.Namespace) -> int:
+    config = DEFAULT_CONFIG.with_settings(args.set)
     presets = args.preset or list(PRESET_IDS)
     impl = f"{platform.python_implementation()} {platform.python_version()} ({sys.platform})"
     if args.json:
-        figures = measure(presets, args.runs, args.seconds, args.ai)
+        figures = measure(presets, args.runs, args.seconds, args.ai, config)
         print(json.dumps({"python": impl, "figures": figures}))
         return 0
     settings = f", with {' '.join(args.set)}" if args.set else ""
-    print(f"py_engine.bench on {impl}: median of {args.runs} runs of {args.seconds:g} s{settings}", flush=True)
-    figures = measure(presets, args.runs, args.seconds, args.ai)
+    print(f"py_engine.tools.bench on {impl}: median of {args.runs} runs of {args.seconds:g} s{settings}", flush=True)
+    figures = measure(presets, args.runs, args.seconds, args.ai, config)
     other = in_pyodide(presets, args.runs, args.seconds, args.ai, args.set) if args.pyodide else {}
     names = ["deals/s", "ops/s"] + (["search it/s"] if args.ai else [])
     header = f"{'preset':8}" + "".join(f"{n:>13}" for n in names)

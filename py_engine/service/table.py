@@ -31,11 +31,12 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from .actions import CLAIM, NEXT, action_name, parse_action
-from .errors import BadActionError, EngineError, GameOverError, IllegalActionError, NotYourTurnError
+from ..core.actions import CLAIM, NEXT, action_name, parse_action
+from ..core.errors import BadActionError, EngineError, GameOverError, IllegalActionError, NotYourTurnError
+from ..core.events import Event
 from .match import Match
 from .record import load_record
-from .views import filter_event, view
+from .views import filter_events, view
 
 Mode = Literal["computer", "hotseat", "watch"]
 MODES: tuple[Mode, ...] = ("computer", "hotseat", "watch")
@@ -44,8 +45,6 @@ DEFAULT_LEVEL = 4
 #: The computer's time for one move in the browser, by level (milliseconds). Levels 1-4 stop at
 #: their iteration counts well within it; level 5 searches for its whole second.
 LEVEL_BUDGET_MS = {1: 2500, 2: 2500, 3: 2500, 4: 2500, 5: 1000}
-#: A hint's search time (milliseconds).
-HINT_BUDGET_MS = 700
 #: A review's search time for each evaluated decision (milliseconds).
 REVIEW_BUDGET_MS = 300
 NAME_MAX = 24
@@ -257,15 +256,15 @@ class Table:
             raise TableError("the levels of a watched game are fixed when it starts")
         chosen = level if level is not None else self.seating.levels[seat]
         assert chosen is not None
-        from . import bots  # imported on first use (the protocol's lazy modules)
+        from .. import ai  # imported on first use (the protocol's lazy modules)
 
-        settings = bots.BotSettings(
+        request = ai.Request(
             level=chosen,
             budget_ms=(budget_ms if budget_ms is not None else LEVEL_BUDGET_MS[chosen]) if clock else None,
             iterations=iterations,
             seed=seed,
         )
-        decision = bots.choose(self.match, seat, settings)
+        decision = ai.choose(self.match, seat, request)
         viewer = self.viewer()
         assert viewer is not None
         answer = self._apply(seat, decision.action, viewer)
@@ -276,7 +275,7 @@ class Table:
         before = self.view_for(viewer)
         events = match.act(seat, action)
         events += self._computer_claims()
-        shown = [filter_event(e, viewer.seat, sees_other_hand=viewer.sees_other_hand) for e in events]
+        shown = filter_events(events, viewer.seat, sees_other_hand=viewer.sees_other_hand)
         if self.seating.mode == "hotseat":
             self._pass_device(seat, action)
         frames = frames_of(before, shown, viewer.seat)
@@ -286,7 +285,7 @@ class Table:
             frames = [{**frame, "view": after["view"]} for frame in frames] if after["view"] is not None else []
         return {"frames": frames, **after, "save": self.kept}
 
-    def _computer_claims(self) -> list[dict[str, Any]]:
+    def _computer_claims(self) -> list[Event]:
         """A computer seat with a valid claim of 66 out of turn claims it at once."""
         match = self.match
         for seat in self.seating.computer_seats:
@@ -342,10 +341,9 @@ class Table:
             raise NotYourTurnError("the device is changing hands")
         if self.match.finished:
             raise GameOverError("the game is over")
-        from . import bots  # imported on first use
+        from .. import ai  # imported on first use
 
-        settings = bots.BotSettings(budget_ms=budget_ms if budget_ms is not None else HINT_BUDGET_MS, seed=seed)
-        ranking = bots.rank(self.match, viewer.seat, settings)
+        ranking = ai.rank(self.match, viewer.seat, ai.Request(budget_ms=budget_ms, seed=seed))
         return {"ranking": [{"action": action_name(a), "value": v} for a, v in ranking]}
 
     def _what(self) -> str:

@@ -1,0 +1,109 @@
+"""The search's tunable constants as one value: :class:`SearchConfig`.
+
+Every number the search was tuned with is a field of a frozen configuration
+that the search receives as a parameter, so each level plays with its own
+(:class:`~py_engine.ai.player.Level`) and nothing is set around a decision.
+On a command line a field is named in capitals, ``NAME=VALUE``
+(``python -m py_engine.tools.arena --set PRIOR_WEIGHT=1.5``), so each row of
+docs/arena.md's experiments can be reproduced by its command; a value takes
+the type of the field it replaces (booleans as 1/0 or true/false).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, fields, replace
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import argparse
+
+
+@dataclass(frozen=True, slots=True)
+class SearchConfig:
+    """How the search plays: every constant it was tuned with (:mod:`.ismcts`, :mod:`.heuristic`, :mod:`.reading`)."""
+
+    #: Solve exactly once both hands together hold at most this many cards in the strict phase.
+    solve_cards: int = 6
+    #: The exploration constant of UCB (rewards are game points / 3, in [-1, 1]).
+    exploration: float = 0.7
+    #: A bonus in UCB for the action the rule of thumb would choose in the sampled world (a prior),
+    #: fading with the child's visits: prior_weight * prior_scale / (visits + prior_scale). 0: none.
+    prior_weight: float = 0.0
+    prior_scale: float = 20.0
+    #: Whose decisions get the prior: False both seats', True only the opponent's.
+    prior_opponent_only: bool = False
+    #: A diagnostic, never for play: the search is shown the real cards (an upper bound on what
+    #: inference can gain).
+    sees_all: bool = False
+    #: A diagnostic, never for play: the search is shown the opponent's real hand, not the talon order.
+    sees_hand: bool = False
+    #: Draw worlds from particles weighed by the opponent's play so far (:mod:`.reading`).
+    read_play: bool = False
+    #: With ``read_play``, the search trusts its reading only while the opponent's play so far makes
+    #: it at least this likely to be the sharp kind, a player by the rule of thumb
+    #: (``ReadWorlds.sharp_share``). Below it, reading would mislead: the search draws uniform worlds
+    #: and gives no prior. 0: always trusts.
+    read_trust: float = 0.0
+    #: Exhausted talon: solve exactly when both hands together hold at most this many cards.
+    exact_cards: int = 12
+    #: Share of playout moves that are a random legal card instead of the rule of thumb.
+    rollout_random: float = 0.15
+    #: Do playouts close the talon when the rule of thumb would?
+    rollout_close: bool = False
+    #: The reader's belief, before any play, that the opponent is the sharp kind (:mod:`.reading`).
+    prior_sharp: float = 0.5
+    #: How many particles a reading draws its worlds from.
+    particles: int = 200
+
+    def with_settings(self, settings: Iterable[str]) -> SearchConfig:
+        """A copy with each ``NAME=VALUE`` applied in turn (the last of a name wins); a ValueError says
+        what is wrong with the first bad one."""
+        changes: dict[str, Any] = dict(parse_setting(text) for text in settings)
+        if not changes:
+            return self
+        return replace(self, **{name.lower(): value for name, value in changes.items()})
+
+    def settings(self) -> dict[str, object]:
+        """Every constant by its command-line name, in field order."""
+        return {field.name.upper(): getattr(self, field.name) for field in fields(self)}
+
+
+#: The search as it plays unless a level says otherwise.
+DEFAULT_CONFIG = SearchConfig()
+#: The command-line names of the constants, and the value of each by default.
+DEFAULTS: dict[str, object] = DEFAULT_CONFIG.settings()
+
+
+def parse_setting(text: str) -> tuple[str, object]:
+    """``NAME=VALUE`` → (name, value of the constant's type); a ValueError says what is wrong."""
+    name, sep, raw = text.partition("=")
+    if not sep or name not in DEFAULTS:
+        raise ValueError(f"expected NAME=VALUE with NAME one of {', '.join(sorted(DEFAULTS))}, not {text!r}")
+    current = DEFAULTS[name]
+    if isinstance(current, bool):
+        if raw.lower() not in ("1", "0", "true", "false"):
+            raise ValueError(f"{name} is true or false (1 or 0), not {raw!r}")
+        return name, raw.lower() in ("1", "true")
+    kind: Callable[[str], object] = int if isinstance(current, int) else float
+    try:
+        return name, kind(raw)
+    except ValueError:
+        raise ValueError(f"{name} is a {type(current).__name__}, not {raw!r}") from None
+
+
+def setting(text: str) -> str:
+    """An argparse ``type`` for ``--set NAME=VALUE`` options: the text, once it is known to parse."""
+    try:
+        parse_setting(text)
+    except ValueError as error:
+        # Imported here: the worker imports this module with the player and never needs argparse.
+        from argparse import ArgumentTypeError
+
+        raise ArgumentTypeError(str(error)) from None
+    return text
+
+
+def add_option(parser: argparse.ArgumentParser, flag: str, description: str) -> None:
+    """A repeatable ``flag NAME=VALUE`` option of a command line, each value checked as it is parsed."""
+    parser.add_argument(flag, action="append", type=setting, default=[], metavar="NAME=VALUE", help=description)

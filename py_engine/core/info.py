@@ -1,0 +1,183 @@
+"""What one seat knows of the deal in play (its information state), and worlds consistent with it.
+
+:meth:`Deal.info_state <py_engine.core.deal.Deal.info_state>` builds an
+:class:`InfoState` from the referee's deal, reading only what the seat may
+know: its own hand, every card played, the trump card (face up, or turned
+down by a close), the opponent's cards it has been shown (the marriage
+partner, the card taken in an exchange, the face-up trump drawn at
+exhaustion), the card counts, the voids the opponent revealed under the
+strict rules, and its own record of the deal (:class:`Story`: what it saw
+happen, in order). Views, the computer player, the reading of the
+opponent's play and the fuzzer's leak check all take it from here.
+
+:meth:`Deal.resample <py_engine.core.deal.Deal.resample>` deals the unseen cards
+anew, uniformly among the worlds consistent with an information state
+(OpenSpiel's resample-from-infostate): the computer searches those worlds
+and never the referee's.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from . import events as ev
+from .actions import CLAIM, CLOSE, EXCHANGE, MARRY, PASS
+from .cards import HIGHER, SUIT_MASK, cards_of, deck_mask
+
+if TYPE_CHECKING:
+    from .deal import Deal
+
+#: The kinds of a story's steps: an act, a face-down draw, the face-up trump drawn at exhaustion.
+ACT, DRAW, FACE_UP = 0, 1, 2
+
+#: The action behind each event that is one (plays and marriages carry their card or suit).
+_ACTION_OF: dict[type[ev.Event], int] = {ev.Exchange: EXCHANGE, ev.Close: CLOSE, ev.Claim: CLAIM, ev.Pass: PASS}
+
+
+@dataclass(frozen=True, slots=True)
+class Story:
+    """What ``seat`` saw of the current deal, in order: enough to replay it from any consistent pack.
+
+    ``steps`` are ``(kind, seat, value)``: an act (``value`` the action), a
+    face-down draw (``value`` the card, or -1 for the opponent's), or the
+    face-up draw of the trump card at exhaustion.
+    """
+
+    seat: int
+    dealer: int
+    up: int
+    own_hand: tuple[int, ...]
+    steps: tuple[tuple[int, int, int], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class InfoState:
+    """The hidden-card facts of one seat at one moment, and its story of the deal."""
+
+    seat: int
+    hand: int  # the seat's own cards
+    played: int  # every card played in the deal (tricks and the card led)
+    unseen: int  # cards the seat has not seen: in the opponent's hand or the face-down talon
+    opponent_known: int  # opponent's cards this seat has seen and that are still in its hand
+    opponent_unknown_count: int  # how many opponent cards are among ``unseen``
+    opponent_cannot_hold: int  # unseen cards the opponent has shown it cannot hold
+    #: The seat's record of the deal; None for a deal that keeps no log (a search's world).
+    story: Story | None = None
+
+    @property
+    def opponent_count(self) -> int:
+        return self.opponent_unknown_count + self.opponent_known.bit_count()
+
+
+def played_mask(deal: Deal) -> int:
+    mask = 0
+    for _, lead, resp, _ in deal.history:
+        mask |= (1 << lead) | (1 << resp)
+    if deal.lead >= 0:
+        mask |= 1 << deal.lead
+    return mask
+
+
+def revealed_voids(deal: Deal, opponent: int) -> int:
+    """Cards the opponent cannot hold, from its answers under the strict rules.
+
+    No card is drawn once the strict rules apply, so a void shown then lasts:
+    not following means no card of the led suit; not following and not
+    trumping means no trump either; following without heading means no
+    higher card of that suit.
+    """
+    if deal.strict_from < 0:
+        return 0
+    trump_mask = SUIT_MASK[deal.trump]
+    cannot = 0
+    for leader, lead, resp, _ in deal.history[deal.strict_from :]:
+        if leader == opponent:
+            continue
+        suit_mask = SUIT_MASK[lead // 6]
+        if resp // 6 == lead // 6:
+            if not HIGHER[lead] >> resp & 1:
+                cannot |= HIGHER[lead]
+        else:
+            cannot |= suit_mask
+            if resp // 6 != deal.trump:
+                cannot |= trump_mask
+    return cannot
+
+
+def info_state(deal: Deal, seat: int) -> InfoState:
+    """``seat``'s information state in ``deal`` (see :meth:`Deal.info_state`)."""
+    opponent = 1 - seat
+    played = played_mask(deal)
+    own = deal.hands[seat]
+    up = (1 << deal.upcard) if deal.upcard >= 0 else 0
+    opp_known = deal.known[opponent] & ~played & ~own
+    unseen = deck_mask(deal.rules.deck) & ~played & ~own & ~up & ~opp_known
+    opp_count = deal.hands[opponent].bit_count()  # the count is public
+    return InfoState(
+        seat=seat,
+        hand=own,
+        played=played,
+        unseen=unseen,
+        opponent_known=opp_known,
+        opponent_unknown_count=opp_count - opp_known.bit_count(),
+        opponent_cannot_hold=revealed_voids(deal, opponent) & unseen,
+        story=story_of(deal.log, seat),
+    )
+
+
+def story_of(log: list[ev.Event] | None, seat: int) -> Story | None:
+    """The seat's story of the deal in play from the referee's log, or None without a log."""
+    if not log:
+        return None
+    start = max((i for i, e in enumerate(log) if isinstance(e, ev.DealStarted)), default=-1)
+    if start < 0:
+        return None
+    first = log[start]
+    assert isinstance(first, ev.DealStarted)
+    own = tuple(cards_of(first.hands[seat]))
+    steps: list[tuple[int, int, int]] = []
+    for event in log[start + 1 :]:
+        if isinstance(event, ev.Play):
+            steps.append((ACT, event.seat, event.card))
+        elif isinstance(event, ev.Marriage):
+            steps.append((ACT, event.seat, MARRY + event.suit))
+        elif isinstance(event, ev.Exchange | ev.Close | ev.Claim | ev.Pass):
+            steps.append((ACT, event.seat, _ACTION_OF[type(event)]))
+        elif isinstance(event, ev.Draw):
+            if event.face_up:
+                steps.append((FACE_UP, event.seat, event.card))
+            else:
+                steps.append((DRAW, event.seat, event.card if event.seat == seat else -1))
+    return Story(seat, first.dealer, first.trump_card, own, tuple(steps))
+
+
+def resample(deal: Deal, info: InfoState, rng: random.Random) -> Deal:
+    """A copy of ``deal`` with the unseen cards dealt anew, consistent with ``info`` (see :meth:`Deal.resample`)."""
+    seat = info.seat
+    opponent = 1 - seat
+    allowed = list(cards_of(info.unseen & ~info.opponent_cannot_hold))
+    k = info.opponent_unknown_count
+    rng.shuffle(allowed)
+    opp_cards = allowed[:k]
+    talon = allowed[k:]
+    if info.opponent_cannot_hold:
+        talon += cards_of(info.opponent_cannot_hold)
+        if not deal.strict:  # once nothing is drawn, the order of the talon does not matter
+            rng.shuffle(talon)
+    world = deal.clone()
+    hand = info.opponent_known
+    for c in opp_cards:
+        hand |= 1 << c
+    world.hands[opponent] = hand
+    world.talon = tuple(talon)
+    world.talon_pos = 0
+    return world
+
+
+def reshuffle_talon(world: Deal, rng: random.Random) -> None:
+    """Deal the face-down cards not yet drawn anew, in place (what is known of them is only the set)."""
+    rest = list(world.talon[world.talon_pos :])
+    rng.shuffle(rest)
+    world.talon = (*world.talon[: world.talon_pos], *rest)
