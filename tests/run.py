@@ -9,8 +9,8 @@ Runs, in this order, and stops at the first failure:
 3. ``ruff check .``;
 4. ``mypy`` (configured in pyproject.toml);
 5. ``tsc`` on the JavaScript files marked ``// @ts-check``: ``tsc -p
-   tsconfig.json`` (the page) and ``tsc -p tsconfig.sw.json`` (the service
-   worker);
+   tsconfig.json`` (the page) and ``tsc -p tsconfig.worker.json`` (the
+   service worker and the engine worker);
 6. ``biome ci`` (lint and format check) on the files listed in biome.json;
 7. ``node --test tests/js/*.test.mjs``: the page's pure modules under Node;
 8. ``python build.py build`` (the web build in ``dist/``; skipped with a note
@@ -264,9 +264,9 @@ def node_tool(package: str, script: str) -> list[str]:
 
 
 def step_tsc() -> str:
-    # Two projects: the page's modules (DOM globals) and the service worker (worker globals).
+    # Two projects: the page's modules (DOM globals) and the workers (worker globals).
     tsc = node_tool("typescript", "bin/tsc")
-    for project in ("tsconfig.json", "tsconfig.sw.json"):
+    for project in ("tsconfig.json", "tsconfig.worker.json"):
         check([*tsc, "-p", project], f"tsc -p {project}")
     return ""
 
@@ -353,7 +353,7 @@ STEPS: dict[str, tuple[str, Callable[[], object]]] = {
     "format": ("ruff format --check .", step_format),
     "lint": ("ruff check .", step_lint),
     "types": ("mypy", step_types),
-    "tsc": ("tsc: the JavaScript files marked // @ts-check (page and service worker)", step_tsc),
+    "tsc": ("tsc: the JavaScript files marked // @ts-check (page and workers)", step_tsc),
     "biome": ("biome ci: lint and format check of the files in biome.json", step_biome),
     "node": ("node --test tests/js/: the page's pure modules under Node", step_node_tests),
     "build": ("python build.py build", step_build),

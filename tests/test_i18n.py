@@ -1,7 +1,7 @@
 """The translations in web/i18n/: every language has every key, and every key the page uses exists.
 
 The page looks words up with ``t("key")``, ``tp("key", n)`` (plural forms)
-and ``has("key")`` in web/*.js, and with ``data-i18n``, ``data-i18n-label``
+and ``has("key")`` in the page's modules (web/**/*.js), and with ``data-i18n``, ``data-i18n-label``
 and ``data-i18n-title`` in web/index.html. Keys built at run time (template
 literals such as ``t(`suit.${deck}.${suit}`)``) are checked as families, from
 the engine's own lists (presets, deal-result codes and bases) and the page's
@@ -37,8 +37,8 @@ PLURALS = {
     "sr": {"one", "few", "other"},
 }
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
-#: t("key"), tp("key", n), has("key"); {key: "..."} (a boot failure); _fail(message, "key") (engine-client.js);
-#: new DataError("key") (local-data.js: why an import was refused).
+#: t("key"), tp("key", n), has("key"); {key: "..."} (a boot failure); _fail(message, "key") (engine/engine-client.js);
+#: new DataError("key") (platform/local-data.js: why an import was refused).
 STATIC_CALL = re.compile(
     r'\b(?:t|tp|has)\(\s*"([^"]+)"|\bkey:\s*"([^"]+)"|\b_fail\([^,()]+,\s*"([^"]+)"|\bnew DataError\(\s*"([^"]+)"'
 )
@@ -74,7 +74,8 @@ def _code(source: str) -> str:
 
 
 def js_sources() -> dict[str, str]:
-    return {p.name: _code(p.read_text(encoding="utf-8")) for p in sorted(WEB.glob("*.js"))}
+    """Every module of the page (web/ and its folders), by its path in web/ ("platform/i18n.js")."""
+    return {p.relative_to(WEB).as_posix(): _code(p.read_text(encoding="utf-8")) for p in sorted(WEB.rglob("*.js"))}
 
 
 def js_list(source: str, name: str) -> list[str]:
@@ -112,18 +113,19 @@ def families() -> set[str]:
     """Every key built at run time, from the lists it is built from."""
     sources = js_sources()
     keys: set[str] = set()
-    for deck in js_list(sources["cards.js"], "DECK_STYLES"):
+    for deck in js_list(sources["table/cards.js"], "DECK_STYLES"):
         keys |= {f"suit.{deck}.{s}" for s in SUITS}
         keys |= {f"rank.{deck}.{r}" for r in RANKS}
         keys |= {f"rankShort.{deck}.{r}" for r in RANKS}
         keys.add(f"deck.{deck}")
-    keys |= {f"lang.{code}" for code in js_list(sources["i18n.js"], "LANGUAGES")}
-    keys |= {f"level.{n}" for n in js_list(sources["settings.js"], "LEVELS")}
-    keys |= {f"dealer.{k}" for k in js_list(sources["settings.js"], "DEALERS")}
-    keys |= {f"points.{k}" for k in js_list(sources["settings.js"], "POINTS_MODES")}
+    keys |= {f"lang.{code}" for code in js_list(sources["platform/i18n.js"], "LANGUAGES")}
+    keys |= {f"level.{n}" for n in js_list(sources["screens/settings.js"], "LEVELS")}
+    keys |= {f"dealer.{k}" for k in js_list(sources["screens/settings.js"], "DEALERS")}
+    keys |= {f"points.{k}" for k in js_list(sources["screens/settings.js"], "POINTS_MODES")}
     keys |= {f"preset.{p}" for p in PRESETS}
-    stages = set(re.findall(r'\bprogress\(\s*"(\w+)"', sources["worker.js"]))
-    stages |= set(re.findall(r'bootProgress\(\{\s*stage:\s*"(\w+)"', sources["app.js"]))
+    stages = set(re.findall(r'\bprogress\(\s*"(\w+)"', sources["engine/worker.js"]))
+    for source in sources.values():
+        stages |= set(re.findall(r'bootProgress\(\{\s*stage:\s*"(\w+)"', source))
     assert stages, "no boot stages found"
     keys |= {f"boot.stage.{s}" for s in stages}
     for side in SIDES:
@@ -139,15 +141,15 @@ def families() -> set[str]:
             f"result.gain.{side}",
         }
     keys.add("result.deal.none")
-    keys |= {f"modes.mode.{k}" for k in js_list(sources["modes.js"], "MODES")}
-    keys |= {f"modes.speed.{k}" for k in js_list(sources["modes.js"], "SPEEDS")}
-    keys |= {f"modes.named.{k}" for k in js_list(sources["names.js"], "NAMED")}
+    keys |= {f"modes.mode.{k}" for k in js_list(sources["screens/modes.js"], "MODES")}
+    keys |= {f"modes.speed.{k}" for k in js_list(sources["screens/modes.js"], "SPEEDS")}
+    keys |= {f"modes.named.{k}" for k in js_list(sources["table/names.js"], "NAMED")}
     keys |= rule_keys()
     return keys
 
 
 def rule_keys() -> set[str]:
-    """The rules in words (rules-text.js): each parameter's name and a sentence per value, from the engine's lists."""
+    """The rules in words (screens/rules-text.js): each parameter's name and a sentence per value (engine lists)."""
     keys = {f"rulesError.{reason}" for reason in RULES_ERROR_REASONS}
     for param in PARAMETERS:
         keys.add(f"param.{param}")
@@ -199,7 +201,7 @@ def test_values_are_complete(strings: dict[str, dict[str, Any]], language: str) 
 
 def test_the_files_list_exactly_the_languages() -> None:
     assert sorted(p.stem for p in I18N.glob("*.json")) == sorted(LANGUAGES)
-    assert js_list(js_sources()["i18n.js"], "LANGUAGES") == list(LANGUAGES)
+    assert js_list(js_sources()["platform/i18n.js"], "LANGUAGES") == list(LANGUAGES)
 
 
 def test_every_key_the_page_uses_is_defined(strings: dict[str, dict[str, Any]]) -> None:

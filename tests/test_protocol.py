@@ -321,7 +321,7 @@ def test_check_rules_answers_the_complete_rules_or_says_why_not(engine: Engine) 
 
 
 def test_the_computer_player_is_imported_on_first_use_and_by_warm_up() -> None:
-    """The browser draws its first table before the computer player is imported (web/worker.js)."""
+    """The browser draws its first table before the computer player is imported (web/engine/worker.js)."""
     import importlib
     import sys
 

@@ -9,8 +9,9 @@
 // (or downloading) that much earlier. EngineClient (engine-client.js) adopts
 // the worker, with the messages it sent meanwhile.
 //
-// app.js asks for the same URL (engineWorkerUrl()); a worker started for
-// another URL than the client's is stopped, and the client starts its own.
+// The page (game/start.js) asks for the same URL (engineWorkerUrl()); a
+// worker started for another URL than the client's is stopped, and the
+// client starts its own.
 
 /**
  * The engine worker started early: its URL, the messages it sent so far and why it failed to load (or null).
@@ -31,9 +32,9 @@ export function moduleWorkerOptions() {
   return { options, probe };
 }
 
-/** The engine worker's URL for this page: worker.js, told when the memory snapshot is off (?snapshot=0). */
+/** The engine worker's URL for this page: engine/worker.js, told when the memory snapshot is off (?snapshot=0). */
 export function engineWorkerUrl() {
-  const url = new URL("worker.js", import.meta.url);
+  const url = new URL("engine/worker.js", import.meta.url);
   if (new URLSearchParams(window.location.search).get("snapshot") === "0") url.searchParams.set("snapshot", "0");
   return url;
 }

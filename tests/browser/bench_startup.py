@@ -81,7 +81,7 @@ TARGET_WARM_MS = 1000.0
 TARGET_TRANSFER_RATIO = 1.15
 TRACE_CATEGORIES = ["toplevel", "blink.user_timing", "__metadata"]
 
-# The player's settings for the site runs (web/settings.js): level 5 (a 1 s
+# The player's settings for the site runs (web/screens/settings.js): level 5 (a 1 s
 # budget), and the computer deals, so you lead and the table is idle after boot.
 SETTINGS_KEY = "sixty-six.settings.v1"
 SETTINGS = {"preset": "AT20", "level": 5, "dealer": "computer", "points": "auto"}

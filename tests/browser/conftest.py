@@ -129,7 +129,7 @@ def site(dist: Path) -> Iterator[Site]:
     served.stop()
 
 
-# The engine worker's database of the saved game (web/worker.js).
+# The engine worker's database of the saved game (web/engine/worker.js).
 SAVE_DATABASE = "sixty-six"
 FORGET_THE_PLAYER = """async (name) => {
   localStorage.clear();

@@ -22,7 +22,7 @@ pytestmark = pytest.mark.browser
 I18N = ROOT / "web" / "i18n"
 LANGUAGES = ("en", "hu", "de", "ro", "pl", "sr")
 HTML_LANG = {"en": "en", "hu": "hu", "de": "de", "ro": "ro", "pl": "pl", "sr": "sr-Latn"}
-#: The card pattern each language gets while the player has not chosen one (web/settings.js).
+#: The card pattern each language gets while the player has not chosen one (web/screens/settings.js).
 DEFAULT_DECK = {"en": "french", "hu": "tell", "de": "tell", "ro": "tell", "pl": "french", "sr": "tell"}
 # HU24, the computer deals: you lead from six cards.
 YOU_LEAD = {"preset": "HU24", "seed": 4, "dealer": 1}
@@ -165,7 +165,7 @@ def test_every_language_renders_the_table_and_is_remembered(site: Site, page: Pa
         choose(page, language=language)
         check_result(page, language)
         # Numbers with decimals (hint values, review differences) are written the language's way.
-        written = page.evaluate("async () => (await import('./assist.js')).gamePoints(0.5)")
+        written = page.evaluate("async () => (await import('./table/assist.js')).gamePoints(0.5)")
         assert written == ("+1.5" if language == "en" else "+1,5"), language
     # The last choice (Serbian) survives a reload.
     page.reload()
@@ -198,7 +198,7 @@ def test_the_first_visit_speaks_the_browser_language(site: Site, new_context: An
     }
     detected = page.evaluate(
         """async (cases) => {
-            const { detectLanguage } = await import('./i18n.js');
+            const { detectLanguage } = await import('./platform/i18n.js');
             const detect = (tags) => detectLanguage(tags ? tags.split(',') : []);
             return Object.fromEntries(Object.keys(cases).map(tags => [tags, detect(tags)]));
         }""",
@@ -210,4 +210,4 @@ def test_the_first_visit_speaks_the_browser_language(site: Site, new_context: An
 def test_the_translation_files_are_in_the_offline_cache(dist: Path) -> None:
     manifest = json.loads((dist / "precache-manifest.json").read_text(encoding="utf-8"))
     listed = {entry["url"] for entry in manifest["files"]}
-    assert {f"i18n/{language}.json" for language in LANGUAGES} | {"i18n.js"} <= listed
+    assert {f"i18n/{language}.json" for language in LANGUAGES} | {"platform/i18n.js"} <= listed

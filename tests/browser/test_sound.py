@@ -1,6 +1,6 @@
 """Sound: made in code for each event, silent before your first gesture, muted by the settings switch (remembered).
 
-window.__test.sounds() (web/sound.js) counts the sounds scheduled on the
+window.__test.sounds() (web/table/sound.js) counts the sounds scheduled on the
 Web Audio context by name, and the ones dropped (muted, before a gesture).
 """
 
@@ -150,11 +150,11 @@ def test_reduced_motion_makes_the_sounds_softer(
 
 
 def test_the_sounds_are_made_in_code() -> None:
-    """No audio files: the sounds are synthesised (oscillators and a noise buffer) in web/sound.js."""
+    """No audio files: the sounds are synthesised (oscillators and a noise buffer) in web/table/sound.js."""
     web = ROOT / "web"
     audio = [
         p for p in web.rglob("*") if p.suffix.lower() in {".mp3", ".ogg", ".wav", ".m4a", ".aac", ".flac", ".opus"}
     ]
     assert audio == []
-    source = (web / "sound.js").read_text(encoding="utf-8")
+    source = (web / "table" / "sound.js").read_text(encoding="utf-8")
     assert "createOscillator" in source and "createBuffer" in source

@@ -160,8 +160,8 @@ def test_a_match_with_a_hint_or_an_undo_is_counted_but_not_rated(site: Site, pag
 
 
 def pure(page: Page, script: str) -> Any:
-    """Run ``script`` (the body of an async function with ``S`` = stats.js) in the page."""
-    return page.evaluate(f"async () => {{ const S = await import('./stats.js'); {script} }}")
+    """Run ``script`` (the body of an async function with ``S`` = platform/stats.js) in the page."""
+    return page.evaluate(f"async () => {{ const S = await import('./platform/stats.js'); {script} }}")
 
 
 def test_the_pure_statistics_functions(site: Site, page: Page, watch: Watch) -> None:
@@ -179,7 +179,7 @@ def test_the_pure_statistics_functions(site: Site, page: Page, watch: Watch) -> 
     }
     result = page.evaluate(
         """async (view) => {
-            const S = await import('./stats.js');
+            const S = await import('./platform/stats.js');
             const presets = [{id: 'HU24', rules: {id: 'HU24', deck: 24}}];
             const once = S.recordView(S.startGame(S.emptyStats(5)), view, {level: 2, presets, now: 9});
             const twice = S.recordView(once, view, {level: 2, presets, now: 9});

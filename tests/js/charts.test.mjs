@@ -1,4 +1,4 @@
-// web/charts.js under Node, on a document whose elements only record what is
+// web/screens/charts.js under Node, on a document whose elements only record what is
 // set on them: the scales, the SVG geometry and the words of both charts.
 
 import assert from "node:assert/strict";
@@ -7,7 +7,7 @@ import { test } from "node:test";
 import { installDocument } from "./helpers.mjs";
 
 installDocument();
-const { barChart, lineChart } = await import("../../web/charts.js");
+const { barChart, lineChart } = await import("../../web/screens/charts.js");
 
 const SVG = "http://www.w3.org/2000/svg";
 const attrs = (node) => Object.fromEntries(node.attributes);

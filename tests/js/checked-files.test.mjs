@@ -1,8 +1,9 @@
-// The lists of JavaScript files under the checks agree: every page module in
-// tsconfig.json (or tsconfig.sw.json) starts with `// @ts-check` (without it
-// tsc would skip the file silently), Biome lints and formats the same files,
-// and a module with the header is in the lists. A module joins the checks by
-// getting the header and being added to the three lists.
+// Every JavaScript file of web/ is under the checks, and their lists agree:
+// each starts with `// @ts-check` (without it tsc would skip the file
+// silently) and is in tsconfig.json (the page's modules) or
+// tsconfig.worker.json (the service worker and the engine worker), and Biome
+// lints and formats the same files. A new module gets the header and joins
+// the lists.
 
 import assert from "node:assert/strict";
 import { readdir, readFile } from "node:fs/promises";
@@ -23,18 +24,26 @@ async function jsonc(name) {
 }
 
 const page = (await jsonc("tsconfig.json")).files.filter((f) => f.startsWith("web/"));
-const worker = (await jsonc("tsconfig.sw.json")).files;
+const worker = (await jsonc("tsconfig.worker.json")).files.filter((f) => f.startsWith("web/"));
 const biome = (await jsonc("biome.json")).files.includes.filter((f) => f.startsWith("web/"));
+const modules = [];
 const headed = [];
-for (const name of (await readdir(WEB)).sort()) {
+// Every module, in web/ and its folders.
+for (const name of (await readdir(WEB, { recursive: true })).sort()) {
   if (!name.endsWith(".js")) continue;
-  const text = await readFile(path.join(WEB, name), "utf8");
-  if (text.startsWith("// @ts-check\n")) headed.push(`web/${name}`);
+  const file = `web/${name.split(path.sep).join("/")}`;
+  modules.push(file);
+  if ((await readFile(path.join(WEB, name), "utf8")).startsWith("// @ts-check\n")) headed.push(file);
 }
 
+test("every module of web/ starts with // @ts-check", () => {
+  assert.ok(modules.length >= 30, modules.join(" "));
+  assert.deepEqual(headed, modules);
+});
+
 test("every file tsc is given starts with // @ts-check, and every such file is given", () => {
-  assert.ok(page.length >= 12, page.join(" "));
-  assert.deepEqual(worker, ["web/sw.js"]);
+  assert.ok(page.length >= 30, page.join(" "));
+  assert.deepEqual(worker, ["web/engine/worker.js", "web/sw.js"]);
   assert.deepEqual([...page, ...worker].sort(), headed);
 });
 

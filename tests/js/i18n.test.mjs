@@ -1,4 +1,4 @@
-// web/i18n.js under Node: loading a language (fetch of web/i18n/<lang>.json,
+// web/platform/i18n.js under Node: loading a language (fetch of web/i18n/<lang>.json,
 // English when a file is missing), placeholders, plural forms, missing keys,
 // the voice that names the seats, and the static text of a document.
 
@@ -10,7 +10,7 @@ import { FakeElement, installDocument, installFileFetch, quietly, translations }
 const document = installDocument();
 // ro.json "cannot be loaded" (until the fallback test has run: see below).
 const asked = installFileFetch({ refused: ["ro.json"] });
-const i18n = await import("../../web/i18n.js");
+const i18n = await import("../../web/platform/i18n.js");
 const en = await translations("en");
 
 test("nothing is translated before a language is loaded", () => {

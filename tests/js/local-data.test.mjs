@@ -1,4 +1,4 @@
-// web/local-data.js under Node: export, import (checked completely before
+// web/platform/local-data.js under Node: export, import (checked completely before
 // anything is written) and reset of the page's own localStorage entries.
 
 import assert from "node:assert/strict";
@@ -6,8 +6,8 @@ import { test } from "node:test";
 
 import { MemoryStorage } from "./helpers.mjs";
 
-const data = await import("../../web/local-data.js");
-const stats = await import("../../web/stats.js");
+const data = await import("../../web/platform/local-data.js");
+const stats = await import("../../web/platform/stats.js");
 
 const NOW = new Date("2024-05-06T07:08:09Z");
 

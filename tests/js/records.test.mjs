@@ -1,4 +1,4 @@
-// web/records.js under Node: opening a record file (size limit, JSON, the
+// web/screens/records.js under Node: opening a record file (size limit, JSON, the
 // worker's refusal, a record without a finished deal) against a stand-in for
 // the engine client, and the buttons added to the end-of-deal panel.
 
@@ -24,8 +24,8 @@ globalThis.FileReader = class {
     );
   }
 };
-const i18n = await import("../../web/i18n.js");
-const records = await import("../../web/records.js");
+const i18n = await import("../../web/platform/i18n.js");
+const records = await import("../../web/screens/records.js");
 const en = await translations("en");
 
 before(async () => {

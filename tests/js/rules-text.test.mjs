@@ -1,4 +1,4 @@
-// web/rules-text.js under Node: the rules in words, from the engine's own
+// web/screens/rules-text.js under Node: the rules in words, from the engine's own
 // answers ("rules", "presets" and the refusals of "check_rules"), asked
 // through the Python engine's JSON protocol when the tests start.
 
@@ -9,8 +9,8 @@ import { engine, installDocument, installFileFetch, translations } from "./helpe
 
 installDocument();
 installFileFetch();
-const i18n = await import("../../web/i18n.js");
-const rulesText = await import("../../web/rules-text.js");
+const i18n = await import("../../web/platform/i18n.js");
+const rulesText = await import("../../web/screens/rules-text.js");
 
 const [rulesAnswer, presetsAnswer, deckRefusal, unknownRefusal, valueRefusal] = engine([
   { cmd: "rules" },

@@ -1,4 +1,4 @@
-// web/stats.js under Node: how a finished deal and a finished match are
+// web/platform/stats.js under Node: how a finished deal and a finished match are
 // counted (once), the Elo rating, the migration from schema 1, validation,
 // the sums the statistics screen shows, and storage (localStorage in memory).
 
@@ -7,7 +7,7 @@ import { test } from "node:test";
 
 import { MemoryStorage, quietly } from "./helpers.mjs";
 
-const stats = await import("../../web/stats.js");
+const stats = await import("../../web/platform/stats.js");
 const { StatsError } = stats;
 
 const HU24 = { id: "HU24", name: "Snapszer", deck: 24, resign: false, match_target: 7 };

@@ -1,0 +1,370 @@
+// What the engine answers the page, as the page's modules read it (types
+// only; nothing here is shipped). Written from the engine: a seat's view
+// (py_engine/service/views.py), the table's answers and frames (py_engine/service/table.py,
+// py_engine/service/protocol.py), the review of a deal (py_engine/service/review.py) and the
+// worker's own messages (web/engine/worker.js). The modules import them with
+// JSDoc: /** @import { View } from "../../types/engine.js" */.
+//
+// Card codes are the protocol's ("QH"), suits "H" "D" "C" "S", seats 0 and 1
+// (the protocol's own numbers), actions the protocol's text ("play:QH",
+// "marry:H", "exchange", "close", "claim", "pass", "resign", "next").
+
+/** A card: rank A T K Q J 9 and suit H D C S. */
+export type Card = string;
+/** A suit: "H", "D", "C" or "S". */
+export type Suit = string;
+/** A seat: 0 or 1. */
+export type Seat = number;
+/** An action in the protocol's text. */
+export type Action = string;
+
+/** A value of a rules parameter. */
+export type RuleValue = boolean | number | string;
+/** A rules value, parameter id -> value: some parameters (custom rules' changes), or all of them. */
+export type Rules = Record<string, RuleValue>;
+/**
+ * A complete rule set (a view's, a preset's: py_engine/core/rules.py Rules):
+ * every parameter, and the preset's id and name. The page reads these few.
+ */
+export interface RuleSet extends Rules {
+  id: string;
+  name: string;
+  deck: number;
+  claim_mode: string;
+  match_target: number;
+  session_bummerls: number;
+  resign: boolean;
+}
+/** One of the engine's "rules" answer: a parameter and its values, in order. */
+export interface RulesParameter {
+  id: string;
+  values: RuleValue[];
+}
+
+/** A card put on the table, and by whom. */
+export interface Played {
+  seat: Seat;
+  card: Card;
+}
+
+/** A finished trick. */
+export interface Trick {
+  leader: Seat;
+  cards: Played[];
+  winner: Seat;
+  points: number;
+}
+
+/** A marriage declared in the deal. */
+export interface Marriage {
+  seat: Seat;
+  suit: Suit;
+  points: number;
+  /** False while its points wait for the seat's first trick. */
+  credited: boolean;
+}
+
+/** How a deal ended (py_engine/core/scoring.py DealResult; ``reason`` is English, for logs). */
+export interface DealResult {
+  winner: Seat | null;
+  game_points: number;
+  /** claim_66, auto_66, wrong_claim, close_success, close_failed, resigned, last_trick, … */
+  code: string;
+  /** schwarz, schneider, simple, failed_close_2, penalty_3, fixed_1, none, … */
+  basis: string;
+  /** The seat that claimed, resigned or closed (null when nobody did). */
+  by: Seat | null;
+  carry_over: number;
+  reason?: string;
+}
+
+/** Every card of a finished deal, shown to both seats. */
+export interface Reveal {
+  hands: [Card[], Card[]];
+  talon: Card[];
+  points: [number, number];
+  card_points: [number, number];
+  tricks: [number, number];
+}
+
+/** The match around the deal. */
+export interface MatchInfo {
+  scores: [number, number];
+  target: number;
+  dealer: Seat;
+  deal_number: number;
+  carry_over: number;
+  match_number: number;
+  matches_won: [number, number];
+  session_bummerls: number;
+  winner: Seat | null;
+  session_over: boolean;
+}
+
+/** A marriage the seat may declare now. */
+export interface MarriageOffer {
+  points: number;
+  cards: Card[];
+}
+
+/**
+ * What one seat may see (py_engine/service/views.py view()). ``seat`` is the seat
+ * drawn at the bottom; ``my_*``, ``opponent_*`` and ``hand`` count from it.
+ */
+export interface View {
+  seat: Seat;
+  to_act: Seat | null;
+  /** "open", "closed", "exhausted", "deal_over", "match_over", … */
+  phase: string;
+  dealer: Seat;
+  leader: Seat | null;
+  trump_suit: Suit;
+  /** The face-up trump card under the talon (null once taken, or under a closed talon). */
+  trump_card: Card | null;
+  /** The trump card turned face down by closing the talon. */
+  closed_trump_card: Card | null;
+  talon_count: number;
+  closed_by: Seat | null;
+  hand: Card[];
+  opponent_hand_count: number;
+  /** The other hand's cards known to this seat (shown in a marriage, taken in an exchange). */
+  opponent_known: Card[];
+  /** The other hand face up (a watcher sees both), else null. */
+  opponent_shown: Card[] | null;
+  trick: Played[];
+  last_trick: Trick | null;
+  my_points: number;
+  my_card_points: number;
+  opponent_points: number;
+  my_tricks: [Card, Card][];
+  opponent_tricks: [Card, Card][];
+  tricks_played: number;
+  marriages: Marriage[];
+  declared: Suit | null;
+  declared_cards: Card[];
+  marriage_offers: Record<Suit, MarriageOffer>;
+  strict: boolean;
+  points_to_win: number;
+  claim_window: boolean;
+  awaiting_final_claims: boolean;
+  legal: Action[];
+  deal_result: DealResult | null;
+  /** Set with deal_result; the hand-over curtain leaves it out. */
+  reveal?: Reveal | undefined;
+  match: MatchInfo;
+  game_over: boolean;
+  rules: RuleSet;
+}
+
+/** An event of one type, with the seat that acted (where there is one). */
+interface EventOf<T extends string> {
+  type: T;
+  seat?: Seat;
+}
+
+/**
+ * An event as the viewer may see it (py_engine/service/views.py filter_event, or
+ * event_as_text in a review, where every card shows), by its type.
+ */
+export type GameEvent =
+  /** A new deal: the dealer, the trump card and the viewer's hand. */
+  | (EventOf<"deal"> & { dealer: Seat; trump_card: Card; hand: Card[] })
+  | (EventOf<"play"> & { seat: Seat; card: Card })
+  /** ``cards``: the two cards in the order played; ``bonus``: the last trick's, if any. */
+  | (EventOf<"trick"> & { leader: Seat; cards: [Card, Card]; winner: Seat; points: number; bonus: number })
+  /** ``card`` is left out when the viewer may not see it; ``face_up``: the trump card, drawn last. */
+  | (EventOf<"draw"> & { seat: Seat; face_up: boolean; card?: Card })
+  | EventOf<"exhausted">
+  /** ``cards``: the king and the queen shown. */
+  | (EventOf<"marriage"> & { seat: Seat; suit: Suit; points: number; credited: boolean; cards: Card[] })
+  | (EventOf<"marriage_credited"> & { seat: Seat; suit: Suit; points: number })
+  /** The trump card taken and the trump jack given. */
+  | (EventOf<"exchange"> & { seat: Seat; took: Card; gave: Card })
+  | (EventOf<"close"> & { seat: Seat })
+  | (EventOf<"claim"> & { seat: Seat; valid: boolean; total: number })
+  | (EventOf<"pass"> & { seat: Seat })
+  | (EventOf<"resign"> & { seat: Seat })
+  | (EventOf<"deal_end"> & DealResult)
+  | (EventOf<"score"> & { seat: Seat; game_points: number; scores: [number, number] })
+  | (EventOf<"match_end"> & {
+      winner: Seat;
+      scores: [number, number];
+      matches_won: [number, number];
+      session_over: boolean;
+    })
+  | (EventOf<"next"> & { match_number: number });
+
+/** One step of an animation: an event and the viewer's view right after it. */
+export interface Frame {
+  event: GameEvent;
+  view: View;
+}
+
+/** A game's mode and seats: who plays whom (py_engine/service/table.py Seating.to_json). */
+export interface Seating {
+  /** "computer", "hotseat" or "watch". */
+  mode: string;
+  ranked: boolean;
+  /** Two players: their names ("" for the default). */
+  names: [string, string] | null;
+  /** The computer's level at each seat (null where a person sits). */
+  levels: [number | null, number | null] | null;
+  /** Do hints (and, against the computer, undo) exist in this game? */
+  assisted?: boolean;
+}
+
+/** What the page may offer now (py_engine/service/table.py Table.rights). */
+export interface May {
+  undo?: boolean;
+  hint?: boolean;
+  claim_for_other?: boolean;
+  computer_move?: boolean;
+}
+
+/** While a shared device changes hands: who takes it, and who may still claim 66 meanwhile. */
+export interface Handover {
+  seat: Seat;
+  claim: Seat | null;
+}
+
+/**
+ * The table's answer to a change (table_new, table_act, table_computer,
+ * table_take, table_undo, table_show, table_restore): what to draw now, a
+ * view or (two players changing hands) the hand-over screen, and the frames
+ * that lead there.
+ */
+export interface TableAnswer {
+  /** The table's handle (table_new, table_restore). */
+  table?: string;
+  view: View | null;
+  handover: Handover | null;
+  may: May;
+  seating: Seating;
+  /** One per event since the last answer (none for table_new, table_show, table_take, table_undo). */
+  frames?: Frame[];
+  /** Whether the worker stores the table after this answer. */
+  save?: boolean;
+}
+
+/** The worker's answer to "resume": the saved game restored, none, or why it could not be. */
+export type ResumeAnswer =
+  | (TableAnswer & { status: "restored"; table: string })
+  | { status: "none"; message?: string; view?: undefined }
+  | { status: "corrupt"; message: string; view?: undefined };
+
+/** One action of the hint's ranking, with its value for the seat (game points / 3). */
+export interface Ranked {
+  action: Action;
+  value: number;
+}
+
+/** A deal of a game, without cards (table_deals, table_import). */
+export interface DealEntry {
+  index: number;
+  dealer: Seat;
+  actions: number;
+  finished: boolean;
+}
+
+/** A whole deal's state, every card shown (py_engine/service/review.py _snapshot). */
+export interface Snapshot {
+  hands: [Card[], Card[]];
+  talon: Card[];
+  trump_card: Card | null;
+  closed_by: Seat | null;
+  trick: Played[];
+  points: [number, number];
+  tricks: [number, number];
+  marriages: { seat: Seat; suit: Suit; points: number }[];
+  to_act: Seat | null;
+}
+
+/** One action of a reviewed deal, with the computer's opinion when its seat was evaluated. */
+export interface ReviewStep {
+  seat: Seat;
+  action: Action;
+  ranking?: Ranked[];
+  clearly_worse?: boolean;
+  events: GameEvent[];
+  state: Snapshot;
+}
+
+/** A finished deal move by move (table_review). */
+export interface Review {
+  deal: number;
+  dealer: Seat;
+  start: Snapshot;
+  steps: ReviewStep[];
+  result: DealResult;
+  /** Added by the page: the trump suit, from the start's trump card. */
+  trump_suit?: Suit | null;
+}
+
+/** One of the engine's presets ("presets" command). */
+export interface Preset {
+  id: string;
+  name: string;
+  rules: RuleSet;
+}
+
+/** The worker's boot progress: a stage (translation key "boot.stage.<stage>") and how far (0..1). */
+export interface Progress {
+  type?: "progress";
+  stage: string;
+  label?: string;
+  fraction: number;
+}
+
+/** The worker is ready: how it booted, and the build. */
+export interface ReadyInfo {
+  type: "ready";
+  /** "cold" or "snapshot". */
+  mode: string;
+  runtime: string;
+  engine: string;
+  build: string;
+  timings: Record<string, number>;
+  timeOrigin: number;
+}
+
+/** A message of the worker that is not an answer: the memory snapshot's fate, or a warning. */
+export interface Notice {
+  type: string;
+  status?: string;
+  message?: string;
+  bytes?: number;
+}
+
+/** A bad_rules error's particulars: why, and the values concerned. */
+export interface RulesErrorDetail {
+  reason?: string;
+  values?: Record<string, unknown>;
+}
+
+/** A record file's content (PROTOCOL.md "Record"): the page only passes it on. */
+export type GameRecord = Record<string, unknown>;
+
+/** The answer to each command the page sends (py_engine/service/protocol.py), by command. */
+export interface Answers {
+  presets: { presets: Preset[] };
+  rules: { parameters: RulesParameter[] };
+  check_rules: { rules: RuleSet };
+  table_new: TableAnswer & { table: string };
+  table_show: TableAnswer;
+  table_take: TableAnswer;
+  table_act: TableAnswer;
+  table_computer: TableAnswer & { action: Action; stats: Record<string, unknown> };
+  table_hint: { ranking: Ranked[] };
+  table_undo: TableAnswer & { undone: number };
+  table_export: { record: GameRecord };
+  table_deals: { deals: DealEntry[]; seating: Seating };
+  table_review: { review: Review; seating: Seating };
+  table_import: { table: string; deals: DealEntry[]; seating: Seating };
+  table_close: Record<string, never>;
+}
+
+/** A command the page sends. */
+export type Command = keyof Answers;
+
+/** A request of the protocol without "v" and "id" (the client adds them): the command and its arguments. */
+export type Request<C extends Command = Command> = { cmd: C } & Record<string, unknown>;

@@ -1,0 +1,172 @@
+// @ts-check
+// The table's controls besides the cards and the actions: the hand-over
+// of a game for two (two players on one device take turns at the bottom of
+// the table, state.seat, with a hand-over screen between turns), undo and
+// hints, the watching controls, and the review and record files.
+
+import { t } from "../platform/i18n.js";
+import { savePreferences } from "../screens/modes.js";
+import { exportRecord, importRecord } from "../screens/records.js";
+import { openReview } from "../screens/review.js";
+import { hideHandover } from "../table/handover.js";
+import { describeTurn, say } from "../table/narrate.js";
+import { draw, notify, show } from "./draw.js";
+import {
+  adoptTable,
+  ask,
+  cancelAi,
+  errorText,
+  noteHelpTaken,
+  perform,
+  playTableAnswer,
+  proceed,
+  run,
+  watchMove,
+} from "./loop.js";
+import { clone, state } from "./state.js";
+
+/** @import { EngineClient, EngineError } from "../engine/engine-client.js" */
+/** @import { DealEntry, Seating, View } from "../../types/engine.js" */
+
+/** "I am <name>, show my hand": that player's view, asked for only now. */
+function takeOver() {
+  if (!state.handover || state.busy) return;
+  const seat = state.handover.seat;
+  state.hint = null;
+  run(async () => {
+    const answer = await ask({ cmd: "table_take", table: state.game, seat });
+    adoptTable(answer);
+    state.message = "";
+    const view = /** @type {View} */ (answer.view); // the player who takes the device sees their seat
+    await show(clone(view));
+    say(describeTurn(view));
+  });
+}
+
+/** Two players: the player handing over the device claims 66 from the hand-over screen. */
+function claimWhileHandingOver() {
+  if (!state.handover || state.busy || state.handover.claimSeat === null) return;
+  const seat = state.handover.claimSeat;
+  state.handover = null;
+  hideHandover();
+  run(async () => playTableAnswer(await ask({ cmd: "table_act", table: state.game, seat, action: "claim" })));
+}
+
+/** Take back your last move (against the computer, casual games). */
+function undo() {
+  if (!state.booted || state.busy || !state.view || !state.may.undo) return;
+  cancelAi();
+  state.hint = null;
+  run(async () => {
+    const answer = await ask({ cmd: "table_undo", table: state.game });
+    noteHelpTaken();
+    adoptTable(answer);
+    state.message = "";
+    await show(clone(/** @type {View} */ (answer.view))); // against the computer, there is always one
+  });
+}
+
+/** Ask the engine for the best action of the seat at the bottom, and mark it. */
+function hint() {
+  if (!state.booted || state.busy || !state.view || !state.may.hint) return;
+  cancelAi();
+  run(async () => {
+    const answer = await ask({ cmd: "table_hint", table: state.game });
+    noteHelpTaken();
+    const best = answer.ranking.find((entry) => /** @type {View} */ (state.view).legal.includes(entry.action));
+    state.hint = best ? { action: best.action, value: best.value } : null;
+  });
+}
+
+/**
+ * The text of the last record file made (a test hook).
+ * @type {{text: string | null}}
+ */
+export const lastExport = { text: null };
+
+/** Save the game's record as a file. */
+async function onExport() {
+  try {
+    lastExport.text = await exportRecord(
+      /** @type {EngineClient} */ (state.client),
+      /** @type {string} */ (state.game),
+    );
+  } catch (error) {
+    notify(
+      /** @type {EngineError} */ (error).code === "nothing_finished"
+        ? t("modes.export.none")
+        : t("notice.error", { detail: errorText(error) }),
+    );
+  }
+}
+
+/** Open the review of the game in play (watching, the computer waits meanwhile). */
+function onReview() {
+  if (state.meta.mode === "watch" && !state.paused) {
+    state.paused = true; // the computer waits while you look back
+    cancelAi();
+    draw();
+  }
+  openReview({
+    client: /** @type {EngineClient} */ (state.client),
+    game: /** @type {string} */ (state.game),
+    meta: state.meta,
+    onError: notify,
+  });
+}
+
+/**
+ * A record file chosen in the settings: its review, or why not (the game in play is never touched).
+ * @param {Event} event
+ */
+export async function onImportFile(event) {
+  const input = /** @type {HTMLInputElement} */ (event.target);
+  const file = input.files?.[0];
+  input.value = "";
+  const error = /** @type {HTMLElement} */ (document.getElementById("import-error"));
+  error.hidden = true;
+  if (!file || !state.booted) return;
+  const opened = await importRecord(/** @type {EngineClient} */ (state.client), file);
+  if (opened.error) {
+    error.textContent = opened.error;
+    error.hidden = false;
+    return;
+  }
+  /** @type {HTMLDialogElement} */ (document.getElementById("settings-dialog")).close();
+  // Not an error: a game to review.
+  const review = /** @type {{game: string, meta: Seating, deals: DealEntry[]}} */ (opened);
+  await openReview({ client: /** @type {EngineClient} */ (state.client), ...review, imported: true, onError: notify });
+}
+
+/**
+ * A control of the table was pressed (its data-control).
+ * @param {string} control
+ */
+export function onControl(control) {
+  if (control === "show-hand") takeOver();
+  else if (control === "handover-claim") claimWhileHandingOver();
+  else if (control === "other-claim") perform("claim", 1 - state.seat);
+  else if (control === "undo") undo();
+  else if (control === "hint") hint();
+  else if (control === "pause") {
+    state.paused = !state.paused;
+    cancelAi();
+    proceed();
+  } else if (control === "step") {
+    if (state.paused && !state.busy) {
+      cancelAi();
+      run(watchMove);
+    }
+  } else if (control === "review") onReview();
+  else if (control === "export") onExport();
+}
+
+/**
+ * Watching: the speed was chosen.
+ * @param {Event} event
+ */
+export function onSpeed(event) {
+  state.prefs = savePreferences({ ...state.prefs, speed: /** @type {HTMLSelectElement} */ (event.target).value });
+  cancelAi();
+  proceed();
+}

@@ -1,0 +1,57 @@
+// @ts-check
+// The help dialog and the tutorial, from the table's side: both are loaded
+// on first use (screens/help.js, screens/tutorial.js), since neither is
+// needed to start playing.
+
+import { PLAIN_SEATING } from "../screens/modes.js";
+import { draw } from "./draw.js";
+import { cancelAi, run, startGame } from "./loop.js";
+import { ruleParameters } from "./settings-dialog.js";
+import { dom, params, state, TEST } from "./state.js";
+
+/** @import { EngineClient } from "../engine/engine-client.js" */
+
+/** The help dialog (loaded on first use: it is not needed to start playing). */
+export async function showHelp() {
+  const { openHelp } = await import("../screens/help.js");
+  openHelp({
+    rules: state.view ? state.view.rules : null,
+    presets: state.presets,
+    parameters: ruleParameters,
+    // Importing or resetting the local data starts the page afresh from it; a reset also drops the saved game.
+    onTutorial: startTutorial,
+    onImported: () => window.location.reload(),
+    onReset: async () => {
+      cancelAi();
+      if (state.game)
+        await /** @type {EngineClient} */ (state.client)
+          .request({ cmd: "table_close", table: state.game })
+          .catch(() => {});
+      window.location.reload();
+    },
+  });
+}
+
+/** Deal the tutorial's deal against the computer and guide it (it does not count in the statistics). */
+async function startTutorial() {
+  if (!state.booted) return;
+  const { createTutorial, TUTORIAL_GAME } = await import("../screens/tutorial.js");
+  state.tutorial?.end();
+  cancelAi();
+  await run(() => startGame({ ...TUTORIAL_GAME, seating: { ...PLAIN_SEATING } }, { counted: false }));
+  state.tutorial = createTutorial({
+    anchor: dom.status,
+    root: dom.root,
+    onEnd: () => {
+      state.tutorial = null;
+    },
+  });
+  draw();
+}
+
+/** On the first visit, offer the tutorial (tests: only with ?tutorial=offer). */
+export async function maybeOfferTutorial() {
+  if (TEST && params.get("tutorial") !== "offer") return;
+  const { offerTutorial, tutorialSeen } = await import("../screens/tutorial.js");
+  if (!tutorialSeen()) offerTutorial(startTutorial);
+}

@@ -1,0 +1,113 @@
+// @ts-check
+// Starting the game: the engine client (boot.js has usually started its
+// worker already; the client adopts it), the saved game or a new one, drawn
+// once it is playable, then what can wait: the tutorial's offer, the web app
+// manifest, the presets and the service worker.
+
+import { engineWorkerUrl } from "../boot.js";
+import { EngineClient } from "../engine/engine-client.js";
+import { t } from "../platform/i18n.js";
+import { linkManifest, registerServiceWorker } from "../platform/pwa.js";
+import { dealerArgument } from "../screens/settings.js";
+import { narrateGame } from "../table/narrate.js";
+import { bootFailed, bootProgress, notify } from "./draw.js";
+import { maybeOfferTutorial } from "./help-and-tutorial.js";
+import { adoptTable, errorText, proceed, recordStats, startGame } from "./loop.js";
+import { clone, dom, params, state, TEST, testLog } from "./state.js";
+
+/** @import { View } from "../../types/engine.js" */
+
+/**
+ * Boot the engine and put the first table up; ``translated`` resolves once the page's words are loaded.
+ * @param {Promise<void>} translated
+ */
+export async function start(translated) {
+  if (!wasmSupported()) {
+    bootFailed({ key: "boot.noWasm" });
+    return;
+  }
+  // boot.js has usually started this worker already; the client adopts it.
+  state.client = new EngineClient(engineWorkerUrl(), {
+    onProgress: bootProgress,
+    onFatal: (message, key) => bootFailed(key ? { key } : { key: "boot.engineFailed", detail: message }),
+    onMessage: TEST ? (message) => testLog.push(JSON.stringify(message)) : undefined,
+    onNotice: (message) => {
+      if (message.type === "snapshot") dom.root.dataset.snapshot = message.status;
+      if (message.type === "warning") notify(t("notice.warning", { detail: message.message }));
+    },
+  });
+  await translated;
+  let info;
+  try {
+    info = await state.client.ready;
+  } catch {
+    return; // bootFailed has said why
+  }
+  dom.root.dataset.bootMode = info.mode;
+  dom.root.dataset.build = info.build;
+  bootProgress({ stage: "deal", fraction: 1 });
+  state.busy = true;
+  let restoredView = null;
+  try {
+    // The first table is drawn once, when it is playable, without the dealing
+    // animation. The presets (for the settings, help and statistics) are
+    // asked for after it.
+    const saved = await state.client.resume();
+    state.booted = true;
+    if (saved.status === "restored") {
+      state.game = saved.table;
+      adoptTable(saved);
+      restoredView = state.view;
+      if (saved.view) state.model = clone(state.view);
+      if (saved.view) narrateGame(/** @type {View} */ (state.view), true); // adoptTable took saved.view
+    } else {
+      if (saved.status === "corrupt") {
+        notify(t("notice.restoreFailed", { detail: saved.message }));
+      }
+      const dealer = dealerArgument(state.settings);
+      await startGame(dealer === undefined ? {} : { dealer }, { animate: false });
+    }
+  } catch (error) {
+    bootFailed({ key: "boot.gameFailed", detail: errorText(error) });
+    return;
+  }
+  state.busy = false;
+  dom.root.dataset.boot = "ready";
+  proceed();
+  maybeOfferTutorial();
+  dom.root.dataset.bootMs = String(Math.round(performance.now()));
+  linkManifest();
+  try {
+    state.presets = (await state.client.request({ cmd: "presets" })).presets;
+  } catch (error) {
+    notify(t("notice.warning", { detail: errorText(error) }));
+  }
+  // A restored game may have ended a deal: it is counted once the presets tell custom rules from a preset.
+  if (restoredView) recordStats(restoredView);
+  if (params.get("sw") !== "0") {
+    registerServiceWorker({
+      onReady: () => {
+        dom.root.dataset.sw = "ready";
+      },
+      onUpdate: (apply) => {
+        // index.html has both (hence the casts).
+        const banner = /** @type {HTMLElement} */ (document.getElementById("update-banner"));
+        banner.hidden = false;
+        /** @type {HTMLElement} */ (document.getElementById("update-reload")).onclick = apply;
+      },
+    }).catch((error) => {
+      dom.root.dataset.sw = "failed";
+      console.warn("Offline mode is not available:", error);
+    });
+  }
+}
+
+/** Can this browser compile WebAssembly (the Python runtime needs it)? */
+function wasmSupported() {
+  try {
+    const module = new WebAssembly.Module(Uint8Array.of(0, 97, 115, 109, 1, 0, 0, 0));
+    return module instanceof WebAssembly.Module;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,129 @@
+// @ts-check
+// The state of the game in play, shared by the parts of the page's
+// controller (game/*.js): what the engine showed last, what is drawn, what
+// is running, the preferences and the page's elements. It is one object,
+// changed in place by the parts; nothing here acts on it.
+//
+// Test mode (?test=1) adds window.__test (test-hooks.js) and records every
+// message from the worker; ?fast=1 (with test=1) removes all pauses and
+// animations; ?snapshot=0 boots without the memory snapshot.
+
+import { documentParsed } from "../boot.js";
+import { loadPreferences, PLAIN_SEATING } from "../screens/modes.js";
+import { loadSettings } from "../screens/settings.js";
+import { queryDom } from "../table/table.js";
+
+/** @import { EngineClient } from "../engine/engine-client.js" */
+/** @import { Preferences } from "../screens/modes.js" */
+/** @import { Settings } from "../screens/settings.js" */
+/** @import { Tutorial } from "../screens/tutorial.js" */
+/** @import { Hint } from "../table/assist.js" */
+/** @import { May, Preset, Progress, RulesParameter, Seat, Seating, View } from "../../types/engine.js" */
+/** @typedef {ReturnType<typeof import("../screens/custom-rules.js").mountRulesEditor>} RulesEditor */
+/** @typedef {{key: string, detail?: string}} Failure Why the boot failed: a translation key, and the technical detail. */
+/**
+ * The state of the page (see the comments on each part below).
+ * @typedef {{
+ *   client: EngineClient | null,
+ *   booted: boolean,
+ *   game: string | null,
+ *   view: View | null,
+ *   model: View | null,
+ *   settings: Settings,
+ *   presets: Preset[],
+ *   parameters: Promise<RulesParameter[]> | null,
+ *   rulesEditor: RulesEditor | null,
+ *   tutorial: Tutorial | null,
+ *   busy: boolean,
+ *   thinking: boolean,
+ *   aiTimer: ReturnType<typeof setTimeout> | null,
+ *   message: string,
+ *   steps: number,
+ *   gameStart: number,
+ *   focus: string | null,
+ *   focusIndex: number,
+ *   progress: Progress | null,
+ *   failure: Failure | null,
+ *   prefs: Preferences,
+ *   meta: Seating,
+ *   may: May,
+ *   seat: Seat,
+ *   handover: {seat: Seat, claimSeat: Seat | null} | null,
+ *   hint: Hint | null,
+ *   paused: boolean,
+ * }} State
+ */
+
+export const params = new URLSearchParams(window.location.search);
+
+export const TEST = params.get("test") === "1";
+
+export const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
+
+/** The pauses and the length of the card movements (milliseconds). */
+export function timing() {
+  if (TEST && params.get("fast") === "1") return { think: 0, move: 0, trick: 0, draw: 0, notice: 0 };
+  if (reducedMotion.matches) return { think: 350, move: 0, trick: 700, draw: 0, notice: 800 };
+  return { think: 650, move: 320, trick: 900, draw: 160, notice: 1100 };
+}
+
+/**
+ * @param {number} ms
+ * @returns {Promise<void>}
+ */
+export const pause = (ms) => (ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve());
+
+/**
+ * @template T
+ * @param {T} value
+ * @returns {T}
+ */
+export const clone = (value) => structuredClone(value);
+
+// boot.js imports the page as soon as the worker is started, which may be
+// before the document is parsed.
+await documentParsed();
+
+export const dom = queryDom();
+
+/** @type {State} */
+export const state = {
+  client: null,
+  booted: false,
+  game: null,
+  view: null, // the engine's latest view
+  model: null, // what is drawn (the view, or a step of an animation towards it)
+  settings: loadSettings(),
+  presets: [],
+  parameters: null, // a promise of the engine's rules parameters ("rules" command), asked for when first needed
+  rulesEditor: null,
+  tutorial: null, // the tutorial's guide while a tutorial deal runs (tutorial.js)
+  busy: false,
+  thinking: false,
+  aiTimer: null,
+  message: "",
+  steps: 0, // engine answers applied so far (a test hook: data-step)
+  gameStart: 0, // data-step when the current game began
+  focus: null, // the control that had the keyboard focus before a redraw removed it
+  focusIndex: 0, // where in your hand the focused card was
+  progress: null, // the latest boot progress, redrawn when the language changes
+  failure: null, // why the boot failed: {key, detail?}
+  prefs: loadPreferences(), // the mode of the next new game (modes.js)
+  meta: PLAIN_SEATING, // the seating of the game in play (the table's mode, names, levels)
+  may: {}, // what the table allows now: {undo, hint, claim_for_other, computer_move}
+  seat: 0, // the seat drawn at the bottom (the protocol's number)
+  handover: null, // two players: {seat, claimSeat} while the hand-over screen shows
+  hint: null, // the hinted action {action, value}
+  paused: false, // watching: no move until "play" or "one move"
+};
+
+/**
+ * Every message from the worker, as JSON text (test mode only).
+ * @type {string[]}
+ */
+export const testLog = [];
+
+/** Is the table ready for you (booted, nothing running, something to show)? */
+export function ready() {
+  return state.booted && !state.busy && state.aiTimer === null && (state.view !== null || state.handover !== null);
+}

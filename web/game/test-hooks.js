@@ -1,0 +1,54 @@
+// @ts-check
+// window.__test, in test mode only (?test=1): what the browser tests read
+// and do (tests/browser/README.md lists it).
+
+import { missingKeys } from "../platform/i18n.js";
+import { loadStats } from "../platform/stats.js";
+import { savePreferences } from "../screens/modes.js";
+import { soundStats } from "../table/sound.js";
+import { lastExport } from "./controls.js";
+import { draw } from "./draw.js";
+import { newGame } from "./loop.js";
+import { clone, ready, state, testLog } from "./state.js";
+
+/** @import { EngineClient } from "../engine/engine-client.js" */
+/** @import { Preferences } from "../screens/modes.js" */
+/** @import { Request } from "../../types/engine.js" */
+/** @import { GameOptions } from "./loop.js" */
+
+/** Install window.__test. */
+export function installTestHooks() {
+  window.__test = {
+    messages: testLog,
+    view: () => clone(state.view),
+    settings: () => clone(state.settings),
+    /** The statistics as stored (stats.js, schema 2). */
+    stats: () => loadStats(),
+    /** Translation keys the page asked for that its language lacks (none, if all is well). */
+    missingKeys: () => missingKeys(),
+    /** What the sound module scheduled and dropped, and its switch (sound.js). */
+    sounds: () => soundStats(),
+    ready: () => ready(),
+    /** The worker's handle of the game in play. */
+    game: () => state.game,
+    /** The mode of the game in play ({mode, ranked, names, levels}) and the seat at the bottom. */
+    meta: () => ({ ...clone(state.meta), seat: state.seat }),
+    /** What the table allows now: {undo, hint, claim_for_other, computer_move}. */
+    may: () => clone(state.may),
+    /** The next new game's mode: {mode, ranked, names, watchLevel, speed} (merged into the preferences). */
+    setPreferences: (/** @type {Partial<Preferences>} */ prefs) => {
+      state.prefs = savePreferences({ ...state.prefs, ...prefs });
+      draw();
+    },
+    /** The text of the last record file the page made (export), or null. */
+    exported: () => lastExport.text,
+    /** Start a game with fixed cards: {preset, seed, deck, dealer, match}. Resolves when it is shown. */
+    newGame: (/** @type {GameOptions} */ options) => newGame(options),
+    /** Send one raw protocol request through the worker: {ok, result} or {ok: false, code, message}. */
+    request: (/** @type {Request} */ payload) =>
+      /** @type {EngineClient} */ (state.client).request(payload).then(
+        (result) => ({ ok: true, result }),
+        (error) => ({ ok: false, code: error.code, message: error.message }),
+      ),
+  };
+}

@@ -1,0 +1,138 @@
+// @ts-check
+// Player settings, remembered in localStorage. None of them is a rule: the
+// rules come from the engine's presets. The words for each choice are in the
+// translations (web/i18n/*.json): "level.<n>", "dealer.<key>", "points.<key>",
+// "deck.<style>", "lang.<code>".
+
+import { detectLanguage, LANGUAGES } from "../platform/i18n.js";
+import { DECK_STYLES } from "../table/cards.js";
+
+/** @import { RuleSet } from "../../types/engine.js" */
+/**
+ * The player's settings: the rules (a preset's id), the computer's level,
+ * who deals first, the running points shown, the language and the card
+ * pattern (null until chosen).
+ * @typedef {{
+ *   preset: string,
+ *   level: number,
+ *   dealer: string,
+ *   points: string,
+ *   language: string | null,
+ *   deck: string | null,
+ * }} Settings
+ */
+
+const KEY = "sixty-six.settings.v1";
+
+export const LEVELS = [1, 2, 3, 4, 5];
+export const DEALERS = ["random", "me", "computer"];
+export const POINTS_MODES = ["auto", "hide", "own", "both"];
+
+/**
+ * The card pattern for a language while the player has not chosen one: the
+ * Hungarian/German (Tell) pattern where the game is usually played with it
+ * (Hungary, Austria and southern Germany, Transylvania, Vojvodina), French
+ * suits for English and Polish.
+ */
+/** @type {Record<string, string>} */
+const DECK_BY_LANGUAGE = { en: "french", hu: "tell", de: "tell", ro: "tell", pl: "french", sr: "tell" };
+
+// The longest the computer may think, by level: each level searches a fixed
+// number of iterations (5: for a second), which may take longer in the
+// browser than natively; the cap keeps the table responsive on slow devices.
+/** @type {Record<number, number>} */
+const BUDGET_MS = { 1: 2500, 2: 2500, 3: 2500, 4: 2500, 5: 1000 };
+
+// language and deck: null until chosen (the browser's language, and that language's usual pattern).
+/** @type {Readonly<Settings>} */
+export const DEFAULTS = Object.freeze({
+  preset: "AT20",
+  level: 3,
+  dealer: "random",
+  points: "auto",
+  language: null,
+  deck: null,
+});
+
+/**
+ * The settings in ``settings`` that are valid, the defaults for the rest.
+ * @param {any} settings anything (as read from storage)
+ * @returns {Settings}
+ */
+function valid(settings) {
+  const out = { ...DEFAULTS };
+  if (settings && typeof settings === "object") {
+    if (typeof settings.preset === "string" && /^[A-Z0-9]{2,12}$/.test(settings.preset)) out.preset = settings.preset;
+    if (LEVELS.includes(settings.level)) out.level = settings.level;
+    if (DEALERS.includes(settings.dealer)) out.dealer = settings.dealer;
+    if (POINTS_MODES.includes(settings.points)) out.points = settings.points;
+    if (LANGUAGES.includes(settings.language)) out.language = settings.language;
+    if (DECK_STYLES.includes(settings.deck)) out.deck = settings.deck;
+  }
+  return out;
+}
+
+/** @returns {Settings} */
+export function loadSettings() {
+  try {
+    return valid(JSON.parse(localStorage.getItem(KEY) || "null"));
+  } catch {
+    return { ...DEFAULTS };
+  }
+}
+
+/**
+ * Store the valid part of ``settings``; returns what is stored.
+ * @param {Settings} settings
+ */
+export function saveSettings(settings) {
+  const clean = valid(settings);
+  try {
+    localStorage.setItem(KEY, JSON.stringify(clean));
+  } catch {
+    // storage full or disabled: the settings last for this visit only
+  }
+  return clean;
+}
+
+/**
+ * The seat that deals first, as new_game's "dealer" argument (undefined: the engine cuts).
+ * @param {Settings} settings
+ */
+export function dealerArgument(settings) {
+  return settings.dealer === "me" ? 0 : settings.dealer === "computer" ? 1 : undefined;
+}
+
+/** @param {number} level */
+export function budgetFor(level) {
+  return BUDGET_MS[level] ?? BUDGET_MS[3];
+}
+
+/**
+ * Which running points to show: "hide" | "own" | "both".
+ * The default follows RULES.md §3.1 (UI options): shown for presets where
+ * 66 ends the deal automatically, hidden where players claim by hand.
+ * @param {Settings} settings
+ * @param {Pick<RuleSet, "claim_mode"> | null | undefined} rules
+ */
+export function pointsMode(settings, rules) {
+  if (settings.points !== "auto") return settings.points;
+  return rules && rules.claim_mode === "auto" ? "both" : "hide";
+}
+
+/**
+ * The language to show: the one chosen, else the browser's.
+ * @param {Settings} settings
+ */
+export function languageOf(settings) {
+  return settings.language || detectLanguage();
+}
+
+/**
+ * The card pattern to draw: the one chosen, else the usual one for ``language``.
+ * @param {Settings} settings
+ * @param {string} language
+ */
+export function deckOf(settings, language) {
+  return settings.deck || DECK_BY_LANGUAGE[language] || "french";
+}

@@ -1,0 +1,433 @@
+// @ts-check
+// Playing cards drawn as SVG in code, in two patterns (the "deck style"):
+//
+// - "french": hearts, diamonds, clubs, spades; rank letters, pips for 9 and 10;
+// - "tell": the Hungarian/German (Tell) pattern: hearts (Piros, Herz),
+//   bells (Tök, Schellen), acorns (Makk, Eichel), leaves (Zöld, Laub);
+//   Unter (Alsó), Ober (Felső), King, Ace (Daus), 10 and 9.
+//
+// Card codes are the protocol's, whatever the pattern: rank A T K Q J 9 plus
+// suit H D C S ("QH" is the Queen of hearts, or the Ober of hearts). The suit
+// shapes and the card backs live once in a hidden sprite (<symbol>s) that
+// every card refers to with <use>. The four Tell suits differ in shape (heart,
+// round bell with a band and a slot, acorn with a cap, leaf with a stem and
+// veins), not only in colour; the corner shows the rank in the player's
+// language (web/i18n/*.json, "rankShort.<deck>.<rank>").
+
+import { t } from "../platform/i18n.js";
+
+const SVG = "http://www.w3.org/2000/svg";
+
+export const DECK_STYLES = ["french", "tell"];
+const RED = new Set(["H", "D"]);
+const INK = "#2b1d0e";
+
+let deck = "french";
+
+/**
+ * The pattern the next cards are drawn in.
+ * @param {string} style
+ */
+export function setDeckStyle(style) {
+  deck = DECK_STYLES.includes(style) ? style : "french";
+}
+
+export function deckStyle() {
+  return deck;
+}
+
+// ------------------------------------------------------------ the shapes
+
+// French suit outlines in a 100 x 100 box.
+const FRENCH_PATHS = {
+  H: "M50 90 C36 76 8 58 8 33 C8 17 20 8 32 8 C41 8 47 14 50 22 C53 14 59 8 68 8 C80 8 92 17 92 33 C92 58 64 76 50 90 Z",
+  D: "M50 4 L86 50 L50 96 L14 50 Z",
+  S:
+    "M50 6 C60 22 90 40 90 62 C90 76 80 84 69 84 C61 84 55 80 53 75 C54 85 58 91 66 95 L34 95 " +
+    "C42 91 46 85 47 75 C45 80 39 84 31 84 C20 84 10 76 10 62 C10 40 40 22 50 6 Z",
+  C: "M46 52 L54 52 C55 74 60 88 68 95 L32 95 C40 88 45 74 46 52 Z",
+};
+// The club's three leaves, drawn with its stem.
+const CLUB_LEAVES = [
+  [50, 26, 19],
+  [29, 58, 19],
+  [71, 58, 19],
+  [50, 50, 10],
+];
+
+/** @typedef {Record<string, string | number>} Attributes An SVG element's attributes. */
+
+// The Tell suits in a 100 x 100 box, each a list of [element, attributes], in their own colours.
+// biome-ignore format: the dots in the rows of the cap
+const ACORN_DOTS = [
+  [40, 24], [50, 22], [60, 24],
+  [28, 33], [39, 32], [50, 31], [61, 32], [72, 33],
+  [22, 42], [33, 41], [44, 41], [56, 41], [67, 41], [78, 42],
+];
+/** @type {Record<string, [string, Attributes][]>} */
+const TELL_SHAPES = {
+  // Hearts (Piros, Herz): a full heart with a highlight.
+  H: [
+    ["path", { d: FRENCH_PATHS.H, fill: "#d0202e", stroke: "#6e0d16", "stroke-width": 3 }],
+    ["ellipse", { cx: 31, cy: 29, rx: 9, ry: 5.5, fill: "#f47c7c", transform: "rotate(-35 31 29)" }],
+  ],
+  // Bells (Tök, Schellen): a round sleigh bell with a loop, a band and a slot.
+  D: [
+    ["circle", { cx: 50, cy: 16, r: 7, fill: "none", stroke: "#6b4a00", "stroke-width": 4 }],
+    ["circle", { cx: 50, cy: 57, r: 35, fill: "#f0b323", stroke: "#6b4a00", "stroke-width": 3 }],
+    [
+      "path",
+      { d: "M15.9 49 Q50 60 84.1 49 L84.9 60 Q50 71 15.1 60 Z", fill: "#c8102e", stroke: "#6b4a00", "stroke-width": 2 },
+    ],
+    [
+      "path",
+      { d: "M33 79 Q50 85 67 79", fill: "none", stroke: "#3a2600", "stroke-width": 5, "stroke-linecap": "round" },
+    ],
+    ["circle", { cx: 33, cy: 79, r: 5.5, fill: "#3a2600" }],
+    ["circle", { cx: 67, cy: 79, r: 5.5, fill: "#3a2600" }],
+    ["ellipse", { cx: 36, cy: 36, rx: 8, ry: 5, fill: "#fff1bf", transform: "rotate(-30 36 36)" }],
+  ],
+  // Acorns (Makk, Eichel): a nut under a dotted cap, on a stalk.
+  C: [
+    ["path", { d: "M46 3 Q50 1 54 3 L55 18 L45 18 Z", fill: "#5b3a14", stroke: INK, "stroke-width": 2 }],
+    [
+      "path",
+      {
+        d: "M22 44 L78 44 C80 70 66 90 50 97 C34 90 20 70 22 44 Z",
+        fill: "#c98a3a",
+        stroke: "#4a2e0e",
+        "stroke-width": 3,
+      },
+    ],
+    ["ellipse", { cx: 38, cy: 66, rx: 5, ry: 11, fill: "#ebbd70" }],
+    [
+      "path",
+      {
+        d: "M13 47 C13 22 30 14 50 14 C70 14 87 22 87 47 C70 53 30 53 13 47 Z",
+        fill: "#66632a",
+        stroke: "#2f2d0c",
+        "stroke-width": 3,
+      },
+    ],
+    ...ACORN_DOTS.map(
+      ([cx, cy]) => /** @type {[string, Attributes]} */ (["circle", { cx, cy, r: 2.6, fill: "#b3ae62" }]),
+    ),
+  ],
+  // Leaves (Zöld, Laub): a pointed leaf with a stem and veins.
+  S: [
+    ["path", { d: "M47.5 78 L45 98 L53 98 L52.5 78 Z", fill: "#2f5d1e", stroke: "#17340d", "stroke-width": 1.5 }],
+    [
+      "path",
+      {
+        d: "M50 3 C58 15 72 21 82 33 C93 47 89 66 75 76 C66 82 57 82 50 87 C43 82 34 82 25 76 C11 66 7 47 18 33 C28 21 42 15 50 3 Z",
+        fill: "#3f8f2f",
+        stroke: "#1d4413",
+        "stroke-width": 3,
+      },
+    ],
+    [
+      "path",
+      {
+        d: "M50 12 L50 84 M50 32 L32 23 M50 32 L68 23 M50 49 L24 41 M50 49 L76 41 M50 66 L30 63 M50 66 L70 63",
+        fill: "none",
+        stroke: "#c4e79a",
+        "stroke-width": 3.5,
+        "stroke-linecap": "round",
+      },
+    ],
+  ],
+};
+
+// Pip centres (x, y) on a 100 x 140 card for the number cards.
+// biome-ignore format: the pips in the rows of the card
+/** @type {Record<string, number[][]>} */
+const PIPS = {
+  T: [
+    [32, 30], [68, 30], [50, 45], [32, 57], [68, 57],
+    [32, 83], [68, 83], [50, 95], [32, 110], [68, 110],
+  ],
+  9: [
+    [32, 30], [68, 30], [32, 57], [68, 57], [50, 70],
+    [32, 83], [68, 83], [32, 110], [68, 110],
+  ],
+};
+
+// The Tell court figures: coat colour, trim, headwear and where the suit sign is held
+// (the Ober holds it high, the Unter low, the King beside his crown).
+/** @type {Record<string, {coat: string, trim: string, beard: string | null, hat: string, sign: number[]}>} */
+const TELL_COURTS = {
+  K: { coat: "#9e1b32", trim: "#f5f1e6", beard: "#d9d4c7", hat: "crown", sign: [61, 22, 15] },
+  Q: { coat: "#1f5f8b", trim: "#e0b53a", beard: "#8a5a2b", hat: "feather", sign: [24, 22, 16] },
+  J: { coat: "#2e6b3a", trim: "#e0b53a", beard: null, hat: "cap", sign: [61, 99, 15] },
+};
+
+/**
+ * @param {string} name
+ * @param {Attributes} [attrs]
+ * @param {Node[]} [children]
+ */
+function el(name, attrs = {}, children = []) {
+  const node = document.createElementNS(SVG, name);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
+  for (const child of children) node.append(child);
+  return node;
+}
+
+/**
+ * @param {string} id
+ * @param {{dark: string, light: string, line: string}} colors
+ */
+function backSymbol(id, colors) {
+  const pattern = el(
+    "pattern",
+    { id: `${id}-pattern`, width: 12, height: 12, patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" },
+    [
+      el("rect", { width: 12, height: 12, fill: colors.dark }),
+      el("rect", { width: 6, height: 6, fill: colors.light }),
+      el("rect", { x: 6, y: 6, width: 6, height: 6, fill: colors.light }),
+    ],
+  );
+  const symbol = el("symbol", { id, viewBox: "0 0 100 140" }, [
+    el("rect", { x: 1, y: 1, width: 98, height: 138, rx: 8, fill: "#fbfaf6", stroke: "#b9b3a4", "stroke-width": 1.2 }),
+    el("rect", { x: 7, y: 7, width: 86, height: 126, rx: 5, fill: `url(#${id}-pattern)` }),
+    el("rect", { x: 10, y: 10, width: 80, height: 120, rx: 3, fill: "none", stroke: colors.line, "stroke-width": 1.5 }),
+    el("circle", { cx: 50, cy: 70, r: 18, fill: "#f6efdc", stroke: "#c9a94b", "stroke-width": 2 }),
+    el(
+      "text",
+      {
+        x: 50,
+        y: 76.5,
+        fill: colors.dark,
+        "text-anchor": "middle",
+        "font-family": "system-ui, sans-serif",
+        "font-weight": 800,
+        "font-size": 17,
+      },
+      [document.createTextNode("66")],
+    ),
+  ]);
+  return [pattern, symbol];
+}
+
+/**
+ * Add the shared <symbol>s of both patterns once per document.
+ * @param {Document} [doc]
+ */
+export function installCardSprites(doc = document) {
+  if (doc.getElementById("card-sprites")) return;
+  const defs = el("defs");
+  for (const [suit, d] of Object.entries(FRENCH_PATHS)) {
+    const shapes = [el("path", { d })];
+    if (suit === "C") for (const [cx, cy, r] of CLUB_LEAVES) shapes.push(el("circle", { cx, cy, r }));
+    defs.append(el("symbol", { id: `suit-french-${suit}`, viewBox: "0 0 100 100" }, shapes));
+  }
+  for (const [suit, shapes] of Object.entries(TELL_SHAPES)) {
+    const children = shapes.map(([name, attrs]) => el(name, attrs));
+    defs.append(el("symbol", { id: `suit-tell-${suit}`, viewBox: "0 0 100 100", overflow: "visible" }, children));
+  }
+  defs.append(...backSymbol("back-french", { dark: "#1d4f91", light: "#2b66b5", line: "#e9e2cc" }));
+  defs.append(...backSymbol("back-tell", { dark: "#7a1c2a", light: "#9c2c3c", line: "#e8cf86" }));
+  const sprite = el("svg", { id: "card-sprites", width: 0, height: 0, "aria-hidden": "true", class: "sprites" }, [
+    defs,
+  ]);
+  doc.body.prepend(sprite);
+}
+
+// ------------------------------------------------------------- the words
+
+/** @param {string} code */
+export function cardSuit(code) {
+  return code[1];
+}
+
+/** @param {string} code */
+export function cardRank(code) {
+  return code[0];
+}
+
+/**
+ * The suit's name in the current pattern and language ("hearts", "bells", "makk").
+ * @param {string} suit
+ */
+export function suitName(suit) {
+  return t(`suit.${deck}.${suit}`);
+}
+
+/**
+ * The rank's name in the current pattern and language ("Queen", "Ober", "felső").
+ * @param {string} rank
+ */
+export function rankName(rank) {
+  return t(`rank.${deck}.${rank}`);
+}
+
+/**
+ * "Queen of hearts", "piros felső", "Eichel-Unter".
+ * @param {string} code
+ */
+export function cardLabel(code) {
+  return t("card.label", { rank: rankName(code[0]), suit: suitName(code[1]) });
+}
+
+// ------------------------------------------------------------- the faces
+
+/**
+ * @param {string} suit
+ * @param {number} x
+ * @param {number} y
+ * @param {number} size
+ */
+function suitUse(suit, x, y, size, flip = false) {
+  const use = el("use", { href: `#suit-${deck}-${suit}`, x, y, width: size, height: size });
+  if (flip) use.setAttribute("transform", `rotate(180 ${x + size / 2} ${y + size / 2})`);
+  return use;
+}
+
+/**
+ * The rank and suit in a corner; the bottom corner is the top one turned round (its Tell sign stays upright).
+ * @param {string} rank
+ * @param {string} suit
+ */
+function corner(rank, suit, bottom = false) {
+  const label = t(`rankShort.${deck}.${rank}`);
+  const text = el("text", { x: 11, y: 24, class: label.length > 1 ? "rank rank-10" : "rank" }, [
+    document.createTextNode(label),
+  ]);
+  if (!bottom) return el("g", {}, [text, suitUse(suit, 3.5, 29, 15)]);
+  const turned = el("g", { transform: "rotate(180 50 70)" }, [text]);
+  if (deck === "tell") return el("g", {}, [turned, suitUse(suit, 81.5, 96, 15)]);
+  turned.append(suitUse(suit, 3.5, 29, 15));
+  return turned;
+}
+
+/**
+ * @param {SVGElement} svg
+ * @param {string} rank
+ * @param {string} suit
+ */
+function frenchCourt(svg, rank, suit) {
+  svg.append(el("rect", { x: 22, y: 20, width: 56, height: 100, rx: 4, class: "court" }));
+  svg.append(
+    el("text", { x: 50, y: 78, class: "court-letter" }, [document.createTextNode(t(`rankShort.french.${rank}`))]),
+  );
+  svg.append(suitUse(suit, 38, 28, 24));
+  svg.append(suitUse(suit, 38, 88, 24, true));
+}
+
+/**
+ * @param {string} kind
+ * @param {string} coat
+ */
+function headwear(kind, coat) {
+  const line = { stroke: INK, "stroke-width": 1.5 };
+  if (kind === "crown") {
+    return [el("path", { d: "M39 46 L39 33 L44.5 39.5 L50 30 L55.5 39.5 L61 33 L61 46 Z", fill: "#e0b53a", ...line })];
+  }
+  if (kind === "feather") {
+    return [
+      el("path", { d: "M58 40 Q71 30 69 15 Q62 29 55 36 Z", fill: "#f5f1e6", ...line }),
+      el("path", { d: "M41 45 Q42 33 50 33 Q58 33 59 45 Z", fill: coat, ...line }),
+      el("ellipse", { cx: 50, cy: 45, rx: 14, ry: 3.5, fill: coat, ...line }),
+    ];
+  }
+  return [
+    el("path", { d: "M40 47 Q40 35 50 35 Q60 35 60 47 Z", fill: "#8b1e1e", ...line }),
+    el("circle", { cx: 50, cy: 34, r: 3, fill: "#e0b53a", ...line }),
+  ];
+}
+
+/**
+ * @param {SVGElement} svg
+ * @param {string} rank
+ * @param {string} suit
+ */
+function tellCourt(svg, rank, suit) {
+  const court = TELL_COURTS[rank];
+  const line = { stroke: INK, "stroke-width": 1.5 };
+  svg.append(el("rect", { x: 22, y: 20, width: 56, height: 100, rx: 4, class: "court" }));
+  svg.append(el("path", { d: "M33 120 L35 80 Q36 68 50 66 Q64 68 65 80 L67 120 Z", fill: court.coat, ...line }));
+  svg.append(el("path", { d: "M46.5 67 L53.5 67 L56 120 L44 120 Z", fill: court.trim, ...line }));
+  if (rank === "K") {
+    // biome-ignore format: three buttons, one line
+    for (const [cx, cy] of [[50, 78], [49, 92], [51, 106]]) svg.append(el("circle", { cx, cy, r: 1.6, fill: INK }));
+  }
+  svg.append(el("rect", { x: 34.5, y: 88, width: 31, height: 5, fill: "#5b3a14" }));
+  svg.append(el("path", { d: "M40 68 Q50 77 60 68 L58 64 Q50 70 42 64 Z", fill: "#fbfaf6", ...line }));
+  svg.append(el("circle", { cx: 50, cy: 54, r: 10, fill: "#f3cfa6", ...line }));
+  svg.append(
+    el("circle", { cx: 46.2, cy: 53, r: 1.3, fill: INK }),
+    el("circle", { cx: 53.8, cy: 53, r: 1.3, fill: INK }),
+  );
+  if (court.beard) {
+    svg.append(el("path", { d: "M41 57 Q50 73 59 57 Q50 62 41 57 Z", fill: court.beard, ...line }));
+  } else {
+    svg.append(el("path", { d: "M45 59.5 Q50 62 55 59.5", fill: "none", ...line }));
+  }
+  svg.append(...headwear(court.hat, court.coat));
+  const [x, y, size] = court.sign;
+  svg.append(suitUse(suit, x, y, size));
+}
+
+/**
+ * The face of a card as an <svg> (100 x 140 user units) in the current pattern.
+ * @param {string} code
+ */
+export function cardFace(code) {
+  const rank = cardRank(code);
+  const suit = cardSuit(code);
+  const tone = deck === "tell" ? "tell" : RED.has(suit) ? "red" : "black";
+  const svg = el("svg", {
+    viewBox: "0 0 100 140",
+    class: `card-svg deck-${deck} ${tone}`,
+    "aria-hidden": "true",
+    focusable: "false",
+  });
+  svg.append(el("rect", { x: 1, y: 1, width: 98, height: 138, rx: 8, class: "card-edge" }));
+  svg.append(corner(rank, suit), corner(rank, suit, true));
+  if (rank === "A") {
+    if (deck === "tell") {
+      svg.append(el("ellipse", { cx: 50, cy: 70, rx: 33, ry: 44, class: "ace-ring" }));
+      svg.append(suitUse(suit, 21, 41, 58));
+    } else {
+      svg.append(suitUse(suit, 22, 42, 56));
+    }
+  } else if (rank === "K" || rank === "Q" || rank === "J") {
+    if (deck === "tell") tellCourt(svg, rank, suit);
+    else frenchCourt(svg, rank, suit);
+  } else if (deck === "tell") {
+    // Upright pips: an upside-down leaf would look like a heart.
+    const size = rank === "T" ? 18 : 20;
+    for (const [x, y] of PIPS[rank]) svg.append(suitUse(suit, x - size / 2, y - size / 2, size));
+  } else {
+    for (const [x, y] of PIPS[rank]) svg.append(suitUse(suit, x - 9, y - 9, 18, y > 70));
+  }
+  return svg;
+}
+
+/** The back of a card as an <svg>. */
+export function cardBack() {
+  const svg = el("svg", {
+    viewBox: "0 0 100 140",
+    class: `card-svg back deck-${deck}`,
+    "aria-hidden": "true",
+    focusable: "false",
+  });
+  svg.append(el("use", { href: `#back-${deck}`, x: 0, y: 0, width: 100, height: 140 }));
+  return svg;
+}
+
+/**
+ * A small suit symbol as an inline <svg>, for text lines.
+ * @param {string} suit
+ */
+export function suitIcon(suit) {
+  const tone = deck === "tell" ? "tell" : RED.has(suit) ? "red" : "black";
+  const svg = el("svg", {
+    viewBox: "0 0 100 100",
+    class: `suit-icon deck-${deck} ${tone}`,
+    role: "img",
+    "aria-label": suitName(suit),
+  });
+  svg.append(el("use", { href: `#suit-${deck}-${suit}`, x: 0, y: 0, width: 100, height: 100 }));
+  return svg;
+}
