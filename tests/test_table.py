@@ -300,3 +300,14 @@ def test_review_evaluates_several_seats_in_one_call() -> None:
     evaluated = {step["seat"] for step in review["steps"] if "ranking" in step}
     assert evaluated == {0, 1}
     assert page.ask(cmd="table_review", table=handle, deal=99)["error"]["code"] == "bad_request"
+
+
+def test_a_review_says_what_each_marriage_is_worth() -> None:
+    """The page words the computer's preferred marriage from the review itself (it knows no rule)."""
+    page, handle, _ = random_game("computer", "AT20", 0)
+    review = page.ok(cmd="table_review", table=handle, deal=0)["review"]
+    trump = review["trump_suit"]
+    offers = review["marriage_offers"]
+    assert set(offers) == {"H", "D", "C", "S"}
+    assert all(offer["points"] == (40 if suit == trump else 20) for suit, offer in offers.items())
+    assert offers["H"]["cards"] == ["KH", "QH"]

@@ -296,8 +296,9 @@ export interface Review {
   start: Snapshot;
   steps: ReviewStep[];
   result: DealResult;
-  /** Added by the page: the trump suit, from the start's trump card. */
-  trump_suit?: Suit | null;
+  trump_suit: Suit;
+  /** Each suit's marriage in this deal: its points and cards (to say a ranked marriage in words). */
+  marriage_offers: Record<Suit, MarriageOffer>;
 }
 
 /** One of the engine's presets ("presets" command). */

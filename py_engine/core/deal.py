@@ -68,6 +68,14 @@ def marriage_points(suit: int, trump: int) -> int:
     return 40 if suit == trump else 20
 
 
+def marriage_offer(suit: int, trump: int) -> dict[str, object]:
+    """A marriage as the protocol tells it: its points and its two cards (king, queen)."""
+    return {
+        "points": marriage_points(suit, trump),
+        "cards": [CARD_NAMES[card_of(suit, KING)], CARD_NAMES[card_of(suit, QUEEN)]],
+    }
+
+
 def deal_hands(deck: Sequence[int], pattern: str) -> tuple[list[int], list[int], int, list[int]]:
     """Split a shuffled pack by the deal pattern (PROTOCOL.md).
 

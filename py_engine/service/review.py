@@ -11,7 +11,7 @@ from typing import Any
 from ..ai import Request, rank
 from ..core.actions import action_name
 from ..core.cards import CARD_NAMES, SUITS, names
-from ..core.deal import Deal
+from ..core.deal import Deal, marriage_offer
 from ..core.errors import IllegalActionError
 from .match import Match
 from .record import load_record
@@ -106,4 +106,7 @@ def review_deal(
         "start": opening,
         "steps": steps,
         "result": replay.deal.result.to_dict(),
+        "trump_suit": SUITS[replay.deal.trump],
+        # What each marriage is worth in this deal, to say the computer's choice in words.
+        "marriage_offers": {SUITS[suit]: marriage_offer(suit, replay.deal.trump) for suit in range(len(SUITS))},
     }

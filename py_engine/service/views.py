@@ -10,10 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.actions import MARRY, is_marry, sorted_names
-from ..core.cards import CARD_NAMES, POINTS, SUITS, card_of, names
-from ..core.cards import KING as _KING
-from ..core.cards import QUEEN as _QUEEN
-from ..core.deal import WIN_POINTS, marriage_points
+from ..core.cards import CARD_NAMES, POINTS, SUITS, names
+from ..core.deal import WIN_POINTS, marriage_offer
 from ..core.events import Event, describe_result
 from .match import Match
 
@@ -21,10 +19,6 @@ from .match import Match
 def filter_events(events: list[Event], seat: int, *, sees_other_hand: bool = False) -> list[dict[str, Any]]:
     """The events as ``seat`` may see them (:meth:`Event.seen_by`)."""
     return [event.seen_by(seat, sees_other_hand) for event in events]
-
-
-def _marriage_cards(suit: int) -> list[str]:
-    return [CARD_NAMES[card_of(suit, _KING)], CARD_NAMES[card_of(suit, _QUEEN)]]
 
 
 def _marriage_suits(legal: list[int]) -> list[int]:
@@ -92,11 +86,8 @@ def view(match: Match, seat: int, *, show_opponent: bool = False) -> dict[str, A
             for s, suit, value in deal.marriages
         ],
         "declared": SUITS[deal.declared] if deal.declared >= 0 else None,
-        "declared_cards": _marriage_cards(deal.declared) if deal.declared >= 0 else [],
-        "marriage_offers": {
-            SUITS[suit]: {"points": marriage_points(suit, deal.trump), "cards": _marriage_cards(suit)}
-            for suit in _marriage_suits(legal)
-        },
+        "declared_cards": marriage_offer(deal.declared, deal.trump)["cards"] if deal.declared >= 0 else [],
+        "marriage_offers": {SUITS[suit]: marriage_offer(suit, deal.trump) for suit in _marriage_suits(legal)},
         "strict": not over and deal.strict,
         "points_to_win": WIN_POINTS,
         "claim_window": bool(deal.windows >> seat & 1),

@@ -14,7 +14,7 @@ import { cardElement } from "../table/table.js";
 import { seatNames } from "./modes.js";
 
 /** @import { Client } from "./records.js" */
-/** @import { Card, DealEntry, Review, ReviewStep, Seating, Snapshot, View } from "../../types/engine.js" */
+/** @import { Card, DealEntry, Review, ReviewStep, Seating, Snapshot } from "../../types/engine.js" */
 /**
  * The review on screen: the game's table and seating, its deals, the deal
  * shown (index) and its review, the step shown, whose decisions are
@@ -139,16 +139,16 @@ function moveWords(step) {
 /**
  * The computer's opinion of a decision, in words ("" when it was not evaluated).
  * @param {ReviewStep} step
- * @param {{trump_suit: Review["trump_suit"]}} view
+ * @param {Review} review
  */
-function opinion(step, view) {
+function opinion(step, review) {
   if (!step.ranking?.length) return "";
   const best = step.ranking[0];
   const chosen = step.ranking.find((entry) => entry.action === step.action);
   if (!chosen || best.action === step.action) return t("modes.review.agrees");
   const diff = gamePoints(best.value - chosen.value).replace(/^[+±]/, "");
-  // A cast: actionWords reads a marriage's points from view.marriage_offers, which this view does not have.
-  const words = actionWords(best.action, /** @type {View} */ (/** @type {unknown} */ (view)));
+  // The deal is reviewed mid-play: no action of the review is "next", so its phase is that of a deal in play.
+  const words = actionWords(best.action, { ...review, phase: "open" });
   return step.clearly_worse
     ? t("modes.review.better", { action: words, diff })
     : t("modes.review.close", { action: words, diff });
@@ -236,7 +236,7 @@ function renderPosition(review, n) {
   text.replaceChildren();
   if (step) {
     text.append(h("span", "", moveText(step, /** @type {Session} */ (session).names))); // shown only during a session
-    const words = opinion(step, { trump_suit: review.trump_suit });
+    const words = opinion(step, review);
     if (words) text.append(h("span", step.clearly_worse ? "review-worse" : "muted", ` ${words}`));
   }
   for (const item of /** @type {HTMLCollectionOf<HTMLElement>} */ ($("review-moves").children)) {
@@ -264,7 +264,7 @@ function renderMoves(review) {
       button.dataset.goto = String(i + 1);
       if (step.clearly_worse) {
         const mark = h("span", "review-mark", "?");
-        mark.title = opinion(step, { trump_suit: review.trump_suit });
+        mark.title = opinion(step, review);
         mark.setAttribute("aria-label", mark.title);
         button.append(" ", mark);
       }
@@ -329,7 +329,6 @@ async function loadDeal(index) {
   }
   if (!session || token !== session.token) return; // closed, or another deal chosen meanwhile
   session.review = answer.review;
-  session.review.trump_suit = answer.review.start.trump_card ? answer.review.start.trump_card[1] : null;
   renderMoves(session.review);
   renderResult(session.review);
   go(0);
@@ -348,7 +347,6 @@ async function loadDeal(index) {
     return;
   }
   if (!session || token !== session.token) return;
-  answer.review.trump_suit = session.review.trump_suit;
   session.review = answer.review;
   renderMoves(session.review);
   go(session.step);
