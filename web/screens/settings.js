@@ -37,12 +37,6 @@ export const POINTS_MODES = ["auto", "hide", "own", "both"];
 /** @type {Record<string, string>} */
 const DECK_BY_LANGUAGE = { en: "french", hu: "tell", de: "tell", ro: "tell", pl: "french", sr: "tell" };
 
-// The longest the computer may think, by level: each level searches a fixed
-// number of iterations (5: for a second), which may take longer in the
-// browser than natively; the cap keeps the table responsive on slow devices.
-/** @type {Record<number, number>} */
-const BUDGET_MS = { 1: 2500, 2: 2500, 3: 2500, 4: 2500, 5: 1000 };
-
 // language and deck: null until chosen (the browser's language, and that language's usual pattern).
 /** @type {Readonly<Settings>} */
 export const DEFAULTS = Object.freeze({
@@ -101,11 +95,6 @@ export function saveSettings(settings) {
  */
 export function dealerArgument(settings) {
   return settings.dealer === "me" ? 0 : settings.dealer === "computer" ? 1 : undefined;
-}
-
-/** @param {number} level */
-export function budgetFor(level) {
-  return BUDGET_MS[level] ?? BUDGET_MS[3];
 }
 
 /**
