@@ -41,7 +41,8 @@ from .views import filter_events, view
 Mode = Literal["computer", "hotseat", "watch"]
 MODES: tuple[Mode, ...] = ("computer", "hotseat", "watch")
 LEVELS = (1, 2, 3, 4, 5)
-DEFAULT_LEVEL = 4
+#: The computer's level at a table when none is given (a new player's first opponent).
+DEFAULT_LEVEL = 3
 #: The computer's time for one move in the browser, by level (milliseconds). Levels 1-4 stop at
 #: their iteration counts well within it; level 5 searches for its whole second.
 LEVEL_BUDGET_MS = {1: 2500, 2: 2500, 3: 2500, 4: 2500, 5: 1000}
@@ -94,7 +95,7 @@ class Seating:
         if mode == "computer":
             levels: tuple[int | None, int | None] = (None, pair[1] or DEFAULT_LEVEL)
         elif mode == "watch":
-            levels = (pair[0] or 3, pair[1] or DEFAULT_LEVEL)
+            levels = (pair[0] or DEFAULT_LEVEL, pair[1] or DEFAULT_LEVEL)
         else:
             levels = (None, None)
         return cls(mode, mode != "watch" and d.get("ranked") is True, names, levels)

@@ -105,7 +105,7 @@ export function newSeating(prefs, level) {
 
 /** The seating of a plain game against the computer (the tutorial's). */
 export const PLAIN_SEATING = Object.freeze(
-  /** @type {Seating} */ ({ mode: "computer", ranked: false, names: null, levels: [null, 4] }),
+  /** @type {Seating} */ ({ mode: "computer", ranked: false, names: null, levels: [null, null] }),
 );
 
 /**
