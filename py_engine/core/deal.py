@@ -419,14 +419,11 @@ class Deal:
         elif action == PASS:
             self._pass(seat)
         elif action == RESIGN:
-            self._emit(ev.Resign(seat))
+            if self.log is not None:
+                self.log.append(ev.Resign(seat))
             self._finish(scoring.resignation(self, seat))
         else:
             raise ValueError(f"{action_name(action)} is not an action within a deal")
-
-    def _emit(self, event: ev.Event) -> None:
-        if self.log is not None:
-            self.log.append(event)
 
     def _lead(self, seat: int, card: int) -> None:
         self.hands[seat] &= ~(1 << card)
@@ -486,7 +483,8 @@ class Deal:
             seat, suit, value = entry
             if seat == winner:
                 self.marriage_points[seat] += value
-                self._emit(ev.MarriageCredited(seat, suit, value))
+                if self.log is not None:
+                    self.log.append(ev.MarriageCredited(seat, suit, value))
             else:
                 keep.append(entry)
         self.pending = tuple(keep)
@@ -525,7 +523,8 @@ class Deal:
             self.marriage_points[seat] += value
         else:
             self.pending = (*self.pending, (seat, suit, value))
-        self._emit(ev.Marriage(seat, suit, value, credited))
+        if self.log is not None:
+            self.log.append(ev.Marriage(seat, suit, value, credited))
         if rules.claim_mode == "manual":
             if rules.claim_on_marriage:
                 self.windows |= 1 << seat
@@ -539,14 +538,16 @@ class Deal:
         self.known[seat] |= 1 << old
         self.upcard = low
         self.prelead |= _EXCHANGED
-        self._emit(ev.Exchange(seat, old, low))
+        if self.log is not None:
+            self.log.append(ev.Exchange(seat, old, low))
 
     def _close(self, seat: int) -> None:
         other = 1 - seat
         self.closed_by = seat
         self.prelead |= _CLOSED_NOW
         self.close_snapshot = (self.tricks[other], scoring.schneider_points(self, other), self.tricks[seat])
-        self._emit(ev.Close(seat))
+        if self.log is not None:
+            self.log.append(ev.Close(seat))
 
     def _claim(self, seat: int) -> None:
         extra = self._claimable_marriage(seat)
@@ -555,13 +556,15 @@ class Deal:
             self.marriage_points[seat] += extra
             self.pending = tuple(p for p in self.pending if not (p[0] == seat and p[1] == self.declared))
         valid = self.total(seat) >= WIN_POINTS
-        self._emit(ev.Claim(seat, valid, self.total(seat)))
+        if self.log is not None:
+            self.log.append(ev.Claim(seat, valid, self.total(seat)))
         self._finish(scoring.claim(self, seat, valid=valid, auto=False))
 
     def _pass(self, seat: int) -> None:
         self.final_order = tuple(s for s in self.final_order if s != seat)
         self.windows &= ~(1 << seat)
-        self._emit(ev.Pass(seat))
+        if self.log is not None:
+            self.log.append(ev.Pass(seat))
         if self.final_order:
             self.to_act = self.final_order[0]
         else:
