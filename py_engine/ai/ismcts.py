@@ -94,7 +94,7 @@ def search(
     deadline = start + budget_s if budget_s is not None else math.inf
     limit = iterations if iterations is not None else (10**9 if budget_s is not None else 1000)
     exploration = config.exploration
-    knowledge = deal.info_state(seat)
+    knowledge = deal.info_state(seat, story=config.read_play)
     sample: Callable[[], Deal]
     read = read_worlds(deal, knowledge, rng, config) if config.read_play else None
     prior_weight = config.prior_weight

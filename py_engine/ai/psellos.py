@@ -76,7 +76,7 @@ class _View:
 
 
 def _view(deal: Deal, seat: int) -> _View:
-    knowledge = deal.info_state(seat)
+    knowledge = deal.info_state(seat, story=False)
     outside = knowledge.opponent_known | (knowledge.unseen & ~knowledge.opponent_cannot_hold)
     opp_count = knowledge.opponent_count
     return _View(

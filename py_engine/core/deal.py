@@ -252,9 +252,12 @@ class Deal:
         """How many cards both players hold (a public count)."""
         return self.hands[0].bit_count() + self.hands[1].bit_count()
 
-    def info_state(self, seat: int) -> InfoState:
-        """What ``seat`` knows of this deal now (:mod:`py_engine.core.info`): never a card it has not seen."""
-        return info.info_state(self, seat)
+    def info_state(self, seat: int, *, story: bool = True) -> InfoState:
+        """What ``seat`` knows of this deal now (:mod:`py_engine.core.info`): never a card it has not seen.
+
+        ``story=False`` leaves out the seat's story of the deal (only the reading of the opponent needs it).
+        """
+        return info.info_state(self, seat, story=story)
 
     def resample(self, state: InfoState, rng: random.Random) -> Deal:
         """A world consistent with ``state``: this deal with the cards its seat has not seen dealt anew."""

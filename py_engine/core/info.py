@@ -106,8 +106,8 @@ def revealed_voids(deal: Deal, opponent: int) -> int:
     return cannot
 
 
-def info_state(deal: Deal, seat: int) -> InfoState:
-    """``seat``'s information state in ``deal`` (see :meth:`Deal.info_state`)."""
+def info_state(deal: Deal, seat: int, *, story: bool = True) -> InfoState:
+    """``seat``'s information state in ``deal`` (see :meth:`Deal.info_state`); ``story``: with its story."""
     opponent = 1 - seat
     played = played_mask(deal)
     own = deal.hands[seat]
@@ -123,7 +123,7 @@ def info_state(deal: Deal, seat: int) -> InfoState:
         opponent_known=opp_known,
         opponent_unknown_count=opp_count - opp_known.bit_count(),
         opponent_cannot_hold=revealed_voids(deal, opponent) & unseen,
-        story=story_of(deal.log, seat),
+        story=story_of(deal.log, seat) if story else None,
     )
 
 
@@ -131,7 +131,8 @@ def story_of(log: list[ev.Event] | None, seat: int) -> Story | None:
     """The seat's story of the deal in play from the referee's log, or None without a log."""
     if not log:
         return None
-    start = max((i for i, e in enumerate(log) if isinstance(e, ev.DealStarted)), default=-1)
+    # The log is the whole match's: the deal in play starts at its last DealStarted.
+    start = next((i for i in range(len(log) - 1, -1, -1) if isinstance(log[i], ev.DealStarted)), -1)
     if start < 0:
         return None
     first = log[start]

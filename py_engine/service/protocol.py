@@ -166,18 +166,14 @@ class Engine:
 
         The page never sees a record with the pack, nor a seat's view outside its table's policy.
         """
-        try:
-            req = _parse(request)
-            cmd = req.get("cmd") if isinstance(req, dict) else None
-        except ProtocolError:
-            cmd = None  # handle() says what is wrong
-        if isinstance(cmd, str) and cmd in self._commands and cmd not in PAGE_COMMANDS:
-            req_id = req.get("id") if isinstance(req.get("id"), (str, int)) else None
-            return _error(req_id, "bad_request", f"{cmd!r} is not for the page: it would show what a seat may not see")
-        return self.handle(request)
+        return self._answer(request, PAGE_COMMANDS)
 
     def handle(self, request: str) -> str:
         """Answer one request. Never raises."""
+        return self._answer(request, None)
+
+    def _answer(self, request: str, allowed: frozenset[str] | None) -> str:
+        """Answer one request whose command is among ``allowed`` (None: any). Never raises."""
         req_id: Any = None
         try:
             req = _parse(request)
@@ -198,6 +194,10 @@ class Engine:
             if command is None:
                 raise ProtocolError(
                     "unknown_command", f"unknown command {cmd!r}; known: {', '.join(sorted(self._commands))}"
+                )
+            if allowed is not None and cmd not in allowed:
+                raise ProtocolError(
+                    "bad_request", f"{cmd!r} is not for the page: it would show what a seat may not see"
                 )
             result = command(req)
             return json.dumps({"v": VERSION, "id": req_id, "ok": True, **result}, separators=(",", ":"))

@@ -28,7 +28,7 @@ page animates without knowing how a deal moves.
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from ..core.actions import CLAIM, NEXT, action_name, parse_action
@@ -138,7 +138,6 @@ class Table:
     holder: int | None = None
     #: Whether the worker keeps this table (the game in play) or not (a record opened for review).
     kept: bool = True
-    _events_seen: int = field(default=0, repr=False)
 
     def __post_init__(self) -> None:
         if self.seating.mode != "hotseat" or (self.holder is not None and self.holder not in self.servable_seats()):

@@ -51,7 +51,7 @@ def view(match: Match, seat: int, *, show_opponent: bool = False) -> dict[str, A
         trick.append({"seat": deal.leader, "card": CARD_NAMES[deal.lead]})
     history = deal.history
     legal = match.legal(seat)
-    known = deal.info_state(seat)
+    known = deal.info_state(seat, story=False)
     view_: dict[str, Any] = {
         "seat": seat,
         "to_act": match.to_act(),

@@ -89,7 +89,7 @@ def hidden_from(deal: Deal, seat: int) -> frozenset[str]:
     """Card names ``seat`` must not see while the deal runs: the unseen cards of its information state."""
     if deal.over:
         return frozenset()
-    return frozenset(CARD_NAMES[c] for c in cards_of(deal.info_state(seat).unseen))
+    return frozenset(CARD_NAMES[c] for c in cards_of(deal.info_state(seat, story=False).unseen))
 
 
 def truly_hidden(deal: Deal, seat: int) -> int:
@@ -116,7 +116,7 @@ def strings_in(value: Any) -> Iterator[str]:
 def leak_errors(match: Match, events: list[Event]) -> Iterator[str]:
     deal = match.deal
     for seat in (0, 1):
-        if not deal.over and deal.info_state(seat).unseen != truly_hidden(deal, seat):
+        if not deal.over and deal.info_state(seat, story=False).unseen != truly_hidden(deal, seat):
             yield f"seat {seat}'s information state does not match the cards it has not seen"
         hidden = hidden_from(deal, seat)
         if not hidden:
