@@ -5,21 +5,25 @@ logs these with every card; each event says how it reads in full
 (:meth:`Event.to_json`, for reviews of finished deals and the referee's own
 log) and how one seat may see it (:meth:`Event.seen_by`: the opponent's drawn
 card stays hidden). Cards and suits are ints here and card texts in JSON.
+
+The classes are plain slotted classes with ``Final`` fields rather than
+frozen dataclasses: the engine imports them at start-up, and inside Pyodide
+seventeen dataclasses took about 35 ms to create where these take under 1 ms
+(docs/performance.md).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from .cards import CARD_NAMES, KING, QUEEN, SUITS, card_of, names
 from .scoring import DealResult
 
 
-@dataclass(frozen=True, slots=True)
 class Event:
-    """One thing that happened. ``kind`` is the protocol's ``type``."""
+    """One thing that happened. ``kind`` is the protocol's ``type``; its fields are ``Final`` (read-only to mypy)."""
 
+    __slots__ = ()
     kind: ClassVar[str] = ""
 
     def to_json(self) -> dict[str, Any]:
@@ -33,13 +37,31 @@ class Event:
     def _fields(self) -> dict[str, Any]:
         return {}
 
+    def _names(self) -> list[str]:
+        return [name for cls in reversed(type(self).__mro__) for name in getattr(cls, "__slots__", ())]
 
-@dataclass(frozen=True, slots=True)
+    def _values(self) -> tuple[object, ...]:
+        return tuple(getattr(self, name) for name in self._names())
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash((type(self), self._values()))
+
+    def __repr__(self) -> str:
+        inside = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._names())
+        return f"{type(self).__name__}({inside})"
+
+
 class DealStarted(Event):
+    __slots__ = ("dealer", "hands", "trump_card")
     kind: ClassVar[str] = "deal"
-    dealer: int
-    trump_card: int
-    hands: tuple[int, int]
+
+    def __init__(self, dealer: int, trump_card: int, hands: tuple[int, int]) -> None:
+        self.dealer: Final = dealer
+        self.trump_card: Final = trump_card
+        self.hands: Final = hands
 
     def _fields(self) -> dict[str, Any]:
         return {
@@ -57,24 +79,28 @@ class DealStarted(Event):
         }
 
 
-@dataclass(frozen=True, slots=True)
 class Play(Event):
+    __slots__ = ("card", "seat")
     kind: ClassVar[str] = "play"
-    seat: int
-    card: int
+
+    def __init__(self, seat: int, card: int) -> None:
+        self.seat: Final = seat
+        self.card: Final = card
 
     def _fields(self) -> dict[str, Any]:
         return {"seat": self.seat, "card": CARD_NAMES[self.card]}
 
 
-@dataclass(frozen=True, slots=True)
 class Trick(Event):
+    __slots__ = ("bonus", "cards", "leader", "points", "winner")
     kind: ClassVar[str] = "trick"
-    leader: int
-    cards: tuple[int, int]
-    winner: int
-    points: int
-    bonus: int
+
+    def __init__(self, leader: int, cards: tuple[int, int], winner: int, points: int, bonus: int) -> None:
+        self.leader: Final = leader
+        self.cards: Final = cards
+        self.winner: Final = winner
+        self.points: Final = points
+        self.bonus: Final = bonus
 
     def _fields(self) -> dict[str, Any]:
         return {
@@ -86,12 +112,14 @@ class Trick(Event):
         }
 
 
-@dataclass(frozen=True, slots=True)
 class Draw(Event):
+    __slots__ = ("card", "face_up", "seat")
     kind: ClassVar[str] = "draw"
-    seat: int
-    card: int
-    face_up: bool
+
+    def __init__(self, seat: int, card: int, face_up: bool) -> None:
+        self.seat: Final = seat
+        self.card: Final = card
+        self.face_up: Final = face_up
 
     def _fields(self) -> dict[str, Any]:
         return {"seat": self.seat, "card": CARD_NAMES[self.card], "face_up": self.face_up}
@@ -103,18 +131,20 @@ class Draw(Event):
         return out
 
 
-@dataclass(frozen=True, slots=True)
 class Exhausted(Event):
+    __slots__ = ()
     kind: ClassVar[str] = "exhausted"
 
 
-@dataclass(frozen=True, slots=True)
 class Marriage(Event):
+    __slots__ = ("credited", "points", "seat", "suit")
     kind: ClassVar[str] = "marriage"
-    seat: int
-    suit: int
-    points: int
-    credited: bool
+
+    def __init__(self, seat: int, suit: int, points: int, credited: bool) -> None:
+        self.seat: Final = seat
+        self.suit: Final = suit
+        self.points: Final = points
+        self.credited: Final = credited
 
     def _fields(self) -> dict[str, Any]:
         return {
@@ -126,70 +156,78 @@ class Marriage(Event):
         }
 
 
-@dataclass(frozen=True, slots=True)
 class MarriageCredited(Event):
+    __slots__ = ("points", "seat", "suit")
     kind: ClassVar[str] = "marriage_credited"
-    seat: int
-    suit: int
-    points: int
+
+    def __init__(self, seat: int, suit: int, points: int) -> None:
+        self.seat: Final = seat
+        self.suit: Final = suit
+        self.points: Final = points
 
     def _fields(self) -> dict[str, Any]:
         return {"seat": self.seat, "suit": SUITS[self.suit], "points": self.points}
 
 
-@dataclass(frozen=True, slots=True)
 class Exchange(Event):
+    __slots__ = ("gave", "seat", "took")
     kind: ClassVar[str] = "exchange"
-    seat: int
-    took: int
-    gave: int
+
+    def __init__(self, seat: int, took: int, gave: int) -> None:
+        self.seat: Final = seat
+        self.took: Final = took
+        self.gave: Final = gave
 
     def _fields(self) -> dict[str, Any]:
         return {"seat": self.seat, "took": CARD_NAMES[self.took], "gave": CARD_NAMES[self.gave]}
 
 
-@dataclass(frozen=True, slots=True)
-class Close(Event):
-    kind: ClassVar[str] = "close"
-    seat: int
+class _SeatAct(Event):
+    """An act that names only its seat (close, pass, resign)."""
+
+    __slots__ = ("seat",)
+
+    def __init__(self, seat: int) -> None:
+        self.seat: Final = seat
 
     def _fields(self) -> dict[str, Any]:
         return {"seat": self.seat}
 
 
-@dataclass(frozen=True, slots=True)
+class Close(_SeatAct):
+    __slots__ = ()
+    kind: ClassVar[str] = "close"
+
+
 class Claim(Event):
+    __slots__ = ("seat", "total", "valid")
     kind: ClassVar[str] = "claim"
-    seat: int
-    valid: bool
-    total: int
+
+    def __init__(self, seat: int, valid: bool, total: int) -> None:
+        self.seat: Final = seat
+        self.valid: Final = valid
+        self.total: Final = total
 
     def _fields(self) -> dict[str, Any]:
         return {"seat": self.seat, "valid": self.valid, "total": self.total}
 
 
-@dataclass(frozen=True, slots=True)
-class Pass(Event):
+class Pass(_SeatAct):
+    __slots__ = ()
     kind: ClassVar[str] = "pass"
-    seat: int
-
-    def _fields(self) -> dict[str, Any]:
-        return {"seat": self.seat}
 
 
-@dataclass(frozen=True, slots=True)
-class Resign(Event):
+class Resign(_SeatAct):
+    __slots__ = ()
     kind: ClassVar[str] = "resign"
-    seat: int
-
-    def _fields(self) -> dict[str, Any]:
-        return {"seat": self.seat}
 
 
-@dataclass(frozen=True, slots=True)
 class DealEnd(Event):
+    __slots__ = ("result",)
     kind: ClassVar[str] = "deal_end"
-    result: DealResult
+
+    def __init__(self, result: DealResult) -> None:
+        self.result: Final = result
 
     def _fields(self) -> dict[str, Any]:
         return self.result.to_dict()
@@ -198,24 +236,28 @@ class DealEnd(Event):
         return {**self.to_json(), "reason": describe_result(self.result, seat)}
 
 
-@dataclass(frozen=True, slots=True)
 class Score(Event):
+    __slots__ = ("game_points", "scores", "seat")
     kind: ClassVar[str] = "score"
-    seat: int
-    game_points: int
-    scores: tuple[int, int]
+
+    def __init__(self, seat: int, game_points: int, scores: tuple[int, int]) -> None:
+        self.seat: Final = seat
+        self.game_points: Final = game_points
+        self.scores: Final = scores
 
     def _fields(self) -> dict[str, Any]:
         return {"seat": self.seat, "game_points": self.game_points, "scores": list(self.scores)}
 
 
-@dataclass(frozen=True, slots=True)
 class MatchEnd(Event):
+    __slots__ = ("matches_won", "scores", "session_over", "winner")
     kind: ClassVar[str] = "match_end"
-    winner: int
-    scores: tuple[int, int]
-    matches_won: tuple[int, int]
-    session_over: bool
+
+    def __init__(self, winner: int, scores: tuple[int, int], matches_won: tuple[int, int], session_over: bool) -> None:
+        self.winner: Final = winner
+        self.scores: Final = scores
+        self.matches_won: Final = matches_won
+        self.session_over: Final = session_over
 
     def _fields(self) -> dict[str, Any]:
         return {
@@ -226,10 +268,12 @@ class MatchEnd(Event):
         }
 
 
-@dataclass(frozen=True, slots=True)
 class Next(Event):
+    __slots__ = ("match_number",)
     kind: ClassVar[str] = "next"
-    match_number: int
+
+    def __init__(self, match_number: int) -> None:
+        self.match_number: Final = match_number
 
     def _fields(self) -> dict[str, Any]:
         return {"match_number": self.match_number}
