@@ -26,22 +26,26 @@ import json
 import random
 import time
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..core.actions import action_name, sorted_names
 from ..core.errors import EngineError
 from ..core.rules import BOOLEANS, CHOICES, PARAMETERS, PRESET_IDS, PRESETS, Rules, RulesError, make_rules
+from .json_text import JsonTextError, parse_json
 from .match import Match, check_deck
 from .record import load_record
 from .table import DEFAULT_LEVEL, LEVEL_BUDGET_MS, LEVELS, Seating, Table
 from .views import filter_events, view
+
+if TYPE_CHECKING:
+    from .online import GuestSession, HostSession
 
 #: The computer player and the deal review, imported by the requests that use
 #: them (``ai_move``, ``hint``, ``undo``, ``review``) rather than with this
 #: module: they are the larger part of the engine, and in the browser the
 #: first table is drawn sooner without them. The worker imports them when the
 #: page is idle (``warm_up``).
-_LAZY_MODULES = ("py_engine.ai", "py_engine.service.review")
+_LAZY_MODULES = ("py_engine.ai", "py_engine.service.review", "py_engine.service.online")
 
 
 def _left_of(budget_ms: int | None, started: float) -> int | None:
@@ -129,6 +133,7 @@ class Engine:
     def __init__(self) -> None:
         self.games: dict[str, Match] = {}
         self.tables: dict[str, Table] = {}
+        self.online: dict[str, HostSession | GuestSession] = {}
         self._counter = 0
         self._commands: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
             "presets": self._presets,
@@ -159,6 +164,20 @@ class Engine:
             "table_close": self._table_close,
             "table_save": self._table_save,
             "table_restore": self._table_restore,
+            "online_host": self._online_host,
+            "online_from_guest": self._online_from_guest,
+            "online_host_do": self._online_host_do,
+            "online_computer": self._online_computer,
+            "online_guest_open": self._online_guest_open,
+            "online_guest_join": self._online_guest_join,
+            "online_from_host": self._online_from_host,
+            "online_guest_do": self._online_guest_do,
+            "online_reconnect": self._online_reconnect,
+            "online_tick": self._online_tick,
+            "online_connection": self._online_connection,
+            "online_save": self._online_save,
+            "online_restore": self._online_restore,
+            "online_close": self._online_close,
         }
 
     def handle_page(self, request: str) -> str:
@@ -176,7 +195,10 @@ class Engine:
         """Answer one request whose command is among ``allowed`` (None: any). Never raises."""
         req_id: Any = None
         try:
-            req = _parse(request)
+            try:
+                req = parse_json(request)
+            except JsonTextError as e:
+                raise ProtocolError("bad_json", f"the request {e}") from None
             if not isinstance(req, dict):
                 raise ProtocolError("bad_request", "the request must be a JSON object")
             req_id = req.get("id")
@@ -450,6 +472,107 @@ class Engine:
         table.kept = True
         return {"table": self._add_table(table), **table.show()}
 
+    # ------------------------------------------------------------------ online
+
+    def _session(self, req: dict[str, Any]) -> HostSession | GuestSession:
+        return _find(req, "session", self.online)
+
+    def _host(self, req: dict[str, Any]) -> HostSession:
+        from .online import HostSession  # imported on first use: see _LAZY_MODULES
+
+        session = self._session(req)
+        if not isinstance(session, HostSession):
+            raise ProtocolError("bad_request", "this is the guest's side of the game, not the host's")
+        return session
+
+    def _guest(self, req: dict[str, Any]) -> GuestSession:
+        from .online import GuestSession  # imported on first use: see _LAZY_MODULES
+
+        session = self._session(req)
+        if not isinstance(session, GuestSession):
+            raise ProtocolError("bad_request", "this is the host's side of the game, not the guest's")
+        return session
+
+    def _add_session(self, session: HostSession | GuestSession) -> str:
+        handle = self._new_handle("o")
+        self.online[handle] = session
+        return handle
+
+    @staticmethod
+    def _now(req: dict[str, Any]) -> int:
+        now: int = _arg(req, "now", int, what="the time in milliseconds")
+        return now
+
+    def _online_host(self, req: dict[str, Any]) -> dict[str, Any]:
+        from .online import HostSession  # imported on first use: see _LAZY_MODULES
+
+        session = HostSession(self._requested_rules(req), _arg(req, "name", str, ""), _arg(req, "identity", str, ""))
+        session.now = self._now(req)
+        session.room()
+        return {"session": self._add_session(session), **session.tick(session.now), "save": True}
+
+    def _online_from_guest(self, req: dict[str, Any]) -> dict[str, Any]:
+        return {**self._host(req).from_guest(req.get("message"), self._now(req)), "save": True}
+
+    def _online_host_do(self, req: dict[str, Any]) -> dict[str, Any]:
+        return {**self._host(req).do(_arg(req, "intent", dict), self._now(req)), "save": True}
+
+    def _online_computer(self, req: dict[str, Any]) -> dict[str, Any]:
+        started = time.perf_counter()
+        session = self._host(req)
+        now = self._now(req)
+        budget = _left_of(_positive(req, "budget_ms", _MAX_BUDGET_MS, _MS), started)
+        answer = session.computer(now, budget_ms=budget, seed=_arg(req, "seed", int, None))
+        return {**answer, "save": True}
+
+    def _online_guest_open(self, req: dict[str, Any]) -> dict[str, Any]:
+        from .online import GuestSession  # imported on first use: see _LAZY_MODULES
+
+        session = GuestSession.open(req.get("message"))
+        session.now = self._now(req)
+        return {"session": self._add_session(session), "room": session.room}
+
+    def _online_guest_join(self, req: dict[str, Any]) -> dict[str, Any]:
+        guest = self._guest(req)
+        return {**guest.join(_arg(req, "name", str, ""), _arg(req, "identity", str, "")), "save": True}
+
+    def _online_from_host(self, req: dict[str, Any]) -> dict[str, Any]:
+        return {**self._guest(req).from_host(req.get("message"), self._now(req)), "save": True}
+
+    def _online_guest_do(self, req: dict[str, Any]) -> dict[str, Any]:
+        return {**self._guest(req).do(_arg(req, "intent", dict)), "save": True}
+
+    def _online_reconnect(self, req: dict[str, Any]) -> dict[str, Any]:
+        return self._guest(req).reconnect()
+
+    def _online_tick(self, req: dict[str, Any]) -> dict[str, Any]:
+        return {**self._session(req).tick(self._now(req)), "save": True}
+
+    def _online_connection(self, req: dict[str, Any]) -> dict[str, Any]:
+        up = _arg(req, "up", bool)
+        return {**self._session(req).connection(up, self._now(req)), "save": True}
+
+    def _online_save(self, req: dict[str, Any]) -> dict[str, Any]:
+        return {"saved": self._session(req).saved()}
+
+    def _online_restore(self, req: dict[str, Any]) -> dict[str, Any]:
+        from .online import GuestSession, HostSession  # imported on first use: see _LAZY_MODULES
+
+        saved = req.get("saved")
+        now = self._now(req)
+        kind = saved.get("online") if isinstance(saved, dict) else None
+        session: HostSession | GuestSession
+        if kind == "guest":
+            session = GuestSession.restore(saved, now)
+            return {"session": self._add_session(session), "side": "guest", **session.tick(now)}
+        session = HostSession.restore(saved, now)
+        return {"session": self._add_session(session), "side": "host", **session.tick(now)}
+
+    def _online_close(self, req: dict[str, Any]) -> dict[str, Any]:
+        self._session(req)
+        del self.online[req["session"]]
+        return {}
+
     def _close_game(self, req: dict[str, Any]) -> dict[str, Any]:
         self._game(req)
         del self.games[req["game"]]
@@ -475,48 +598,20 @@ PAGE_COMMANDS = frozenset(
         "table_review",
         "table_import",
         "table_close",
+        "online_host",
+        "online_from_guest",
+        "online_host_do",
+        "online_computer",
+        "online_guest_open",
+        "online_guest_join",
+        "online_from_host",
+        "online_guest_do",
+        "online_reconnect",
+        "online_tick",
+        "online_connection",
+        "online_close",
     }
 )
-
-
-#: JSON nested deeper than this is refused before it is parsed (Python's parser would recurse on it).
-MAX_DEPTH = 64
-
-
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not JSON")
-
-
-def _parse(request: str) -> Any:
-    """The request's JSON; standard JSON only (no NaN or Infinity), nested at most MAX_DEPTH deep."""
-    if isinstance(request, str) and _depth(request) > MAX_DEPTH:
-        raise ProtocolError("bad_json", f"the request is nested more than {MAX_DEPTH} deep")
-    try:
-        return json.loads(request, parse_constant=_reject_constant)
-    except (TypeError, ValueError, RecursionError) as e:
-        raise ProtocolError("bad_json", f"the request is not valid JSON: {e}") from None
-
-
-def _depth(text: str) -> int:
-    """The deepest nesting of brackets outside strings (an upper bound on the JSON's depth)."""
-    depth = deepest = 0
-    in_string = escaped = False
-    for char in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif char == "\\":
-                escaped = True
-            elif char == '"':
-                in_string = False
-        elif char == '"':
-            in_string = True
-        elif char in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif char in "]}":
-            depth -= 1
-    return deepest
 
 
 def _error(req_id: Any, code: str, message: str, detail: dict[str, Any] | None = None) -> str:
