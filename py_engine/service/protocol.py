@@ -22,11 +22,12 @@ Extensions beyond PROTOCOL.md (additive, so ``v`` stays 1):
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 from ..core.actions import action_name, sorted_names
 from ..core.errors import EngineError
@@ -34,11 +35,30 @@ from ..core.rules import BOOLEANS, CHOICES, PARAMETERS, PRESET_IDS, PRESETS, Rul
 from .json_text import JsonTextError, parse_json
 from .match import Match, check_deck
 from .record import load_record
+from .requests import MAX_BUDGET_MS, MAX_ITERATIONS, MS, ProtocolError, arg, find, left_of, positive
 from .table import DEFAULT_LEVEL, LEVEL_BUDGET_MS, LEVELS, Seating, Table
 from .views import filter_events, view
 
 if TYPE_CHECKING:
     from .online import GuestSession, HostSession
+
+#: Online play's commands (py_engine/service/online/commands.py); all but saving and restoring are the page's.
+ONLINE_COMMANDS = (
+    "online_host",
+    "online_from_guest",
+    "online_host_do",
+    "online_computer",
+    "online_guest_open",
+    "online_guest_join",
+    "online_from_host",
+    "online_guest_do",
+    "online_reconnect",
+    "online_tick",
+    "online_connection",
+    "online_save",
+    "online_restore",
+    "online_close",
+)
 
 #: The computer player and the deal review, imported by the requests that use
 #: them (``ai_move``, ``hint``, ``undo``, ``review``) rather than with this
@@ -46,18 +66,6 @@ if TYPE_CHECKING:
 #: first table is drawn sooner without them. The worker imports them when the
 #: page is idle (``warm_up``).
 _LAZY_MODULES = ("py_engine.ai", "py_engine.service.review", "py_engine.service.online")
-
-
-def _left_of(budget_ms: int | None, started: float) -> int | None:
-    """What is left of a request's time budget, which counts from ``started`` (``time.perf_counter()``).
-
-    The first ``ai_move`` or ``hint`` also imports the computer player; that
-    time is taken from the search, so the answer still comes within the budget.
-    """
-    if budget_ms is None:
-        return None
-    spent = int((time.perf_counter() - started) * 1000)
-    return max(1, budget_ms - spent)
 
 
 def warm_up() -> None:
@@ -69,62 +77,6 @@ def warm_up() -> None:
 
 
 VERSION = 1
-_MS = "a positive number of milliseconds"
-#: Beyond these a request would tie up the engine (a worker cannot be interrupted): refused.
-_MAX_BUDGET_MS = 60_000
-_MAX_ITERATIONS = 1_000_000
-
-
-class ProtocolError(Exception):
-    def __init__(self, code: str, message: str, detail: dict[str, Any] | None = None):
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.detail = detail
-
-
-def _arg(req: dict[str, Any], name: str, kind: type | tuple[type, ...], default: Any = ..., *, what: str = "") -> Any:
-    if name not in req or req[name] is None:
-        if default is ...:
-            raise ProtocolError("bad_request", f"missing argument {name!r}")
-        return default
-    value = req[name]
-    if not isinstance(value, kind) or (isinstance(value, bool) and bool not in _as_tuple(kind)):
-        raise ProtocolError("bad_request", f"argument {name!r} must be {what or _kind_name(kind)}, not {value!r}")
-    return value
-
-
-def _positive(req: dict[str, Any], name: str, limit: int, what: str) -> int | None:
-    """An optional positive integer argument, at most ``limit`` (a count, or milliseconds)."""
-    value: int | None = _arg(req, name, int, None, what=what)
-    if value is not None and not 0 < value <= limit:
-        raise ProtocolError("bad_request", f"argument {name!r} must be {what} up to {limit}, not {value!r}")
-    return value
-
-
-_Held = TypeVar("_Held")
-
-
-def _find(req: dict[str, Any], name: str, store: dict[str, _Held]) -> _Held:
-    """What the request's handle ``name`` (a game or a table) names, or ``unknown_game``."""
-    handle = _arg(req, name, str)
-    held = store.get(handle)
-    if held is None:
-        raise ProtocolError("unknown_game", f"no {name} with handle {handle!r}")
-    return held
-
-
-def _as_tuple(kind: type | tuple[type, ...]) -> tuple[type, ...]:
-    return kind if isinstance(kind, tuple) else (kind,)
-
-
-def _kind_name(kind: type | tuple[type, ...]) -> str:
-    return " or ".join(
-        {int: "an integer", str: "a string", bool: "true or false", dict: "an object", list: "a list"}.get(
-            k, k.__name__
-        )
-        for k in _as_tuple(kind)
-    )
 
 
 class Engine:
@@ -164,21 +116,9 @@ class Engine:
             "table_close": self._table_close,
             "table_save": self._table_save,
             "table_restore": self._table_restore,
-            "online_host": self._online_host,
-            "online_from_guest": self._online_from_guest,
-            "online_host_do": self._online_host_do,
-            "online_computer": self._online_computer,
-            "online_guest_open": self._online_guest_open,
-            "online_guest_join": self._online_guest_join,
-            "online_from_host": self._online_from_host,
-            "online_guest_do": self._online_guest_do,
-            "online_reconnect": self._online_reconnect,
-            "online_tick": self._online_tick,
-            "online_connection": self._online_connection,
-            "online_save": self._online_save,
-            "online_restore": self._online_restore,
-            "online_close": self._online_close,
         }
+        for name in ONLINE_COMMANDS:
+            self._commands[name] = functools.partial(self._online, name)
 
     def handle_page(self, request: str) -> str:
         """Answer a request from the page: the table commands and the rules' lists, nothing that shows a seat.
@@ -233,21 +173,21 @@ class Engine:
     # ---------------------------------------------------------------- helpers
 
     def _game(self, req: dict[str, Any]) -> Match:
-        return _find(req, "game", self.games)
+        return find(req, "game", self.games)
 
     @staticmethod
     def _seat(req: dict[str, Any], name: str = "seat", default: Any = ...) -> int:
-        seat = _arg(req, name, int, default, what="0 or 1")
+        seat = arg(req, name, int, default, what="0 or 1")
         if seat not in (0, 1):
             raise ProtocolError("bad_request", f"argument {name!r} must be 0 or 1, not {seat!r}")
         return int(seat)
 
     def _register(self, match: Match) -> str:
-        handle = self._new_handle("g")
+        handle = self.new_handle("g")
         self.games[handle] = match
         return handle
 
-    def _new_handle(self, prefix: str) -> str:
+    def new_handle(self, prefix: str) -> str:
         self._counter += 1
         return f"{prefix}{self._counter}"
 
@@ -269,28 +209,28 @@ class Engine:
         return {"parameters": params}
 
     @staticmethod
-    def _requested_rules(req: dict[str, Any]) -> Rules:
-        preset_id = _arg(req, "preset", str, "AT20")
+    def requested_rules(req: dict[str, Any]) -> Rules:
+        preset_id = arg(req, "preset", str, "AT20")
         base = PRESETS.get(preset_id)
         if base is None:
             raise ProtocolError(
                 "unknown_preset", f"unknown preset {preset_id!r}; the presets are {', '.join(PRESET_IDS)}"
             )
         try:
-            return make_rules(base, _arg(req, "rules", dict, {}))
+            return make_rules(base, arg(req, "rules", dict, {}))
         except RulesError as e:
             raise ProtocolError("bad_rules", str(e), {"reason": e.reason, "values": e.values}) from None
 
     def _check_rules(self, req: dict[str, Any]) -> dict[str, Any]:
-        return {"rules": self._requested_rules(req).to_dict()}
+        return {"rules": self.requested_rules(req).to_dict()}
 
     def _new_game(self, req: dict[str, Any]) -> dict[str, Any]:
         match = self._start_match(req)
         return {"game": self._register(match), "view": view(match, 0)}
 
     def _start_match(self, req: dict[str, Any]) -> Match:
-        rules = self._requested_rules(req)
-        seed = _arg(req, "seed", int, None)
+        rules = self.requested_rules(req)
+        seed = arg(req, "seed", int, None)
         if seed is None:
             seed = random.SystemRandom().randrange(2**53)
         dealer = self._seat(req, "dealer", None) if req.get("dealer") is not None else None
@@ -300,7 +240,7 @@ class Engine:
                 deck = check_deck(rules, req["deck"])
             except ValueError as e:
                 raise ProtocolError("bad_request", f"argument 'deck': {e}") from None
-        single = not _arg(req, "match", bool, True)
+        single = not arg(req, "match", bool, True)
         return Match(rules, seed, dealer=dealer, deck=deck, single_deal=single)
 
     def _view(self, req: dict[str, Any]) -> dict[str, Any]:
@@ -315,7 +255,7 @@ class Engine:
         match = self._game(req)
         seat = self._seat(req)
         observer = self._seat(req, "observer", seat)
-        action = _arg(req, "action", str)
+        action = arg(req, "action", str)
         events = match.act_text(seat, action)
         return {"events": filter_events(events, observer), "view": view(match, observer)}
 
@@ -327,10 +267,10 @@ class Engine:
         from .. import ai  # imported on first use: see _LAZY_MODULES
 
         asked = ai.Request(
-            level=_arg(req, "level", (int, str), ai.DEFAULT_LEVEL, what="a level 1-5"),
-            budget_ms=_left_of(_positive(req, "budget_ms", _MAX_BUDGET_MS, _MS), started),
-            iterations=_positive(req, "iterations", _MAX_ITERATIONS, "a positive integer"),
-            seed=_arg(req, "seed", int, None),
+            level=arg(req, "level", (int, str), ai.DEFAULT_LEVEL, what="a level 1-5"),
+            budget_ms=left_of(positive(req, "budget_ms", MAX_BUDGET_MS, MS), started),
+            iterations=positive(req, "iterations", MAX_ITERATIONS, "a positive integer"),
+            seed=arg(req, "seed", int, None),
         )
         decision = ai.choose(match, seat, asked)
         events = match.act(seat, decision.action)
@@ -345,13 +285,13 @@ class Engine:
         started = time.perf_counter()
         match = self._game(req)
         seat = self._seat(req)
-        budget = _positive(req, "budget_ms", _MAX_BUDGET_MS, _MS)
+        budget = positive(req, "budget_ms", MAX_BUDGET_MS, MS)
         if match.finished:
             raise ProtocolError("game_over", "the game is over")
         from .. import ai  # imported on first use: see _LAZY_MODULES
 
-        budget = _left_of(budget, started)
-        ranking = ai.rank(match, seat, ai.Request(budget_ms=budget, seed=_arg(req, "seed", int, None)))
+        budget = left_of(budget, started)
+        ranking = ai.rank(match, seat, ai.Request(budget_ms=budget, seed=arg(req, "seed", int, None)))
         return {"ranking": [{"action": action_name(a), "value": v} for a, v in ranking]}
 
     def _save(self, req: dict[str, Any]) -> dict[str, Any]:
@@ -375,28 +315,28 @@ class Engine:
 
     def _review(self, req: dict[str, Any]) -> dict[str, Any]:
         match = self._game(req)
-        number = _arg(req, "deal", int, match.deal_number if match.deal.over else match.deal_number - 1)
+        number = arg(req, "deal", int, match.deal_number if match.deal.over else match.deal_number - 1)
         evaluate = self._seat(req, "evaluate", None) if req.get("evaluate") is not None else None
-        budget = _positive(req, "budget_ms", 10_000, _MS) or 300
+        budget = positive(req, "budget_ms", 10_000, MS) or 300
         # deal numbers restart with each match; the record counts the whole session
         offset = len(match.records) - match.deal_number
         from . import review  # imported on first use: see _LAZY_MODULES
 
         seats = () if evaluate is None else (evaluate,)
-        return {"review": review.review_deal(match, number + offset, seats, budget, _arg(req, "seed", int, 0))}
+        return {"review": review.review_deal(match, number + offset, seats, budget, arg(req, "seed", int, 0))}
 
     # ------------------------------------------------------------------ tables
 
     def _table(self, req: dict[str, Any]) -> Table:
-        return _find(req, "table", self.tables)
+        return find(req, "table", self.tables)
 
     def _add_table(self, table: Table) -> str:
-        handle = self._new_handle("t")
+        handle = self.new_handle("t")
         self.tables[handle] = table
         return handle
 
     def _table_new(self, req: dict[str, Any]) -> dict[str, Any]:
-        seating = Seating.from_json(_arg(req, "seating", dict, {}))
+        seating = Seating.from_json(arg(req, "seating", dict, {}))
         table = Table(self._start_match(req), seating)
         return {"table": self._add_table(table), **table.show(), "save": True}
 
@@ -408,27 +348,27 @@ class Engine:
 
     def _table_act(self, req: dict[str, Any]) -> dict[str, Any]:
         table = self._table(req)
-        return table.act(self._seat(req), _arg(req, "action", str))
+        return table.act(self._seat(req), arg(req, "action", str))
 
     def _table_computer(self, req: dict[str, Any]) -> dict[str, Any]:
         started = time.perf_counter()
         table = self._table(req)
-        level = _arg(req, "level", int, None, what="a level 1-5")
+        level = arg(req, "level", int, None, what="a level 1-5")
         if level is not None and level not in LEVEL_BUDGET_MS:
             raise ProtocolError("bad_request", f"argument 'level' must be a level 1-5, not {level!r}")
         return table.computer_move(
             level,
-            budget_ms=_left_of(_positive(req, "budget_ms", _MAX_BUDGET_MS, _MS), started),
-            iterations=_positive(req, "iterations", _MAX_ITERATIONS, "a positive integer"),
-            seed=_arg(req, "seed", int, None),
-            clock=_arg(req, "timed", bool, True),
+            budget_ms=left_of(positive(req, "budget_ms", MAX_BUDGET_MS, MS), started),
+            iterations=positive(req, "iterations", MAX_ITERATIONS, "a positive integer"),
+            seed=arg(req, "seed", int, None),
+            clock=arg(req, "timed", bool, True),
         )
 
     def _table_hint(self, req: dict[str, Any]) -> dict[str, Any]:
         started = time.perf_counter()
         table = self._table(req)
-        budget = _positive(req, "budget_ms", _MAX_BUDGET_MS, _MS)
-        return table.hint(_left_of(budget, started), seed=_arg(req, "seed", int, None))
+        budget = positive(req, "budget_ms", MAX_BUDGET_MS, MS)
+        return table.hint(left_of(budget, started), seed=arg(req, "seed", int, None))
 
     def _table_undo(self, req: dict[str, Any]) -> dict[str, Any]:
         return self._table(req).undo()
@@ -442,12 +382,12 @@ class Engine:
 
     def _table_review(self, req: dict[str, Any]) -> dict[str, Any]:
         table = self._table(req)
-        seats = _arg(req, "evaluate", list, [])
+        seats = arg(req, "evaluate", list, [])
         if any(seat not in (0, 1) or isinstance(seat, bool) for seat in seats):
             raise ProtocolError("bad_request", f"argument 'evaluate' must list seats 0 and 1, not {seats!r}")
-        index = _arg(req, "deal", int)
-        budget = _positive(req, "budget_ms", 10_000, _MS)
-        review = table.review(index, sorted(set(seats)), budget, _arg(req, "seed", int, 0))
+        index = arg(req, "deal", int)
+        budget = positive(req, "budget_ms", 10_000, MS)
+        review = table.review(index, sorted(set(seats)), budget, arg(req, "seed", int, 0))
         return {"review": review, "seating": table.seating.to_json()}
 
     def _table_import(self, req: dict[str, Any]) -> dict[str, Any]:
@@ -474,104 +414,11 @@ class Engine:
 
     # ------------------------------------------------------------------ online
 
-    def _session(self, req: dict[str, Any]) -> HostSession | GuestSession:
-        return _find(req, "session", self.online)
+    def _online(self, name: str, req: dict[str, Any]) -> dict[str, Any]:
+        """An ``online_*`` command: its handler lives with online play, imported on first use (_LAZY_MODULES)."""
+        from .online import commands
 
-    def _host(self, req: dict[str, Any]) -> HostSession:
-        from .online import HostSession  # imported on first use: see _LAZY_MODULES
-
-        session = self._session(req)
-        if not isinstance(session, HostSession):
-            raise ProtocolError("bad_request", "this is the guest's side of the game, not the host's")
-        return session
-
-    def _guest(self, req: dict[str, Any]) -> GuestSession:
-        from .online import GuestSession  # imported on first use: see _LAZY_MODULES
-
-        session = self._session(req)
-        if not isinstance(session, GuestSession):
-            raise ProtocolError("bad_request", "this is the host's side of the game, not the guest's")
-        return session
-
-    def _add_session(self, session: HostSession | GuestSession) -> str:
-        handle = self._new_handle("o")
-        self.online[handle] = session
-        return handle
-
-    @staticmethod
-    def _now(req: dict[str, Any]) -> int:
-        now: int = _arg(req, "now", int, what="the time in milliseconds")
-        return now
-
-    def _online_host(self, req: dict[str, Any]) -> dict[str, Any]:
-        from .online import HostSession  # imported on first use: see _LAZY_MODULES
-
-        session = HostSession(self._requested_rules(req), _arg(req, "name", str, ""), _arg(req, "identity", str, ""))
-        session.now = self._now(req)
-        session.room()
-        return {"session": self._add_session(session), **session.tick(session.now), "save": True}
-
-    def _online_from_guest(self, req: dict[str, Any]) -> dict[str, Any]:
-        return {**self._host(req).from_guest(req.get("message"), self._now(req)), "save": True}
-
-    def _online_host_do(self, req: dict[str, Any]) -> dict[str, Any]:
-        return {**self._host(req).do(_arg(req, "intent", dict), self._now(req)), "save": True}
-
-    def _online_computer(self, req: dict[str, Any]) -> dict[str, Any]:
-        started = time.perf_counter()
-        session = self._host(req)
-        now = self._now(req)
-        budget = _left_of(_positive(req, "budget_ms", _MAX_BUDGET_MS, _MS), started)
-        answer = session.computer(now, budget_ms=budget, seed=_arg(req, "seed", int, None))
-        return {**answer, "save": True}
-
-    def _online_guest_open(self, req: dict[str, Any]) -> dict[str, Any]:
-        from .online import GuestSession  # imported on first use: see _LAZY_MODULES
-
-        session = GuestSession.open(req.get("message"))
-        session.now = self._now(req)
-        return {"session": self._add_session(session), "room": session.room}
-
-    def _online_guest_join(self, req: dict[str, Any]) -> dict[str, Any]:
-        guest = self._guest(req)
-        return {**guest.join(_arg(req, "name", str, ""), _arg(req, "identity", str, "")), "save": True}
-
-    def _online_from_host(self, req: dict[str, Any]) -> dict[str, Any]:
-        return {**self._guest(req).from_host(req.get("message"), self._now(req)), "save": True}
-
-    def _online_guest_do(self, req: dict[str, Any]) -> dict[str, Any]:
-        return {**self._guest(req).do(_arg(req, "intent", dict)), "save": True}
-
-    def _online_reconnect(self, req: dict[str, Any]) -> dict[str, Any]:
-        return self._guest(req).reconnect()
-
-    def _online_tick(self, req: dict[str, Any]) -> dict[str, Any]:
-        return {**self._session(req).tick(self._now(req)), "save": True}
-
-    def _online_connection(self, req: dict[str, Any]) -> dict[str, Any]:
-        up = _arg(req, "up", bool)
-        return {**self._session(req).connection(up, self._now(req)), "save": True}
-
-    def _online_save(self, req: dict[str, Any]) -> dict[str, Any]:
-        return {"saved": self._session(req).saved()}
-
-    def _online_restore(self, req: dict[str, Any]) -> dict[str, Any]:
-        from .online import GuestSession, HostSession  # imported on first use: see _LAZY_MODULES
-
-        saved = req.get("saved")
-        now = self._now(req)
-        kind = saved.get("online") if isinstance(saved, dict) else None
-        session: HostSession | GuestSession
-        if kind == "guest":
-            session = GuestSession.restore(saved, now)
-            return {"session": self._add_session(session), "side": "guest", **session.tick(now)}
-        session = HostSession.restore(saved, now)
-        return {"session": self._add_session(session), "side": "host", **session.tick(now)}
-
-    def _online_close(self, req: dict[str, Any]) -> dict[str, Any]:
-        self._session(req)
-        del self.online[req["session"]]
-        return {}
+        return commands.HANDLERS[name](self, req)
 
     def _close_game(self, req: dict[str, Any]) -> dict[str, Any]:
         self._game(req)
@@ -598,18 +445,7 @@ PAGE_COMMANDS = frozenset(
         "table_review",
         "table_import",
         "table_close",
-        "online_host",
-        "online_from_guest",
-        "online_host_do",
-        "online_computer",
-        "online_guest_open",
-        "online_guest_join",
-        "online_from_host",
-        "online_guest_do",
-        "online_reconnect",
-        "online_tick",
-        "online_connection",
-        "online_close",
+        *(name for name in ONLINE_COMMANDS if name not in ("online_save", "online_restore")),
     }
 )
 

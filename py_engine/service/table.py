@@ -35,7 +35,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from ..core.actions import CLAIM, NEXT, action_name, parse_action
 from ..core.errors import BadActionError, EngineError, GameOverError, IllegalActionError, NotYourTurnError
@@ -74,8 +74,7 @@ def _level(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) and value in LEVELS else None
 
 
-@dataclass(frozen=True, slots=True)
-class Seating:
+class Seating(NamedTuple):
     """Who sits at the table: the mode, whether it is ranked, names and the computer's levels."""
 
     mode: Mode = "computer"
@@ -126,8 +125,7 @@ class Seating:
         return not self.ranked and self.mode in ("computer", "hotseat")
 
 
-@dataclass(frozen=True, slots=True)
-class Viewer:
+class Viewer(NamedTuple):
     """Whom a view is for: the seat at the bottom, and whether the other hand is shown face up."""
 
     seat: int
