@@ -5,7 +5,8 @@ Subcommands:
 
 * ``build`` (default): assemble ``dist/``: the page from ``web/``, the
   Pyodide runtime files the page needs (from ``node_modules/pyodide``), the
-  engine as a pure-Python wheel built here from ``py_engine/``, generated
+  npm packages of online play bundled into ``vendor/`` (by esbuild, from
+  ``node_modules``), the engine as a pure-Python wheel built here from ``py_engine/``, generated
   icons, ``manifest.webmanifest``, ``build.json``, a precache manifest with a
   content hash per file and the service worker whose cache name derives from
   those hashes. Unchanged files are not copied again.
@@ -50,6 +51,39 @@ CACHE = ROOT / ".cache"
 
 #: The runtime files the page loads; nothing else of the npm package is shipped.
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
+#: The npm packages online play uses (web/online/), each bundled into one module of ``dist/vendor/``.
+ESBUILD = ROOT / "node_modules" / "esbuild" / "bin" / "esbuild"
+
+
+@dataclass(frozen=True)
+class Vendor:
+    """One bundled module: its file name, the module esbuild starts from, the packages it holds."""
+
+    name: str
+    entry: str
+    packages: tuple[str, ...]
+
+
+VENDOR = (
+    # Room codes over Nostr relays: trystero's Nostr strategy and what it imports.
+    Vendor(
+        "trystero.mjs",
+        'export * from "trystero";',
+        ("trystero", "@trystero-p2p/nostr", "@trystero-p2p/core", "@noble/secp256k1"),
+    ),
+    # Drawing QR codes (an ES module already; bundled the same way, minified).
+    Vendor("qrcode-generator.mjs", 'export { default } from "qrcode-generator";', ("qrcode-generator",)),
+    # Reading QR codes (the package ships only a UMD script).
+    Vendor("jsqr.mjs", 'export { default } from "jsqr";', ("jsqr",)),
+)
+ESBUILD_ARGS = (
+    "--bundle",
+    "--format=esm",
+    "--minify",
+    "--target=es2022",
+    "--legal-comments=none",
+    "--log-level=warning",
+)
 #: The engine's developer tools (arena, benchmarks, fuzzer): never needed by the page, so not in its wheel.
 WHEEL_LEAVES_OUT = "tools"
 #: Files of web/ that are not copied as they are.
@@ -418,6 +452,69 @@ def ensure_node_modules(root: Path = ROOT) -> bool:
     return True
 
 
+# -------------------------------------------------------------------- vendor
+
+
+def package_info(name: str, root: Path = ROOT) -> dict[str, Any]:
+    """``node_modules/<name>/package.json``."""
+    path = root / "node_modules" / name / "package.json"
+    if not path.is_file():
+        raise BuildError(f"node_modules/{name} is missing: run `npm ci`")
+    info: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return info
+
+
+def vendor_module(vendor: Vendor, root: Path = ROOT) -> bytes:
+    """``vendor`` bundled by esbuild, with a first line naming its packages; cached in .cache/vendor/."""
+    versions = [(name, str(package_info(name, root)["version"])) for name in vendor.packages]
+    esbuild_version = str(package_info("esbuild", root)["version"])
+    key = sha256_hex(json.dumps([vendor.entry, versions, esbuild_version, ESBUILD_ARGS]).encode("utf-8"))[:16]
+    cached = CACHE / "vendor" / f"{vendor.name}-{key}"
+    if cached.is_file():
+        return cached.read_bytes()
+    if not ESBUILD.is_file():
+        raise BuildError("node_modules/esbuild is missing: run `npm ci`")
+    result = subprocess.run(
+        [str(ESBUILD), *ESBUILD_ARGS],
+        input=vendor.entry.encode("utf-8"),
+        cwd=root,
+        capture_output=True,
+        check=False,
+    )
+    if result.returncode != 0:
+        raise BuildError(f"esbuild could not bundle vendor/{vendor.name}: {result.stderr.decode(errors='replace')}")
+    names = ", ".join(
+        f"{name} {version} ({package_info(name, root).get('license', '?')})" for name, version in versions
+    )
+    banner = f"/*! {names}; licences: vendor/LICENSES.txt */\n".encode()
+    data = banner + result.stdout
+    cached.parent.mkdir(parents=True, exist_ok=True)
+    for old in cached.parent.glob(f"{vendor.name}-*"):
+        old.unlink()
+    cached.write_bytes(data)
+    return data
+
+
+def vendor_licences(root: Path = ROOT) -> bytes:
+    """The licence of every bundled package, as one text file."""
+    parts = []
+    for name in sorted({p for vendor in VENDOR for p in vendor.packages}):
+        info = package_info(name, root)
+        author = info.get("author")
+        if isinstance(author, dict):
+            author = author.get("name")
+        head = f"{name} {info['version']}, {info.get('license', 'licence not stated')}" + (
+            f", by {author}" if author else ""
+        )
+        folder = root / "node_modules" / name
+        texts = [p for p in sorted(folder.iterdir()) if p.name.upper().startswith(("LICENSE", "LICENCE", "COPYING"))]
+        body = "\n".join(p.read_text(encoding="utf-8").strip() for p in texts) or (
+            f"(the package ships no licence file; its package.json says {info.get('license', 'nothing')})"
+        )
+        parts.append(f"{'=' * 72}\n{head}\n{'=' * 72}\n{body}\n")
+    return "\n".join(parts).encode("utf-8")
+
+
 # ---------------------------------------------------------------------- site
 
 
@@ -488,6 +585,11 @@ def build(dist: Path = DIST) -> str:
         if not src.is_file():
             raise BuildError(f"node_modules/pyodide/{name} is missing: run `npm ci`")
         copy_if_changed(src, track(dist / "pyodide" / name), stats)
+
+    # The packages of online play, bundled.
+    for vendor in VENDOR:
+        write_if_changed(track(dist / "vendor" / vendor.name), vendor_module(vendor), stats)
+    write_if_changed(track(dist / "vendor" / "LICENSES.txt"), vendor_licences(), stats)
 
     # The engine wheel.
     project = read_project()
