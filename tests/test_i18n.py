@@ -21,6 +21,7 @@ import pytest
 from py_engine.core.events import _CODE_WORDS
 from py_engine.core.rules import BOOLEANS, CHOICES, PARAMETERS, PRESETS, RULES_ERROR_REASONS
 from py_engine.core.scoring import BASIS_POINTS
+from py_engine.service.match import FORFEITS
 
 ROOT = Path(__file__).resolve().parent.parent
 WEB = ROOT / "web"
@@ -145,6 +146,21 @@ def families() -> set[str]:
     keys |= {f"modes.speed.{k}" for k in js_list(sources["screens/modes.js"], "SPEEDS")}
     keys |= {f"modes.named.{k}" for k in js_list(sources["table/names.js"], "NAMED")}
     keys |= rule_keys()
+    keys |= online_keys(sources)
+    return keys
+
+
+def online_keys(sources: dict[str, str]) -> set[str]:
+    """Online play: the transport's error codes, the chat's phrases, the network settings' problems, the endings."""
+    errors = sources["online/errors.js"]
+    messages = errors[errors.index("MESSAGES") : errors.index("});")]
+    keys = {f"online.error.{code}" for code in re.findall(r"^\s+(\w+):", messages, re.MULTILINE)}
+    keys |= {f"online.phrase.{p}" for p in js_list(sources["table/online-bar.js"], "PHRASES")}
+    defaults = (WEB / "online" / "network-defaults.js").read_text(encoding="utf-8")  # the codes are in a JSDoc type
+    problem = re.search(r"@typedef \{(.*)\} ProblemCode", defaults)
+    assert problem, "network-defaults.js: no ProblemCode"
+    keys |= {f"online.network.problem.{code}" for code in re.findall(r'"(\w+)"', problem.group(1))}
+    keys |= {f"online.ended.{reason}.{side}" for reason in FORFEITS if reason != "abandoned" for side in SIDES}
     return keys
 
 

@@ -299,8 +299,10 @@ def test_out_of_turn_illegal_and_replayed_moves_are_refused() -> None:
         answer = pair.send_to_host([_guest_message(pair, n + 1, t="act", action="play:" + host["hand"][0])])[0]
         assert answer["refused"]["code"] == "illegal_action"  # a card it does not hold
     assert pair.session.table.match.record() == record  # type: ignore[union-attr]
-    # A replay: the same sequence number again, even for a legal move, is refused.
-    replay = _guest_message(pair, n + 1, t="chat", phrase="hello")
+    # A refused message leaves its number unused; an accepted one's number cannot come again (a replay).
+    accepted = _guest_message(pair, n + 1, t="chat", phrase="hello")
+    assert "refused" not in pair.send_to_host([accepted])[0]
+    replay = _guest_message(pair, n + 1, t="chat", phrase="thanks")
     assert pair.send_to_host([replay])[0]["refused"]["message"].endswith("(a replay)")
     # The guest's own engine refuses an impossible move before it leaves.
     assert pair.guest_do(t="act", action="play:" + host["hand"][0])["error"]["code"] == "illegal_action"

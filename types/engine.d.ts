@@ -193,9 +193,9 @@ export type GameEvent =
       scores: [number, number];
       matches_won: [number, number];
       session_over: boolean;
-      /** The game ended early: resigned, lost on time, or abandoned by both (seat null). */
-      ended?: { seat: Seat | null; reason: "resigned" | "time" | "abandoned" } | null;
     })
+  /** The game ended early: ``seat`` resigned it or ran out of time; both gone: seat and winner null. */
+  | { type: "forfeit"; seat: Seat | null; reason: "resigned" | "time" | "abandoned"; winner: Seat | null }
   | (EventOf<"next"> & { match_number: number });
 
 /** One step of an animation: an event and the viewer's view right after it. */

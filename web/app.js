@@ -17,10 +17,11 @@
 // Every word on the page comes from platform/i18n.js (web/i18n/<language>.json);
 // the language and the card pattern are settings (screens/settings.js).
 
-import { onImportFile, onSpeed } from "./game/controls.js";
+import { onChat, onImportFile, onSpeed } from "./game/controls.js";
 import { draw, notify, placeholderTable } from "./game/draw.js";
 import { showHelp } from "./game/help-and-tutorial.js";
 import { installInput } from "./game/input.js";
+import { installOnline, openOnline } from "./game/online-lobby.js";
 import { applyLanguageAndDeck, onSettingsClosed, openSettings } from "./game/settings-dialog.js";
 import { start } from "./game/start.js";
 import { reducedMotion, state, TEST } from "./game/state.js";
@@ -42,7 +43,11 @@ function main() {
   installInput();
   /** @type {HTMLElement} */ (document.getElementById("open-settings")).addEventListener("click", () => openSettings());
   /** @type {HTMLElement} */ (document.getElementById("new-game")).addEventListener("click", () => openSettings(true));
-  /** @type {HTMLElement} */ (document.getElementById("settings-dialog")).addEventListener("close", onSettingsClosed);
+  const settings = /** @type {HTMLDialogElement} */ (document.getElementById("settings-dialog"));
+  settings.addEventListener("close", onSettingsClosed);
+  settings.addEventListener("close", () => {
+    if (settings.returnValue === "online") openOnline();
+  });
   /** @type {HTMLElement} */ (document.getElementById("setting-preset")).addEventListener("change", (event) => {
     const preset = /** @type {HTMLSelectElement} */ (event.target).value;
     state.rulesEditor?.setPreset(preset, overridesFor(preset));
@@ -54,8 +59,10 @@ function main() {
     /** @type {HTMLElement} */ (document.getElementById("import-file")).click(),
   );
   /** @type {HTMLElement} */ (document.getElementById("import-file")).addEventListener("change", onImportFile);
+  /** @type {HTMLElement} */ (document.getElementById("chat-form")).addEventListener("submit", onChat);
   reducedMotion.addEventListener("change", draw);
-  start(translated);
+  const invitation = installOnline();
+  start(translated, invitation);
 }
 
 main();

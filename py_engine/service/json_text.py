@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 #: JSON nested deeper than this is refused before it is parsed (Python's parser would recurse on it).
@@ -29,23 +30,16 @@ def parse_json(text: Any, max_chars: int | None = None) -> Any:
         raise JsonTextError(f"is not valid JSON: {e}") from None
 
 
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?')
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+
+
 def _depth(text: str) -> int:
     """The deepest nesting of brackets outside strings (an upper bound on the JSON's depth)."""
+    if text.count("[") + text.count("{") <= MAX_DEPTH:
+        return text.count("[") + text.count("{")  # few brackets at all: no need to look closer
     depth = deepest = 0
-    in_string = escaped = False
-    for char in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif char == "\\":
-                escaped = True
-            elif char == '"':
-                in_string = False
-        elif char == '"':
-            in_string = True
-        elif char in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif char in "]}":
-            depth -= 1
+    for char in _NOT_BRACKET.sub("", _STRING.sub("", text)):
+        depth += 1 if char in "[{" else -1
+        deepest = max(deepest, depth)
     return deepest

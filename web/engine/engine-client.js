@@ -198,7 +198,7 @@ export class EngineClient {
   }
 
   /**
-   * The saved online game, if the worker has one, restored at ``now``: {status, session?, side?, ...its show}.
+   * The saved online game, if the worker has one, restored at ``now``: {resumed, session?, side?, ...its show}.
    * @param {number} now the page's clock (ms)
    * @returns {Promise<any>}
    */

@@ -640,7 +640,7 @@ async function forget(key = SAVE_KEY) {
 }
 
 /**
- * The stored online game, restored at ``now`` (``status``: "restored", "none" or "corrupt").
+ * The stored online game, restored at ``now`` (``resumed``: "restored", "none" or "corrupt").
  * @param {unknown} id
  * @param {number} now the page's clock (ms)
  * @returns {Promise<Answer>}
@@ -650,18 +650,18 @@ async function resumeOnline(id, now) {
   try {
     entry = await withStore("readonly", (store) => store.get(ONLINE_KEY));
   } catch (error) {
-    return { v: 1, id, ok: true, status: "none", message: `Saved games are not available: ${error}` };
+    return { v: 1, id, ok: true, resumed: "none", message: `Saved games are not available: ${error}` };
   }
-  if (entry === undefined) return { v: 1, id, ok: true, status: "none" };
+  if (entry === undefined) return { v: 1, id, ok: true, resumed: "none" };
   const restored = call({ cmd: "online_restore", saved: entry?.saved, now });
   if (!restored.ok) {
     await forget(ONLINE_KEY);
-    return { v: 1, id, ok: true, status: "corrupt", message: restored.error.message };
+    return { v: 1, id, ok: true, resumed: "corrupt", message: restored.error.message };
   }
   if (onlineSession !== null) call({ cmd: "online_close", session: onlineSession });
   onlineSession = restored.session;
   await persistOnline();
-  return { ...restored, id, status: "restored" };
+  return { ...restored, id, resumed: "restored" };
 }
 
 /**

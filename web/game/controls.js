@@ -5,6 +5,7 @@
 // hints, the watching controls, and the review and record files.
 
 import { t } from "../platform/i18n.js";
+import { block } from "../platform/identity.js";
 import { savePreferences } from "../screens/modes.js";
 import { exportRecord, importRecord } from "../screens/records.js";
 import { openReview } from "../screens/review.js";
@@ -23,6 +24,7 @@ import {
   run,
   watchMove,
 } from "./loop.js";
+import { currentOnline, intend, leaveOnline } from "./online.js";
 import { clone, state } from "./state.js";
 
 /** @import { EngineClient, EngineError } from "../engine/engine-client.js" */
@@ -157,7 +159,8 @@ export function onControl(control) {
       cancelAi();
       run(watchMove);
     }
-  } else if (control === "review") onReview();
+  } else if (control.startsWith("online-")) onOnlineControl(control.slice("online-".length));
+  else if (control === "review") onReview();
   else if (control === "export") onExport();
 }
 
@@ -169,4 +172,57 @@ export function onSpeed(event) {
   state.prefs = savePreferences({ ...state.prefs, speed: /** @type {HTMLSelectElement} */ (event.target).value });
   cancelAi();
   proceed();
+}
+
+/**
+ * A button of the online bar.
+ * @param {string} what
+ */
+function onOnlineControl(what) {
+  const game = currentOnline();
+  if (!game) return;
+  if (what === "show") intend({ t: "show_cards" });
+  else if (what === "pause") intend({ t: "pause" });
+  else if (what === "back") intend({ t: "back" });
+  else if (what === "rematch") intend({ t: "rematch" });
+  else if (what === "resign") {
+    if (window.confirm(t("online.resign.confirm"))) intend({ t: "resign" });
+  } else if (what === "block" || what === "leave") {
+    const question = what === "block" ? t("online.block.confirm") : t("online.leave.confirm");
+    if (!window.confirm(question)) return;
+    if (what === "block") {
+      const other = 1 - state.seat;
+      const identity = game.status?.identities?.[other] || (game.side === "guest" ? game.room?.host.identity : "");
+      if (identity) block(identity, game.status?.names?.[other] || "");
+    }
+    leaveToOwnGame();
+  }
+}
+
+/** Leave the online game and show your own game again (it stayed saved). */
+async function leaveToOwnGame() {
+  await leaveOnline();
+  if (!state.game) return;
+  run(async () => {
+    const answer = await ask({ cmd: "table_show", table: state.game });
+    adoptTable(answer);
+    if (answer.view) await show(clone(answer.view));
+  });
+}
+
+/**
+ * The chat's form: a line of text or a ready-made phrase.
+ * @param {SubmitEvent} event
+ */
+export function onChat(event) {
+  event.preventDefault();
+  const text = /** @type {HTMLInputElement} */ (document.getElementById("chat-text"));
+  const phrase = /** @type {HTMLSelectElement} */ (document.getElementById("chat-phrase"));
+  if (phrase.value) {
+    intend({ t: "chat", phrase: phrase.value });
+    phrase.value = "";
+  } else if (text.value.trim()) {
+    intend({ t: "chat", text: text.value.slice(0, 500) });
+    text.value = "";
+  }
 }

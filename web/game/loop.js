@@ -56,6 +56,8 @@ export function proceed() {
   const view = state.view;
   if (state.meta.mode === "watch") {
     scheduleWatch();
+  } else if (state.meta.mode === "online") {
+    if (view && state.may.computer_move && !state.busy) state.online?.standIn();
   } else if (state.meta.mode === "computer" && view && state.may.computer_move) {
     state.thinking = true;
     // While you may still claim out of turn, give you time to do it before the computer moves.
@@ -163,6 +165,10 @@ async function computerMove() {
 export function perform(action, seat = state.seat) {
   if (!state.booted || state.busy || !state.view || state.handover || state.meta.mode === "watch") return;
   if (seat === state.seat && !state.view.legal.includes(action)) return;
+  if (state.meta.mode === "online") {
+    state.online?.perform(action);
+    return;
+  }
   state.tutorial?.acted(action);
   cancelAi();
   state.hint = null;

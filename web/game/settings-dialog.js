@@ -132,10 +132,13 @@ export function openSettings(focusNewGame = false) {
   if (focusNewGame) /** @type {HTMLElement} */ (dialog.querySelector('[data-action="settings-new-game"]')).focus();
 }
 
-/** The settings dialog closed: keep what it says if saved, and apply it (with a new game, if asked). */
+/**
+ * The settings dialog closed: keep what it says if saved, and apply it (with a new game, if asked;
+ * "online": saved for a game online, which app.js opens).
+ */
 export async function onSettingsClosed() {
   const dialog = /** @type {HTMLDialogElement} */ (document.getElementById("settings-dialog"));
-  if (dialog.returnValue !== "save" && dialog.returnValue !== "new") return;
+  if (!["save", "new", "online"].includes(dialog.returnValue)) return;
   const form = /** @type {HTMLFormElement} */ (document.getElementById("settings-form"));
   const data = new FormData(form);
   if (state.rulesEditor) saveCustomRules(String(data.get("preset")), state.rulesEditor.overrides());

@@ -13,15 +13,19 @@ import { narrateGame } from "../table/narrate.js";
 import { bootFailed, bootProgress, notify } from "./draw.js";
 import { maybeOfferTutorial } from "./help-and-tutorial.js";
 import { adoptTable, errorText, proceed, recordStats, startGame } from "./loop.js";
+import { resumeOnline } from "./online.js";
+import { meetAgain, openOnline } from "./online-lobby.js";
 import { clone, dom, params, state, TEST, testLog } from "./state.js";
 
 /** @import { View } from "../../types/engine.js" */
 
 /**
  * Boot the engine and put the first table up; ``translated`` resolves once the page's words are loaded.
+ * ``invitation``: the page was opened with an invitation link or a room code (the online dialog opens).
  * @param {Promise<void>} translated
+ * @param {string} [invitation]
  */
-export async function start(translated) {
+export async function start(translated, invitation = "") {
   if (!wasmSupported()) {
     bootFailed({ key: "boot.noWasm" });
     return;
@@ -74,6 +78,7 @@ export async function start(translated) {
   state.busy = false;
   dom.root.dataset.boot = "ready";
   proceed();
+  await resumeOnlineGame(invitation);
   maybeOfferTutorial();
   dom.root.dataset.bootMs = String(Math.round(performance.now()));
   linkManifest();
@@ -110,4 +115,17 @@ function wasmSupported() {
   } catch {
     return false;
   }
+}
+
+/**
+ * An online game saved before a reload goes on (the other player is met again); a link to join opens the dialog.
+ * @param {string} invitation
+ */
+async function resumeOnlineGame(invitation) {
+  try {
+    if (await resumeOnline()) meetAgain();
+  } catch (error) {
+    notify(t("notice.restoreFailed", { detail: errorText(error) }));
+  }
+  if (invitation) openOnline(invitation);
 }

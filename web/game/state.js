@@ -20,6 +20,10 @@ import { queryDom } from "../table/table.js";
 /** @import { Hint } from "../table/assist.js" */
 /** @import { May, Preset, Progress, RulesParameter, Seat, Seating, View } from "../../types/engine.js" */
 /** @typedef {ReturnType<typeof import("../screens/custom-rules.js").mountRulesEditor>} RulesEditor */
+/**
+ * An online game in play (game/online.js sets them): your move goes to it, and the host's engine plays for an absent player.
+ * @typedef {{perform: (action: string) => void, standIn: () => void}} OnlineHooks
+ */
 /** @typedef {{key: string, detail?: string}} Failure Why the boot failed: a translation key, and the technical detail. */
 /**
  * The state of the page (see the comments on each part below).
@@ -51,6 +55,7 @@ import { queryDom } from "../table/table.js";
  *   handover: {seat: Seat, claimSeat: Seat | null} | null,
  *   hint: Hint | null,
  *   paused: boolean,
+ *   online: OnlineHooks | null,
  * }} State
  */
 
@@ -115,6 +120,7 @@ export const state = {
   handover: null, // two players: {seat, claimSeat} while the hand-over screen shows
   hint: null, // the hinted action {action, value}
   paused: false, // watching: no move until "play" or "one move"
+  online: null, // an online game in play: where your moves go (game/online.js)
 };
 
 /**

@@ -9,6 +9,7 @@ import { soundStats } from "../table/sound.js";
 import { lastExport } from "./controls.js";
 import { draw } from "./draw.js";
 import { newGame } from "./loop.js";
+import { currentOnline } from "./online.js";
 import { clone, ready, state, testLog } from "./state.js";
 
 /** @import { EngineClient } from "../engine/engine-client.js" */
@@ -44,6 +45,27 @@ export function installTestHooks() {
     exported: () => lastExport.text,
     /** Start a game with fixed cards: {preset, seed, deck, dealer, match}. Resolves when it is shown. */
     newGame: (/** @type {GameOptions} */ options) => newGame(options),
+    /** The online game in play: {side, connected, status, chat, problems, counts} (null if none). */
+    online: () => {
+      const game = currentOnline();
+      if (!game) return null;
+      const { side, status, chat, problems, via, roomCode } = game;
+      const channel = game.channel;
+      return clone({
+        side,
+        status,
+        chat,
+        problems,
+        via,
+        roomCode,
+        connected: Boolean(channel?.isOpen),
+        counts: channel?.counts ?? null,
+      });
+    },
+    /** Online: the channel to the other browser breaks, as a lost connection would (not a goodbye). */
+    dropConnection: () => currentOnline()?.channel?.lost("connection_lost", "test"),
+    /** Online: send one raw text to the other browser, as a forged or malformed message would come. */
+    sendRaw: (/** @type {unknown} */ value) => currentOnline()?.channel?.send(value),
     /** Send one raw protocol request through the worker: {ok, result} or {ok: false, code, message}. */
     request: (/** @type {Request} */ payload) =>
       /** @type {EngineClient} */ (state.client).request(payload).then(

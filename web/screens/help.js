@@ -40,6 +40,9 @@ function howTo() {
     part(t("help.howto.exchangeTitle"), t("help.howto.exchange")),
     part(t("help.howto.closeTitle"), t("help.howto.close")),
     part(t("help.howto.scoreTitle"), t("help.howto.score")),
+    part(t("help.online.title"), t("help.online.play")),
+    part(t("help.online.fairTitle"), t("help.online.fair")),
+    part(t("help.online.privacyTitle"), t("help.online.privacy")),
   ];
 }
 

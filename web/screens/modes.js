@@ -113,7 +113,9 @@ export const PLAIN_SEATING = Object.freeze(
  * @param {Seating} meta
  */
 export function seatNames(meta) {
-  if (meta.mode === "hotseat") return [0, 1].map((seat) => meta.names?.[seat] || defaultName(seat));
+  if (meta.mode === "hotseat" || meta.mode === "online") {
+    return [0, 1].map((seat) => meta.names?.[seat] || defaultName(seat));
+  }
   if (meta.mode === "watch") return [0, 1].map((seat) => computerName(seat, meta.levels ? meta.levels[seat] : 3));
   return null;
 }

@@ -5,6 +5,7 @@
 
 import { language, t, tp } from "../platform/i18n.js";
 import { applyImport, collect, DataError, exportName, parseImport, resetAll } from "../platform/local-data.js";
+import { loadOnlineStats } from "../platform/online-stats.js";
 import { byLevel, byRules, LEVEL_RATINGS, loadStats, percent, START_RATING, totals } from "../platform/stats.js";
 import { h, presetName } from "../table/table.js";
 import { barChart, lineChart } from "./charts.js";
@@ -244,8 +245,9 @@ function body() {
   const since = new Intl.DateTimeFormat(document.documentElement.lang || language(), { dateStyle: "medium" }).format(
     new Date(stats.since),
   );
+  const online = onlineSection();
   if (!Object.keys(stats.buckets).length) {
-    return [h("p", { class: "stats-empty", text: t("stats.empty") })];
+    return [h("p", { class: "stats-empty", text: t("stats.empty") }), ...online];
   }
   return [
     h("p", { class: "muted small", text: t("stats.since", { date: since }) }),
@@ -253,6 +255,21 @@ function body() {
     totalsSection(stats),
     rulesSection(stats),
     levelSection(stats),
+    ...online,
+  ];
+}
+
+/** Online games, counted apart from games against the computer (none played: nothing shown). */
+function onlineSection() {
+  const { games } = loadOnlineStats();
+  if (!games.won && !games.lost && !games.none) return [];
+  return [
+    h(
+      "section",
+      { class: "stats-block stats-online" },
+      h("h3", { text: t("stats.online.title") }),
+      h("p", { text: t("stats.online.summary", { won: games.won, lost: games.lost, none: games.none }) }),
+    ),
   ];
 }
 

@@ -84,6 +84,9 @@ export function describeEvent(event, view) {
       return event.winner === me ? t("result.match.me") : t("result.match.opp");
     case "deal":
       return describeDeal(event.dealer === me, event.trump_card, view.trump_suit, event.hand);
+    case "forfeit":
+      if (event.winner === null) return t("online.ended.abandoned");
+      return t(`online.ended.${event.reason}.${event.seat === me ? "me" : "opp"}`);
     default:
       return "";
   }

@@ -109,7 +109,8 @@ def restore(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
     session: Session
     if isinstance(saved, dict) and saved.get("online") == "guest":
         session = GuestSession.restore(saved, now)
-        return {"session": _add(engine, session), "side": "guest", **session.tick(now)}
+        shown = {"show": session.show, "status": session.status} if session.show else {}
+        return {"session": _add(engine, session), "side": "guest", **shown, **session.tick(now)}
     session = HostSession.restore(saved, now)
     return {"session": _add(engine, session), "side": "host", **session.tick(now)}
 

@@ -104,8 +104,8 @@ class HostSession:
             message = read_message(text, GUEST_MESSAGE_MAX, GUEST_TYPES)
             if message["n"] <= self.received:
                 raise PeerError(f"message {message['n']} was already received (a replay)")
-            self.received = message["n"]
             result = self._guest_message(message)
+            self.received = message["n"]
         except EngineError as e:
             if not (isinstance(e, RateLimitedError) and self.flooding):
                 self.outbox.put("refused", code=e.code, message=str(e))
@@ -326,11 +326,14 @@ class HostSession:
         self.new_chat = entry
 
     def _reply(self, result: dict[str, Any]) -> dict[str, Any]:
-        return {**self._answer(), **result}
+        """A change's answer (its view already in ``result``) with what every answer carries."""
+        return {**self._answer(drawn="view" in result), **result}
 
-    def _answer(self) -> dict[str, Any]:
-        """What every answer carries: what the host draws now, the messages for the guest, any chat line."""
-        answer: dict[str, Any] = {**self.show(), "send": self.outbox.take()}
+    def _answer(self, drawn: bool = False) -> dict[str, Any]:
+        """What every answer carries: what the host draws now (unless ``drawn``), the messages for the guest,
+        any chat line."""
+        shown = {"status": self.status(), "chat_log": self.chat} if drawn else self.show()
+        answer: dict[str, Any] = {**shown, "send": self.outbox.take()}
         if self.new_chat is not None:
             answer["chat"], self.new_chat = self.new_chat, None
         return answer

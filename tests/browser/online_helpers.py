@@ -1,0 +1,167 @@
+"""Driving two whole pages of the game against each other online (tests/browser/test_online_game.py).
+
+Each player is a page of the real site in its own browser context (its own
+storage, worker and engine), with the test hooks. Network settings point at
+the test's own relay (if any) and no STUN server, so nothing leaves this
+machine. The page's clock can be moved on (Playwright's clock) to make a
+pause or an absence run out without waiting.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from .conftest import BOOT_TIMEOUT_MS, STEP_TIMEOUT_MS, TEST_QUERY, Site
+
+NETWORK_KEY = "sixty-six.network.v1"
+#: How often a wait looks again (ms): a page in the background gets no animation frames to poll on.
+POLL_MS = 25
+
+
+@dataclass
+class Player:
+    page: Page
+    context: BrowserContext
+    errors: list[str]
+
+    def online(self) -> dict[str, Any] | None:
+        value: dict[str, Any] | None = self.page.evaluate("() => window.__test.online()")
+        return value
+
+    def view(self) -> dict[str, Any] | None:
+        value: dict[str, Any] | None = self.page.evaluate("() => window.__test.view()")
+        return value
+
+    def ready(self) -> bool:
+        return bool(self.page.evaluate("() => window.__test.ready()"))
+
+
+def new_player(browser: Browser, site: Site, *, locale: str = "en-US", relay: str | None = None) -> Player:
+    """A page of the site in a new context, booted, with the network settings of the tests."""
+    context = browser.new_context(locale=locale, permissions=["clipboard-read", "clipboard-write"])
+    network = {"relays": [relay] if relay else ["ws://127.0.0.1:9"], "stun": [], "turn": []}
+    context.add_init_script(f"localStorage.setItem({json.dumps(NETWORK_KEY)}, {json.dumps(json.dumps(network))})")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(f"page error: {e}"))
+    page.clock.install()
+    page.goto(site.url + TEST_QUERY)
+    expect(page.locator("#table")).to_have_attribute("data-ready", "1", timeout=BOOT_TIMEOUT_MS)
+    return Player(page, context, errors)
+
+
+def host_by_link(host: Player, name: str) -> str:
+    """The host opens the online dialog and makes an invitation link; returns it."""
+    page = host.page
+    page.locator("#open-online").click()
+    page.locator("#online-name").fill(name)
+    page.locator("#online-host-link").click()
+    link = page.locator("#online-invite-link")
+    expect(link).to_be_visible(timeout=STEP_TIMEOUT_MS)
+    expect(link).not_to_have_value("", timeout=STEP_TIMEOUT_MS)
+    return link.input_value()
+
+
+def guest_answers(guest: Player, link: str, name: str) -> str:
+    """The guest opens the online dialog, pastes the link and joins; returns its answer code."""
+    page = guest.page
+    if not page.locator("#online-dialog").is_visible():
+        page.locator("#open-online").click()
+    page.locator("#online-name").fill(name)
+    page.locator("#online-join-text").fill(link)
+    page.locator("#online-join").click()
+    code = page.locator("#online-answer-code")
+    expect(code).to_be_visible(timeout=STEP_TIMEOUT_MS)
+    return code.input_value()
+
+
+def host_connects(host: Player, answer: str) -> None:
+    page = host.page
+    page.locator("#online-answer-input").fill(answer)
+    page.locator("#online-answer-connect").click()
+
+
+def wait_joined(*players: Player) -> None:
+    """Both tables show the online game (the guest has joined and has its first view)."""
+    for player in players:
+        player.page.wait_for_function(
+            "() => { const o = window.__test.online(); const v = window.__test.view();"
+            " return o && o.connected && o.status && o.status.joined !== false && v && window.__test.ready(); }",
+            timeout=STEP_TIMEOUT_MS,
+        )
+
+
+#: What both tables must agree on, counted in seats (the same text on the host's page and the guest's).
+PROGRESS_JS = """() => {
+  const v = window.__test.view();
+  if (!v || !window.__test.ready()) return null;
+  const mine = [v.my_points, v.opponent_points];
+  const points = v.seat === 0 ? mine : [mine[1], mine[0]];
+  return JSON.stringify([v.match.scores, v.match.deal_number, v.match.match_number, v.tricks_played,
+    v.trick, v.declared, v.closed_by, v.trump_card, v.talon_count, v.to_act, v.awaiting_final_claims,
+    v.deal_result && v.deal_result.code, v.game_over, points]);
+}"""
+
+
+def progress(player: Player) -> str | None:
+    value: str | None = player.page.evaluate(PROGRESS_JS)
+    return value
+
+
+def agree(host: Player, guest: Player, before: str | None = None) -> str:
+    """Wait until the host's table has moved on from ``before`` and the guest's table shows the same."""
+    handle = host.page.wait_for_function(
+        f"before => {{ const p = ({PROGRESS_JS})(); return p !== null && p !== before ? p : null; }}",
+        arg=before,
+        timeout=STEP_TIMEOUT_MS,
+        polling=POLL_MS,
+    )
+    now: str = handle.json_value()
+    guest.page.wait_for_function(
+        f"want => ({PROGRESS_JS})() === want", arg=now, timeout=STEP_TIMEOUT_MS, polling=POLL_MS
+    )
+    return now
+
+
+def move(player: Player, rng: random.Random) -> bool:
+    """Play one legal move on ``player``'s table if it has one (a card or an action button); True if it did."""
+    view = player.view()
+    if not view or not view["legal"] or not player.ready():
+        return False
+    legal = [a for a in view["legal"] if a != "resign"]
+    if not legal:
+        return False
+    choice = rng.choice(legal)
+    page = player.page
+    if choice.startswith("play:"):
+        page.locator(f"#my-hand [data-card='{choice[5:]}']").click()
+    else:
+        page.locator(f"#table button[data-action='{choice}']").first.click()
+    return True
+
+
+def play(host: Player, guest: Player, rng: random.Random, moves: int | None = None) -> int:
+    """Moves by the seat on turn (the host deals on), until the game is over (or ``moves`` were made).
+
+    A seat the computer plays for (a pause ran out) is left to the host's engine. Returns the moves made.
+    """
+    state = agree(host, guest)
+    for made in range(2000):
+        view = host.view()
+        online = host.online()
+        assert view is not None and online is not None
+        if view["game_over"] or (moves is not None and made >= moves):
+            return made
+        stand_in = online["status"]["stand_in"]
+        to_act = view["to_act"]
+        if to_act is not None and to_act in stand_in:
+            pass  # the host's engine moves for this seat by itself
+        elif not move(host if to_act in (0, None) else guest, rng):
+            raise AssertionError(f"seat {to_act} cannot move: {view['legal']}")
+        state = agree(host, guest, state)
+    raise AssertionError("the game did not end")

@@ -1,0 +1,159 @@
+"""Two whole pages play each other online: by invitation link and answer code, and by room code through a
+real local Nostr relay (tests/browser/online_fixtures.py). Nothing leaves this machine: the relay is the
+test's own and no STUN server is set.
+
+Each test is one long story, because each page boots the whole game (Pyodide and the engine) in a context of
+its own: a whole match, chat both ways in two languages, shown cards, a pause with the computer standing
+in, forged messages, a lost connection and a reconnect to the same state, a rematch and a loss on time.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser, expect
+
+from .conftest import STEP_TIMEOUT_MS, Site
+from .online_fixtures import Relay, nostr_relay, webrtc_browser  # noqa: F401 (fixtures)
+from .online_helpers import (
+    Player,
+    agree,
+    guest_answers,
+    host_by_link,
+    host_connects,
+    new_player,
+    play,
+    progress,
+    wait_joined,
+)
+
+
+@pytest.fixture
+def players(webrtc_browser: Browser, site: Site) -> Iterator[list[Player]]:  # noqa: F811
+    made: list[Player] = []
+    yield made
+    for player in made:
+        assert player.errors == [], player.errors
+        player.context.close()
+
+
+def until(player: Player, condition: str) -> None:
+    """Wait until the JavaScript ``condition`` holds on ``player``'s page."""
+    player.page.wait_for_function(condition, timeout=STEP_TIMEOUT_MS)
+
+
+def connect_by_link(host: Player, guest: Player) -> None:
+    link = host_by_link(host, "Anna")
+    answer = guest_answers(guest, link, "Béla")
+    host_connects(host, answer)
+    rules = guest.page.locator("#online-rules")
+    expect(rules).to_be_visible(timeout=STEP_TIMEOUT_MS)
+    # The guest sees the host's name and the room's rules before joining.
+    expect(guest.page.locator("#online-rules-host")).to_contain_text("Anna")
+    assert guest.page.locator("#online-rules-text li").count() > 5
+    guest.page.locator("#online-accept").click()
+    wait_joined(host, guest)
+
+
+def chat(player: Player, text: str | None = None, phrase: str | None = None) -> None:
+    page = player.page
+    if phrase:
+        page.locator("#chat-phrase").select_option(phrase)
+    else:
+        page.locator("#chat-text").fill(text or "")
+    page.locator("#chat-form button[type=submit]").click()
+
+
+def test_two_browsers_play_a_whole_match_by_link(webrtc_browser: Browser, site: Site, players: list[Player]) -> None:  # noqa: F811
+    host = new_player(webrtc_browser, site, locale="en-US")
+    guest = new_player(webrtc_browser, site, locale="de-DE")
+    players += [host, guest]
+    connect_by_link(host, guest)
+    rng = random.Random(1)
+
+    # Each table shows its own seat at the bottom, the other's name, and no card it may not see.
+    host_view, guest_view = host.view(), guest.view()
+    assert host_view and guest_view and host_view["seat"] == 0 and guest_view["seat"] == 1
+    assert not set(host_view["hand"]) & set(guest_view["hand"])
+    assert guest_view["opponent_shown"] is None
+    expect(guest.page.locator("#online-status")).to_contain_text("Anna")
+
+    # Chat both ways: text stays text; a phrase is worded in each player's own language.
+    chat(host, "Szia <b>Béla</b>!")
+    expect(guest.page.locator("#chat-log")).to_contain_text("Szia <b>Béla</b>!")
+    assert guest.page.locator("#chat-log b b").count() == 0  # no markup was made of it
+    chat(guest, phrase="good_luck")
+    expect(host.page.locator("#chat-log")).to_contain_text("Good luck!")
+    expect(guest.page.locator("#chat-log")).to_contain_text("Viel Glück!")
+
+    # Show my cards: face up to the other for 10 seconds, then hidden again; the talon never.
+    agree(host, guest)
+    hand = host.view()["hand"]  # type: ignore[index]
+    host.page.locator("#online-show").click()
+    shown = json.dumps(hand, separators=(",", ":"))
+    until(guest, f"() => JSON.stringify(window.__test.view().opponent_shown) === '{shown}'")
+    host.page.clock.fast_forward(10_500)
+    until(guest, "() => window.__test.view().opponent_shown === null")
+
+    # A pause: after 20 seconds the computer plays for the guest (on the host's engine) until it presses OK.
+    guest.page.locator("#online-pause").click()
+    until(host, "() => Object.keys(window.__test.online().status.paused).includes('1')")
+    host.page.clock.fast_forward(20_500)
+    until(host, "() => window.__test.online().status.stand_in.includes(1)")
+    expect(guest.page.locator("#online-back")).to_be_visible(timeout=STEP_TIMEOUT_MS)
+    play(host, guest, rng, moves=4)  # the host's moves; the computer answers for the guest
+    guest.page.locator("#online-back").click()
+    until(host, "() => window.__test.online().status.stand_in.length === 0")
+
+    # Forged and replayed messages from the guest are refused and change nothing.
+    state = agree(host, guest)
+    before = host.view()
+    guest.page.evaluate("() => window.__test.sendRaw(JSON.stringify({v: 1, t: 'act', n: 1, action: 'close'}))")
+    guest.page.evaluate("() => window.__test.sendRaw(JSON.stringify({v: 1, t: 'act', n: 99999, action: 'play:XX'}))")
+    guest.page.evaluate("() => window.__test.sendRaw('not json at all')")
+    expect(guest.page.locator("#notice")).to_be_visible(timeout=STEP_TIMEOUT_MS)
+    assert host.view() == before
+    assert progress(host) == state
+
+    # A lost connection: 60 seconds to come back; the guest opens the host's new link and finds the same table.
+    guest_before = guest.view()
+    guest.page.evaluate("() => window.__test.dropConnection()")
+    until(host, "() => window.__test.online().status.guest_away_since !== null")
+    expect(host.page.locator("#online-status")).to_contain_text("Béla")
+    new_link = host.page.locator("#online-invite-link")
+    expect(new_link).to_be_visible(timeout=STEP_TIMEOUT_MS)
+    expect(new_link).not_to_have_value("", timeout=STEP_TIMEOUT_MS)
+    answer = guest_answers(guest, new_link.input_value(), "Béla")
+    host_connects(host, answer)
+    until(host, "() => window.__test.online().status.guest_away_since === null")
+    until(guest, "() => window.__test.online().connected")
+    agree(host, guest)
+    assert guest.view() == guest_before
+
+    # The whole match to its end, then a rematch from 0:0.
+    play(host, guest, rng)
+    final = host.view()
+    assert final and final["game_over"]
+    assert guest.view()["match"]["scores"] == final["match"]["scores"]  # type: ignore[index]
+    online = guest.online()
+    assert online and online["problems"] == []  # the guest's engine checked every deal of the host
+    guest.page.locator("#online-rematch").click()
+    host.page.locator("#online-rematch").click()
+    until(host, "() => !window.__test.view().game_over && window.__test.view().match.scores.join() === '0,0'")
+    agree(host, guest)
+
+    # A guest that does not come back within 60 seconds loses on time.
+    guest.page.evaluate("() => window.__test.dropConnection()")
+    until(host, "() => window.__test.online().status.guest_away_since !== null")
+    host.page.clock.fast_forward(61_000)
+    until(host, "() => window.__test.view().game_over")
+    ended = host.view()["match"]["ended"]  # type: ignore[index]
+    assert ended == {"seat": 1, "reason": "time"}
+    # Online results are kept apart from the games against the computer.
+    stats = host.page.evaluate("() => JSON.parse(localStorage.getItem('sixty-six.online-stats'))")
+    assert stats["games"]["won"] + stats["games"]["lost"] == 2
+    assert stats["ended"]["time"] == 1
+    assert host.page.evaluate("() => Object.keys(window.__test.stats().buckets).length") == 0
