@@ -348,13 +348,13 @@ def test_a_move_budget_counts_from_the_request() -> None:
     """What importing the computer player took on the first move is taken from that move's search."""
     import time
 
-    from py_engine.service.protocol import _left_of
+    from py_engine.service.requests import left_of
 
     now = time.perf_counter()
-    assert _left_of(None, now) is None
-    assert _left_of(1000, now - 0.3) <= 700
-    assert 0 < _left_of(1000, now) <= 1000
-    assert _left_of(100, now - 5.0) == 1
+    assert left_of(None, now) is None
+    assert left_of(1000, now - 0.3) <= 700
+    assert 0 < left_of(1000, now) <= 1000
+    assert left_of(100, now - 5.0) == 1
 
 
 def test_the_top_level_reads_the_play_of_a_new_loaded_or_undone_game(

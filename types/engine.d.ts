@@ -99,6 +99,8 @@ export interface MatchInfo {
   session_bummerls: number;
   winner: Seat | null;
   session_over: boolean;
+  /** The game ended early: resigned, lost on time, or abandoned by both (seat null). */
+  ended?: { seat: Seat | null; reason: "resigned" | "time" | "abandoned" } | null;
 }
 
 /** A marriage the seat may declare now. */
@@ -191,6 +193,8 @@ export type GameEvent =
       scores: [number, number];
       matches_won: [number, number];
       session_over: boolean;
+      /** The game ended early: resigned, lost on time, or abandoned by both (seat null). */
+      ended?: { seat: Seat | null; reason: "resigned" | "time" | "abandoned" } | null;
     })
   | (EventOf<"next"> & { match_number: number });
 
@@ -362,6 +366,89 @@ export interface Answers {
   table_review: { review: Review; seating: Seating };
   table_import: { table: string; deals: DealEntry[]; seating: Seating };
   table_close: Record<string, never>;
+  online_host: OnlineHostAnswer & { session: string };
+  online_from_guest: OnlineHostAnswer;
+  online_host_do: OnlineHostAnswer;
+  online_computer: OnlineHostAnswer;
+  online_guest_open: { session: string; room: OnlineRoom };
+  online_guest_join: { send: string[] };
+  online_from_host: OnlineGuestAnswer;
+  online_guest_do: { send: string[] };
+  online_reconnect: { send: string[] };
+  online_tick: OnlineHostAnswer | OnlineGuestTick;
+  online_connection: OnlineHostAnswer | OnlineGuestTick;
+  online_close: Record<string, never>;
+}
+
+/** Online: what the host's engine says about the game (py_engine/service/online/host.py, status()). */
+export interface OnlineStatus {
+  now: number;
+  names: [string, string];
+  identities?: [string, string];
+  joined?: boolean;
+  guest_away_since?: number | null;
+  return_by?: number | null;
+  /** Seat → when its pause runs out (ms). */
+  paused?: Record<string, number>;
+  /** Seat → when its shown hand turns down again (ms). */
+  shown?: Record<string, number>;
+  stand_in?: Seat[];
+  rematch?: Seat[];
+  next_deadline?: number | null;
+}
+
+/** A chat line: text, or a phrase each page words in its own language. */
+export interface ChatLine {
+  seat: Seat;
+  text?: string;
+  phrase?: string;
+  at?: number;
+}
+
+/** The room as the guest sees it before joining. */
+export interface OnlineRoom {
+  rules: RuleSet;
+  commitment: string;
+  host: { name: string; identity: string };
+  match: number;
+}
+
+/** The host's answers: its table (none before the guest joins), the status, messages for the guest. */
+export interface OnlineHostAnswer {
+  view: View | null;
+  handover: Handover | null;
+  may: May;
+  seating?: Seating;
+  frames?: Frame[];
+  status: OnlineStatus;
+  chat_log: ChatLine[];
+  chat?: ChatLine;
+  send: string[];
+  refused?: { code: string; message: string };
+  save?: boolean;
+}
+
+/** The guest's answer to a host message: what to draw, what to send back, any warning about the host. */
+export interface OnlineGuestAnswer {
+  show?: { view: View; handover: null; may: May; seating: Seating | null };
+  frames?: Frame[];
+  status?: OnlineStatus;
+  chat?: ChatLine;
+  chat_log?: ChatLine[];
+  room?: OnlineRoom;
+  proof?: { deal: number; problems: string[] };
+  refused?: { code: string; message: string };
+  warning?: string;
+  missed: number;
+  send: string[];
+}
+
+/** The guest's clock: whether the host is away, and what its check of the host found. */
+export interface OnlineGuestTick {
+  host_away_since: number | null;
+  return_by: number | null;
+  host_lost_on_time: boolean;
+  problems: string[];
 }
 
 /** A command the page sends. */

@@ -268,6 +268,21 @@ class MatchEnd(Event):
         }
 
 
+class Forfeit(Event):
+    """The game ended early: ``seat`` resigned it or ran out of time (None: both players left)."""
+
+    __slots__ = ("reason", "seat", "winner")
+    kind: ClassVar[str] = "forfeit"
+
+    def __init__(self, seat: int | None, reason: str, winner: int | None) -> None:
+        self.seat: Final = seat
+        self.reason: Final = reason
+        self.winner: Final = winner
+
+    def _fields(self) -> dict[str, Any]:
+        return {"seat": self.seat, "reason": self.reason, "winner": self.winner}
+
+
 class Next(Event):
     __slots__ = ("match_number",)
     kind: ClassVar[str] = "next"

@@ -19,8 +19,7 @@ and never the referee's.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from . import events as ev
 from .actions import CLAIM, CLOSE, EXCHANGE, MARRY, PASS
@@ -36,8 +35,7 @@ ACT, DRAW, FACE_UP = 0, 1, 2
 _ACTION_OF: dict[type[ev.Event], int] = {ev.Exchange: EXCHANGE, ev.Close: CLOSE, ev.Claim: CLAIM, ev.Pass: PASS}
 
 
-@dataclass(frozen=True, slots=True)
-class Story:
+class Story(NamedTuple):
     """What ``seat`` saw of the current deal, in order: enough to replay it from any consistent pack.
 
     ``steps`` are ``(kind, seat, value)``: an act (``value`` the action), a
@@ -52,8 +50,7 @@ class Story:
     steps: tuple[tuple[int, int, int], ...]
 
 
-@dataclass(frozen=True, slots=True)
-class InfoState:
+class InfoState(NamedTuple):
     """The hidden-card facts of one seat at one moment, and its story of the deal."""
 
     seat: int

@@ -9,7 +9,7 @@ records the action so that the match can be saved and replayed.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,7 +17,7 @@ from ..core.actions import CLAIM, NEXT, action_name, parse_action
 from ..core.cards import CARD_NAMES, deck_cards, deck_mask, mask_of, parse_card
 from ..core.deal import Deal
 from ..core.errors import BadActionError, GameOverError, IllegalActionError, NotYourTurnError
-from ..core.events import Event, MatchEnd, Next, Score
+from ..core.events import Event, Forfeit, MatchEnd, Next, Score
 from ..core.rules import Rules
 from ..core.scoring import DealResult
 
@@ -47,10 +47,17 @@ def check_deck(rules: Rules, deck: Any) -> list[int]:
     return cards
 
 
+#: Why a game can end without being played out (:meth:`Match.forfeit`): a player
+#: gave up the whole game, did not come back in time, or both players left (no winner).
+FORFEITS = ("resigned", "time", "abandoned")
+
+
 class Match:
     """A match to ``rules.match_target``, within a session of ``session_bummerls`` wins.
 
-    With ``single_deal`` the game is one deal only.
+    With ``single_deal`` the game is one deal only. ``packs`` gives the pack of
+    each deal by its index in the session (0 first) instead of the seeded shuffle
+    (an online game's packs come from both players' secrets).
     """
 
     def __init__(
@@ -60,8 +67,10 @@ class Match:
         dealer: int | None = None,
         deck: Sequence[int] | None = None,
         single_deal: bool = False,
+        packs: Callable[[int], Sequence[int]] | None = None,
     ):
         self.rules = rules
+        self.packs = packs
         self.seed = seed
         self.single_deal = single_deal
         self.rng = random.Random(seed)
@@ -76,12 +85,16 @@ class Match:
         self.records: list[DealRecord] = []
         self.events: list[Event] = []
         self.last_result: DealResult | None = None
+        #: How the game ended early, if it did: ``(seat, reason)`` (seat None: abandoned by both).
+        self.ended: tuple[int | None, str] | None = None
         self.deal: Deal = self._start_deal(self.match_first_dealer, deck)
 
     # -------------------------------------------------------------- structure
 
     def _start_deal(self, dealer: int, deck: Sequence[int] | None = None) -> Deal:
-        shuffled = shuffled_deck(self.rng, self.rules.deck)
+        shuffled = shuffled_deck(self.rng, self.rules.deck)  # always drawn, so replays stay in step
+        if deck is None and self.packs is not None:
+            deck = self.packs(len(self.records))
         cards = list(deck) if deck is not None else shuffled
         self.deal_number += 1
         self.records.append(DealRecord(dealer, cards))
@@ -103,6 +116,8 @@ class Match:
     @property
     def finished(self) -> bool:
         """Nothing more can be played in this game."""
+        if self.ended is not None:
+            return True
         if not self.deal.over:
             return False
         return self.single_deal or self.session_over
@@ -110,6 +125,8 @@ class Match:
     @property
     def phase(self) -> str:
         deal = self.deal
+        if self.ended is not None:
+            return "match_over"
         if deal.over:
             return "match_over" if self.match_over else "deal_over"
         if deal.closed_by >= 0:
@@ -117,11 +134,13 @@ class Match:
         return "exhausted" if deal.exhausted else "open"
 
     def to_act(self) -> int | None:
-        return None if self.deal.over else self.deal.to_act
+        return None if self.deal.over or self.ended is not None else self.deal.to_act
 
     # ---------------------------------------------------------------- actions
 
     def legal(self, seat: int) -> list[int]:
+        if self.ended is not None:
+            return []
         if not self.deal.over:
             return self.deal.legal_actions(seat)
         return [] if self.finished else [NEXT]
@@ -143,6 +162,8 @@ class Match:
         if seat not in (0, 1):
             raise IllegalActionError(f"seat must be 0 or 1, not {seat!r}")
         start = len(self.events)
+        if self.ended is not None:
+            raise GameOverError("the game is over")
         if self.deal.over:
             if self.finished:
                 raise GameOverError("the game is over" + ("" if self.single_deal else ": the session has a winner"))
@@ -190,6 +211,25 @@ class Match:
             won = (self.matches_won[0], self.matches_won[1])
             self.events.append(MatchEnd(winner, scores, won, self.session_over))
 
+    def forfeit(self, seat: int | None, reason: str) -> list[Event]:
+        """End the whole game now: ``seat`` loses it (``resigned``, ``time``), or nobody does (``abandoned``).
+
+        The deal in play stays unfinished; the other seat wins the match in play.
+        Raises :class:`GameOverError` if the game is already over.
+        """
+        if reason not in FORFEITS or (seat is None) != (reason == "abandoned") or seat not in (None, 0, 1):
+            raise ValueError(f"cannot forfeit seat {seat!r} for {reason!r}")
+        if self.finished:
+            raise GameOverError("the game is over")
+        start = len(self.events)
+        self.ended = (seat, reason)
+        winner = None if seat is None else 1 - seat
+        if winner is not None:
+            self.match_winner = winner
+            self.matches_won[winner] += 1
+        self.events.append(Forfeit(seat, reason, winner))
+        return self.events[start:]
+
     def next_dealer(self) -> int:
         """Who deals the next deal of this match (RULES.md §1.2)."""
         result = self.deal.result
@@ -220,8 +260,8 @@ class Match:
     # ------------------------------------------------------------------ record
 
     def record(self) -> dict[str, Any]:
-        """The match as a PROTOCOL.md record."""
-        return {
+        """The match as a PROTOCOL.md record (``ended``: the game was forfeited, see :meth:`forfeit`)."""
+        record: dict[str, Any] = {
             "format": "py_engine/record",
             "version": 1,
             "rules": self.rules.to_dict(),
@@ -236,3 +276,6 @@ class Match:
                 for r in self.records
             ],
         }
+        if self.ended is not None:
+            record["ended"] = {"seat": self.ended[0], "reason": self.ended[1]}
+        return record

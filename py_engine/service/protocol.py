@@ -22,38 +22,50 @@ Extensions beyond PROTOCOL.md (additive, so ``v`` stays 1):
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 import time
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 from ..core.actions import action_name, sorted_names
 from ..core.errors import EngineError
 from ..core.rules import BOOLEANS, CHOICES, PARAMETERS, PRESET_IDS, PRESETS, Rules, RulesError, make_rules
+from .json_text import JsonTextError, parse_json
 from .match import Match, check_deck
 from .record import load_record
+from .requests import MAX_BUDGET_MS, MAX_ITERATIONS, MS, ProtocolError, arg, find, left_of, positive
 from .table import DEFAULT_LEVEL, LEVEL_BUDGET_MS, LEVELS, Seating, Table
 from .views import filter_events, view
+
+if TYPE_CHECKING:
+    from .online import GuestSession, HostSession
+
+#: Online play's commands (py_engine/service/online/commands.py); all but saving and restoring are the page's.
+ONLINE_COMMANDS = (
+    "online_host",
+    "online_from_guest",
+    "online_host_do",
+    "online_computer",
+    "online_guest_open",
+    "online_guest_join",
+    "online_from_host",
+    "online_guest_do",
+    "online_reconnect",
+    "online_tick",
+    "online_connection",
+    "online_save",
+    "online_restore",
+    "online_close",
+)
 
 #: The computer player and the deal review, imported by the requests that use
 #: them (``ai_move``, ``hint``, ``undo``, ``review``) rather than with this
 #: module: they are the larger part of the engine, and in the browser the
 #: first table is drawn sooner without them. The worker imports them when the
 #: page is idle (``warm_up``).
-_LAZY_MODULES = ("py_engine.ai", "py_engine.service.review")
-
-
-def _left_of(budget_ms: int | None, started: float) -> int | None:
-    """What is left of a request's time budget, which counts from ``started`` (``time.perf_counter()``).
-
-    The first ``ai_move`` or ``hint`` also imports the computer player; that
-    time is taken from the search, so the answer still comes within the budget.
-    """
-    if budget_ms is None:
-        return None
-    spent = int((time.perf_counter() - started) * 1000)
-    return max(1, budget_ms - spent)
+_LAZY_MODULES = ("py_engine.ai", "py_engine.service.review", "py_engine.service.online")
 
 
 def warm_up() -> None:
@@ -65,62 +77,6 @@ def warm_up() -> None:
 
 
 VERSION = 1
-_MS = "a positive number of milliseconds"
-#: Beyond these a request would tie up the engine (a worker cannot be interrupted): refused.
-_MAX_BUDGET_MS = 60_000
-_MAX_ITERATIONS = 1_000_000
-
-
-class ProtocolError(Exception):
-    def __init__(self, code: str, message: str, detail: dict[str, Any] | None = None):
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.detail = detail
-
-
-def _arg(req: dict[str, Any], name: str, kind: type | tuple[type, ...], default: Any = ..., *, what: str = "") -> Any:
-    if name not in req or req[name] is None:
-        if default is ...:
-            raise ProtocolError("bad_request", f"missing argument {name!r}")
-        return default
-    value = req[name]
-    if not isinstance(value, kind) or (isinstance(value, bool) and bool not in _as_tuple(kind)):
-        raise ProtocolError("bad_request", f"argument {name!r} must be {what or _kind_name(kind)}, not {value!r}")
-    return value
-
-
-def _positive(req: dict[str, Any], name: str, limit: int, what: str) -> int | None:
-    """An optional positive integer argument, at most ``limit`` (a count, or milliseconds)."""
-    value: int | None = _arg(req, name, int, None, what=what)
-    if value is not None and not 0 < value <= limit:
-        raise ProtocolError("bad_request", f"argument {name!r} must be {what} up to {limit}, not {value!r}")
-    return value
-
-
-_Held = TypeVar("_Held")
-
-
-def _find(req: dict[str, Any], name: str, store: dict[str, _Held]) -> _Held:
-    """What the request's handle ``name`` (a game or a table) names, or ``unknown_game``."""
-    handle = _arg(req, name, str)
-    held = store.get(handle)
-    if held is None:
-        raise ProtocolError("unknown_game", f"no {name} with handle {handle!r}")
-    return held
-
-
-def _as_tuple(kind: type | tuple[type, ...]) -> tuple[type, ...]:
-    return kind if isinstance(kind, tuple) else (kind,)
-
-
-def _kind_name(kind: type | tuple[type, ...]) -> str:
-    return " or ".join(
-        {int: "an integer", str: "a string", bool: "true or false", dict: "an object", list: "a list"}.get(
-            k, k.__name__
-        )
-        for k in _as_tuple(kind)
-    )
 
 
 class Engine:
@@ -129,6 +85,7 @@ class Engine:
     def __init__(self) -> None:
         self.games: dict[str, Match] = {}
         self.tables: dict[str, Table] = {}
+        self.online: dict[str, HostSession | GuestSession] = {}
         self._counter = 0
         self._commands: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
             "presets": self._presets,
@@ -160,6 +117,8 @@ class Engine:
             "table_save": self._table_save,
             "table_restore": self._table_restore,
         }
+        for name in ONLINE_COMMANDS:
+            self._commands[name] = functools.partial(self._online, name)
 
     def handle_page(self, request: str) -> str:
         """Answer a request from the page: the table commands and the rules' lists, nothing that shows a seat.
@@ -176,7 +135,10 @@ class Engine:
         """Answer one request whose command is among ``allowed`` (None: any). Never raises."""
         req_id: Any = None
         try:
-            req = _parse(request)
+            try:
+                req = parse_json(request)
+            except JsonTextError as e:
+                raise ProtocolError("bad_json", f"the request {e}") from None
             if not isinstance(req, dict):
                 raise ProtocolError("bad_request", "the request must be a JSON object")
             req_id = req.get("id")
@@ -211,21 +173,21 @@ class Engine:
     # ---------------------------------------------------------------- helpers
 
     def _game(self, req: dict[str, Any]) -> Match:
-        return _find(req, "game", self.games)
+        return find(req, "game", self.games)
 
     @staticmethod
     def _seat(req: dict[str, Any], name: str = "seat", default: Any = ...) -> int:
-        seat = _arg(req, name, int, default, what="0 or 1")
+        seat = arg(req, name, int, default, what="0 or 1")
         if seat not in (0, 1):
             raise ProtocolError("bad_request", f"argument {name!r} must be 0 or 1, not {seat!r}")
         return int(seat)
 
     def _register(self, match: Match) -> str:
-        handle = self._new_handle("g")
+        handle = self.new_handle("g")
         self.games[handle] = match
         return handle
 
-    def _new_handle(self, prefix: str) -> str:
+    def new_handle(self, prefix: str) -> str:
         self._counter += 1
         return f"{prefix}{self._counter}"
 
@@ -247,28 +209,28 @@ class Engine:
         return {"parameters": params}
 
     @staticmethod
-    def _requested_rules(req: dict[str, Any]) -> Rules:
-        preset_id = _arg(req, "preset", str, "AT20")
+    def requested_rules(req: dict[str, Any]) -> Rules:
+        preset_id = arg(req, "preset", str, "AT20")
         base = PRESETS.get(preset_id)
         if base is None:
             raise ProtocolError(
                 "unknown_preset", f"unknown preset {preset_id!r}; the presets are {', '.join(PRESET_IDS)}"
             )
         try:
-            return make_rules(base, _arg(req, "rules", dict, {}))
+            return make_rules(base, arg(req, "rules", dict, {}))
         except RulesError as e:
             raise ProtocolError("bad_rules", str(e), {"reason": e.reason, "values": e.values}) from None
 
     def _check_rules(self, req: dict[str, Any]) -> dict[str, Any]:
-        return {"rules": self._requested_rules(req).to_dict()}
+        return {"rules": self.requested_rules(req).to_dict()}
 
     def _new_game(self, req: dict[str, Any]) -> dict[str, Any]:
         match = self._start_match(req)
         return {"game": self._register(match), "view": view(match, 0)}
 
     def _start_match(self, req: dict[str, Any]) -> Match:
-        rules = self._requested_rules(req)
-        seed = _arg(req, "seed", int, None)
+        rules = self.requested_rules(req)
+        seed = arg(req, "seed", int, None)
         if seed is None:
             seed = random.SystemRandom().randrange(2**53)
         dealer = self._seat(req, "dealer", None) if req.get("dealer") is not None else None
@@ -278,7 +240,7 @@ class Engine:
                 deck = check_deck(rules, req["deck"])
             except ValueError as e:
                 raise ProtocolError("bad_request", f"argument 'deck': {e}") from None
-        single = not _arg(req, "match", bool, True)
+        single = not arg(req, "match", bool, True)
         return Match(rules, seed, dealer=dealer, deck=deck, single_deal=single)
 
     def _view(self, req: dict[str, Any]) -> dict[str, Any]:
@@ -293,7 +255,7 @@ class Engine:
         match = self._game(req)
         seat = self._seat(req)
         observer = self._seat(req, "observer", seat)
-        action = _arg(req, "action", str)
+        action = arg(req, "action", str)
         events = match.act_text(seat, action)
         return {"events": filter_events(events, observer), "view": view(match, observer)}
 
@@ -305,10 +267,10 @@ class Engine:
         from .. import ai  # imported on first use: see _LAZY_MODULES
 
         asked = ai.Request(
-            level=_arg(req, "level", (int, str), ai.DEFAULT_LEVEL, what="a level 1-5"),
-            budget_ms=_left_of(_positive(req, "budget_ms", _MAX_BUDGET_MS, _MS), started),
-            iterations=_positive(req, "iterations", _MAX_ITERATIONS, "a positive integer"),
-            seed=_arg(req, "seed", int, None),
+            level=arg(req, "level", (int, str), ai.DEFAULT_LEVEL, what="a level 1-5"),
+            budget_ms=left_of(positive(req, "budget_ms", MAX_BUDGET_MS, MS), started),
+            iterations=positive(req, "iterations", MAX_ITERATIONS, "a positive integer"),
+            seed=arg(req, "seed", int, None),
         )
         decision = ai.choose(match, seat, asked)
         events = match.act(seat, decision.action)
@@ -323,13 +285,13 @@ class Engine:
         started = time.perf_counter()
         match = self._game(req)
         seat = self._seat(req)
-        budget = _positive(req, "budget_ms", _MAX_BUDGET_MS, _MS)
+        budget = positive(req, "budget_ms", MAX_BUDGET_MS, MS)
         if match.finished:
             raise ProtocolError("game_over", "the game is over")
         from .. import ai  # imported on first use: see _LAZY_MODULES
 
-        budget = _left_of(budget, started)
-        ranking = ai.rank(match, seat, ai.Request(budget_ms=budget, seed=_arg(req, "seed", int, None)))
+        budget = left_of(budget, started)
+        ranking = ai.rank(match, seat, ai.Request(budget_ms=budget, seed=arg(req, "seed", int, None)))
         return {"ranking": [{"action": action_name(a), "value": v} for a, v in ranking]}
 
     def _save(self, req: dict[str, Any]) -> dict[str, Any]:
@@ -353,28 +315,28 @@ class Engine:
 
     def _review(self, req: dict[str, Any]) -> dict[str, Any]:
         match = self._game(req)
-        number = _arg(req, "deal", int, match.deal_number if match.deal.over else match.deal_number - 1)
+        number = arg(req, "deal", int, match.deal_number if match.deal.over else match.deal_number - 1)
         evaluate = self._seat(req, "evaluate", None) if req.get("evaluate") is not None else None
-        budget = _positive(req, "budget_ms", 10_000, _MS) or 300
+        budget = positive(req, "budget_ms", 10_000, MS) or 300
         # deal numbers restart with each match; the record counts the whole session
         offset = len(match.records) - match.deal_number
         from . import review  # imported on first use: see _LAZY_MODULES
 
         seats = () if evaluate is None else (evaluate,)
-        return {"review": review.review_deal(match, number + offset, seats, budget, _arg(req, "seed", int, 0))}
+        return {"review": review.review_deal(match, number + offset, seats, budget, arg(req, "seed", int, 0))}
 
     # ------------------------------------------------------------------ tables
 
     def _table(self, req: dict[str, Any]) -> Table:
-        return _find(req, "table", self.tables)
+        return find(req, "table", self.tables)
 
     def _add_table(self, table: Table) -> str:
-        handle = self._new_handle("t")
+        handle = self.new_handle("t")
         self.tables[handle] = table
         return handle
 
     def _table_new(self, req: dict[str, Any]) -> dict[str, Any]:
-        seating = Seating.from_json(_arg(req, "seating", dict, {}))
+        seating = Seating.from_json(arg(req, "seating", dict, {}))
         table = Table(self._start_match(req), seating)
         return {"table": self._add_table(table), **table.show(), "save": True}
 
@@ -386,27 +348,27 @@ class Engine:
 
     def _table_act(self, req: dict[str, Any]) -> dict[str, Any]:
         table = self._table(req)
-        return table.act(self._seat(req), _arg(req, "action", str))
+        return table.act(self._seat(req), arg(req, "action", str))
 
     def _table_computer(self, req: dict[str, Any]) -> dict[str, Any]:
         started = time.perf_counter()
         table = self._table(req)
-        level = _arg(req, "level", int, None, what="a level 1-5")
+        level = arg(req, "level", int, None, what="a level 1-5")
         if level is not None and level not in LEVEL_BUDGET_MS:
             raise ProtocolError("bad_request", f"argument 'level' must be a level 1-5, not {level!r}")
         return table.computer_move(
             level,
-            budget_ms=_left_of(_positive(req, "budget_ms", _MAX_BUDGET_MS, _MS), started),
-            iterations=_positive(req, "iterations", _MAX_ITERATIONS, "a positive integer"),
-            seed=_arg(req, "seed", int, None),
-            clock=_arg(req, "timed", bool, True),
+            budget_ms=left_of(positive(req, "budget_ms", MAX_BUDGET_MS, MS), started),
+            iterations=positive(req, "iterations", MAX_ITERATIONS, "a positive integer"),
+            seed=arg(req, "seed", int, None),
+            clock=arg(req, "timed", bool, True),
         )
 
     def _table_hint(self, req: dict[str, Any]) -> dict[str, Any]:
         started = time.perf_counter()
         table = self._table(req)
-        budget = _positive(req, "budget_ms", _MAX_BUDGET_MS, _MS)
-        return table.hint(_left_of(budget, started), seed=_arg(req, "seed", int, None))
+        budget = positive(req, "budget_ms", MAX_BUDGET_MS, MS)
+        return table.hint(left_of(budget, started), seed=arg(req, "seed", int, None))
 
     def _table_undo(self, req: dict[str, Any]) -> dict[str, Any]:
         return self._table(req).undo()
@@ -420,12 +382,12 @@ class Engine:
 
     def _table_review(self, req: dict[str, Any]) -> dict[str, Any]:
         table = self._table(req)
-        seats = _arg(req, "evaluate", list, [])
+        seats = arg(req, "evaluate", list, [])
         if any(seat not in (0, 1) or isinstance(seat, bool) for seat in seats):
             raise ProtocolError("bad_request", f"argument 'evaluate' must list seats 0 and 1, not {seats!r}")
-        index = _arg(req, "deal", int)
-        budget = _positive(req, "budget_ms", 10_000, _MS)
-        review = table.review(index, sorted(set(seats)), budget, _arg(req, "seed", int, 0))
+        index = arg(req, "deal", int)
+        budget = positive(req, "budget_ms", 10_000, MS)
+        review = table.review(index, sorted(set(seats)), budget, arg(req, "seed", int, 0))
         return {"review": review, "seating": table.seating.to_json()}
 
     def _table_import(self, req: dict[str, Any]) -> dict[str, Any]:
@@ -449,6 +411,14 @@ class Engine:
         table = Table.restore(req["saved"])
         table.kept = True
         return {"table": self._add_table(table), **table.show()}
+
+    # ------------------------------------------------------------------ online
+
+    def _online(self, name: str, req: dict[str, Any]) -> dict[str, Any]:
+        """An ``online_*`` command: its handler lives with online play, imported on first use (_LAZY_MODULES)."""
+        from .online import commands
+
+        return commands.HANDLERS[name](self, req)
 
     def _close_game(self, req: dict[str, Any]) -> dict[str, Any]:
         self._game(req)
@@ -475,48 +445,9 @@ PAGE_COMMANDS = frozenset(
         "table_review",
         "table_import",
         "table_close",
+        *(name for name in ONLINE_COMMANDS if name not in ("online_save", "online_restore")),
     }
 )
-
-
-#: JSON nested deeper than this is refused before it is parsed (Python's parser would recurse on it).
-MAX_DEPTH = 64
-
-
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not JSON")
-
-
-def _parse(request: str) -> Any:
-    """The request's JSON; standard JSON only (no NaN or Infinity), nested at most MAX_DEPTH deep."""
-    if isinstance(request, str) and _depth(request) > MAX_DEPTH:
-        raise ProtocolError("bad_json", f"the request is nested more than {MAX_DEPTH} deep")
-    try:
-        return json.loads(request, parse_constant=_reject_constant)
-    except (TypeError, ValueError, RecursionError) as e:
-        raise ProtocolError("bad_json", f"the request is not valid JSON: {e}") from None
-
-
-def _depth(text: str) -> int:
-    """The deepest nesting of brackets outside strings (an upper bound on the JSON's depth)."""
-    depth = deepest = 0
-    in_string = escaped = False
-    for char in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif char == "\\":
-                escaped = True
-            elif char == '"':
-                in_string = False
-        elif char == '"':
-            in_string = True
-        elif char in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif char in "]}":
-            depth -= 1
-    return deepest
 
 
 def _error(req_id: Any, code: str, message: str, detail: dict[str, Any] | None = None) -> str:

@@ -7,7 +7,7 @@ from typing import Any
 from ..core.actions import NEXT, parse_action
 from ..core.errors import BadRecordError, EngineError
 from ..core.rules import RulesError, rules_from_dict
-from .match import Match, check_deck
+from .match import FORFEITS, Match, check_deck
 
 FORMAT = "py_engine/record"
 VERSION = 1
@@ -76,4 +76,16 @@ def load_record(record: Any) -> Match:
             except (EngineError, ValueError) as e:
                 raise BadRecordError(f"{where}, action {index} (seat {seat} {text!r}) does not replay: {e}") from None
     assert match is not None
+    ended = record.get("ended")
+    if ended is not None:
+        _need(
+            isinstance(ended, dict)
+            and ended.get("reason") in FORFEITS
+            and (ended.get("seat") is None or _is_seat(ended.get("seat"))),
+            "ended must be {seat, reason} with a seat 0, 1 or null and a reason " + ", ".join(FORFEITS),
+        )
+        try:
+            match.forfeit(ended["seat"], ended["reason"])
+        except (EngineError, ValueError) as e:
+            raise BadRecordError(f"ended: {e}") from None
     return match

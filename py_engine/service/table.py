@@ -15,6 +15,11 @@ Modes (:class:`Seating`):
 * ``watch``: the computer plays both seats. The watcher is not a player: it
   sees seat 0's view with the other hand face up (``opponent_shown``), never
   the face-down talon. It cannot act, undo or ask for hints.
+* ``online``: two people in two browsers. This table is the host's (seat 0);
+  the guest (seat 1) is its *remote viewer*: every change also answers the
+  guest's frames and view, which :mod:`py_engine.service.online` sends it. A
+  player may show its hand to the other (``shown``) and the computer may play
+  a seat for an absent player (``stand_in``). No undo, no hints.
 
 Seat numbers are the protocol's own (absolute) everywhere: in views, events,
 records and requests. A view's ``seat`` is the seat drawn at the bottom;
@@ -28,8 +33,9 @@ page animates without knowing how a deal moves.
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass
-from typing import Any, Literal
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal, NamedTuple
 
 from ..core.actions import CLAIM, NEXT, action_name, parse_action
 from ..core.errors import BadActionError, EngineError, GameOverError, IllegalActionError, NotYourTurnError
@@ -38,8 +44,8 @@ from .match import Match
 from .record import load_record
 from .views import filter_events, view
 
-Mode = Literal["computer", "hotseat", "watch"]
-MODES: tuple[Mode, ...] = ("computer", "hotseat", "watch")
+Mode = Literal["computer", "hotseat", "watch", "online"]
+MODES: tuple[Mode, ...] = ("computer", "hotseat", "watch", "online")
 LEVELS = (1, 2, 3, 4, 5)
 #: The computer's level at a table when none is given (a new player's first opponent).
 DEFAULT_LEVEL = 3
@@ -51,6 +57,7 @@ REVIEW_BUDGET_MS = 300
 NAME_MAX = 24
 PERSON = 0  # the person's seat against the computer
 COMPUTER = 1
+HOST, GUEST = 0, 1  # online: the seat of the browser that holds the table, and the other's
 
 
 class TableError(EngineError):
@@ -67,8 +74,7 @@ def _level(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) and value in LEVELS else None
 
 
-@dataclass(frozen=True, slots=True)
-class Seating:
+class Seating(NamedTuple):
     """Who sits at the table: the mode, whether it is ranked, names and the computer's levels."""
 
     mode: Mode = "computer"
@@ -88,7 +94,7 @@ class Seating:
         mode: Mode = d["mode"] if d.get("mode") in MODES else "computer"
         names_in = d.get("names")
         names = None
-        if mode == "hotseat" and isinstance(names_in, list) and len(names_in) == 2:
+        if mode in ("hotseat", "online") and isinstance(names_in, list) and len(names_in) == 2:
             names = (_clean_name(names_in[0]), _clean_name(names_in[1]))
         levels_in = d.get("levels")
         pair = [_level(v) for v in levels_in] if isinstance(levels_in, list) and len(levels_in) == 2 else [None, None]
@@ -98,7 +104,7 @@ class Seating:
             levels = (pair[0] or DEFAULT_LEVEL, pair[1] or DEFAULT_LEVEL)
         else:
             levels = (None, None)
-        return cls(mode, mode != "watch" and d.get("ranked") is True, names, levels)
+        return cls(mode, mode in ("computer", "hotseat") and d.get("ranked") is True, names, levels)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -116,11 +122,10 @@ class Seating:
     @property
     def assisted(self) -> bool:
         """Do hints (and, against the computer, undo) exist in this game?"""
-        return not self.ranked and self.mode != "watch"
+        return not self.ranked and self.mode in ("computer", "hotseat")
 
 
-@dataclass(frozen=True, slots=True)
-class Viewer:
+class Viewer(NamedTuple):
     """Whom a view is for: the seat at the bottom, and whether the other hand is shown face up."""
 
     seat: int
@@ -138,6 +143,10 @@ class Table:
     holder: int | None = None
     #: Whether the worker keeps this table (the game in play) or not (a record opened for review).
     kept: bool = True
+    #: Online: the seats whose hand is face up to the other player now.
+    shown: set[int] = field(default_factory=set)
+    #: Online: the seats the computer plays for a person who is away.
+    stand_in: set[int] = field(default_factory=set)
 
     def __post_init__(self) -> None:
         if self.seating.mode != "hotseat" or (self.holder is not None and self.holder not in self.servable_seats()):
@@ -152,7 +161,15 @@ class Table:
             return Viewer(PERSON)
         if mode == "watch":
             return Viewer(0, sees_other_hand=True, plays=False)
+        if mode == "online":
+            return Viewer(HOST, sees_other_hand=GUEST in self.shown)
         return None if self.holder is None else Viewer(self.holder)
+
+    def remote_viewer(self) -> Viewer | None:
+        """Online: the guest, whose frames and view go to its browser with every change."""
+        if self.seating.mode != "online":
+            return None
+        return Viewer(GUEST, sees_other_hand=HOST in self.shown)
 
     def servable_seats(self) -> tuple[int, ...]:
         """Two players: the seats that may be shown now (something to do, or the deal is over)."""
@@ -178,9 +195,12 @@ class Table:
         claim = next((s for s in (0, 1) if s != seat and CLAIM in match.legal(s)), None)
         return {"seat": seat, "claim": claim}
 
-    def rights(self) -> dict[str, Any]:
-        """What the page may offer now: undo, hint, claiming for the other player, the computer's move."""
-        viewer = self.viewer()
+    def rights(self, viewer: Viewer | None = None) -> dict[str, Any]:
+        """What the page may offer now: undo, hint, claiming for the other player, the computer's move.
+
+        ``viewer``: for whom (default: the local viewer, :meth:`viewer`).
+        """
+        viewer = viewer or self.viewer()
         match = self.match
         seating = self.seating
         playing = not match.deal.over
@@ -197,13 +217,16 @@ class Table:
             "computer_move": self.computer_seat() is not None,
         }
 
-    def show(self) -> dict[str, Any]:
-        """What the page draws now: the viewer's view (or the hand-over screen) and the rights."""
-        viewer = self.viewer()
+    def show(self, viewer: Viewer | None = None) -> dict[str, Any]:
+        """What a page draws now: the viewer's view (or the hand-over screen) and the rights.
+
+        ``viewer``: for whom (default: the local viewer; online, the guest is :meth:`remote_viewer`).
+        """
+        viewer = viewer or self.viewer()
         return {
             "view": self.view_for(viewer) if viewer else None,
             "handover": self.handover(),
-            "may": self.rights(),
+            "may": self.rights(viewer),
             "seating": self.seating.to_json(),
         }
 
@@ -216,6 +239,8 @@ class Table:
             raise TableError("a watcher cannot act: both seats are the computer")
         if mode == "computer" and seat != PERSON:
             raise TableError(f"the person plays seat {PERSON}; the computer moves by itself")
+        if seat in self.stand_in:
+            raise TableError("the computer is playing for this seat: take the seat back first")
         try:
             action = parse_action(text)
         except ValueError as e:
@@ -231,7 +256,7 @@ class Table:
         match = self.match
         if match.finished:
             return None
-        seats = self.seating.computer_seats
+        seats = self.computer_seats()
         if match.deal.over:
             return seats[0] if len(seats) == 2 else None
         to_act = match.to_act()
@@ -254,8 +279,7 @@ class Table:
             raise NotYourTurnError("the computer has nothing to do now")
         if level is not None and self.seating.mode != "computer":
             raise TableError("the levels of a watched game are fixed when it starts")
-        chosen = level if level is not None else self.seating.levels[seat]
-        assert chosen is not None
+        chosen = level if level is not None else (self.seating.levels[seat] or DEFAULT_LEVEL)
         from .. import ai  # imported on first use (the protocol's lazy modules)
 
         request = ai.Request(
@@ -270,25 +294,55 @@ class Table:
         answer = self._apply(seat, decision.action, viewer)
         return {"action": action_name(decision.action), "stats": decision.stats, **answer}
 
+    def computer_seats(self) -> tuple[int, ...]:
+        """The seats the computer plays now: its own, and those it plays for an absent person."""
+        return tuple(seat for seat in (0, 1) if seat in self.seating.computer_seats or seat in self.stand_in)
+
+    def forfeit(self, seat: int | None, reason: str) -> dict[str, Any]:
+        """End the game now (:meth:`Match.forfeit`); answers the frames like a move."""
+        viewer = self.viewer()
+        assert viewer is not None
+        return self._change(lambda: self.match.forfeit(seat, reason), -1, viewer)
+
     def _apply(self, seat: int, action: int, viewer: Viewer) -> dict[str, Any]:
-        match = self.match
+        def act() -> list[Event]:
+            events = self.match.act(seat, action)
+            events += self._computer_claims()
+            if self.seating.mode == "hotseat":
+                self._pass_device(seat, action)
+            return events
+
+        return self._change(act, action, viewer)
+
+    def _change(self, do: Callable[[], list[Event]], action: int, viewer: Viewer) -> dict[str, Any]:
+        """Do a change; answer each viewer's frames (the local one's, and the remote one's online)."""
+        remote = self.remote_viewer()
         before = self.view_for(viewer)
-        events = match.act(seat, action)
-        events += self._computer_claims()
-        shown = filter_events(events, viewer.seat, sees_other_hand=viewer.sees_other_hand)
-        if self.seating.mode == "hotseat":
-            self._pass_device(seat, action)
-        frames = frames_of(before, shown, viewer.seat)
+        remote_before = self.view_for(remote) if remote else None
+        events = do()
         after = self.show()
+        answer = {"frames": self._frames(viewer, before, events, action, after), **after, "save": self.kept}
+        if remote is not None and remote_before is not None:
+            remote_after = self.show(remote)
+            frames = self._frames(remote, remote_before, events, action, remote_after)
+            answer["remote"] = {"frames": frames, **remote_after}
+        return answer
+
+    @staticmethod
+    def _frames(
+        viewer: Viewer, before: dict[str, Any], events: list[Event], action: int, after: dict[str, Any]
+    ) -> list[dict[str, Any]]:
+        shown = filter_events(events, viewer.seat, sees_other_hand=viewer.sees_other_hand)
+        frames = frames_of(before, shown, viewer.seat)
         if action == NEXT:
             # A new deal: its events come with its first view (none while the device changes hands).
-            frames = [{**frame, "view": after["view"]} for frame in frames] if after["view"] is not None else []
-        return {"frames": frames, **after, "save": self.kept}
+            return [{**frame, "view": after["view"]} for frame in frames] if after["view"] is not None else []
+        return frames
 
     def _computer_claims(self) -> list[Event]:
         """A computer seat with a valid claim of 66 out of turn claims it at once."""
         match = self.match
-        for seat in self.seating.computer_seats:
+        for seat in self.computer_seats():
             deal = match.deal
             if not deal.over and seat != deal.to_act and CLAIM in match.legal(seat) and deal.claim_is_valid(seat):
                 return match.act(seat, CLAIM)

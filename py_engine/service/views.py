@@ -105,6 +105,8 @@ def view(match: Match, seat: int, *, show_opponent: bool = False) -> dict[str, A
             "session_bummerls": rules.session_bummerls,
             "winner": match.match_winner,
             "session_over": match.session_over,
+            # The game ended early (resigned, lost on time, abandoned): {seat, reason}.
+            "ended": None if match.ended is None else {"seat": match.ended[0], "reason": match.ended[1]},
         },
         "game_over": match.finished,
         "rules": rules.to_dict(),

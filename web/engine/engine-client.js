@@ -196,4 +196,13 @@ export class EngineClient {
   resume({ timeoutMs = 15000 } = {}) {
     return this._send("resume", undefined, timeoutMs);
   }
+
+  /**
+   * The saved online game, if the worker has one, restored at ``now``: {status, session?, side?, ...its show}.
+   * @param {number} now the page's clock (ms)
+   * @returns {Promise<any>}
+   */
+  resumeOnline(now) {
+    return this._send("resume_online", /** @type {any} */ ({ now }), 15000);
+  }
 }

@@ -48,6 +48,8 @@ const SNAPSHOT_CACHE = "sixty-six-snapshot";
 const DB_NAME = "sixty-six";
 const DB_STORE = "saves";
 const SAVE_KEY = "current";
+// The online game in play (host or guest), kept apart from the game against the computer.
+const ONLINE_KEY = "online";
 // The engine is imported straight from its wheel (zipimport): nothing is
 // extracted, and after a snapshot restore only this one file is put back.
 const WHEEL_PATH = "/opt/sixty-six/engine.whl";
@@ -65,6 +67,8 @@ let handlePageFn = null; // py_engine.service.protocol.handle_page (the page's r
 let currentTable = null; // the handle of the table that is saved after each change
 /** @type {string | null} */
 let reviewTable = null; // the handle of a record opened for review (never saved)
+/** @type {string | null} */
+let onlineSession = null; // the handle of the online game in play (saved after each change)
 let bootMode = "cold";
 let runtimeVersion = ""; // Pyodide's version, known once its module has loaded
 
@@ -535,6 +539,12 @@ async function answer(id, payload) {
   } else if (cmd === "table_import") {
     if (reviewTable !== null) call({ cmd: "table_close", table: reviewTable });
     reviewTable = result.table;
+  } else if (cmd === "online_host" || cmd === "online_guest_open") {
+    if (onlineSession !== null) call({ cmd: "online_close", session: onlineSession });
+    onlineSession = result.session;
+  } else if (cmd === "online_close" && payload.session === onlineSession) {
+    onlineSession = null;
+    await forget(ONLINE_KEY);
   } else if (cmd === "table_close") {
     if (payload.table === reviewTable) reviewTable = null;
     if (payload.table === currentTable) {
@@ -543,6 +553,9 @@ async function answer(id, payload) {
     }
   }
   if (result.save && (result.table ?? payload.table) === currentTable) await persist();
+  if (result.save && onlineSession !== null && (result.session ?? payload.session) === onlineSession) {
+    await persistOnline();
+  }
   return result;
 }
 
@@ -602,14 +615,53 @@ async function persist() {
   }
 }
 
-/** Drop the stored game. */
-async function forget() {
-  earlySave = null;
+/** Store the online game in play as the engine saves it (the host's holds the pack's secrets). */
+async function persistOnline() {
+  const saved = call({ cmd: "online_save", session: onlineSession });
+  if (!saved.ok) return;
   try {
-    await withStore("readwrite", (store) => store.delete(SAVE_KEY));
+    await withStore("readwrite", (store) => store.put({ saved: saved.saved, savedAt: Date.now() }, ONLINE_KEY));
+  } catch (error) {
+    post({ type: "warning", message: `The online game could not be saved: ${error}` });
+  }
+}
+
+/**
+ * Drop a stored game (the game in play, or the online game).
+ * @param {string} key
+ */
+async function forget(key = SAVE_KEY) {
+  if (key === SAVE_KEY) earlySave = null;
+  try {
+    await withStore("readwrite", (store) => store.delete(key));
   } catch {
     // nothing saved
   }
+}
+
+/**
+ * The stored online game, restored at ``now`` (``status``: "restored", "none" or "corrupt").
+ * @param {unknown} id
+ * @param {number} now the page's clock (ms)
+ * @returns {Promise<Answer>}
+ */
+async function resumeOnline(id, now) {
+  let entry;
+  try {
+    entry = await withStore("readonly", (store) => store.get(ONLINE_KEY));
+  } catch (error) {
+    return { v: 1, id, ok: true, status: "none", message: `Saved games are not available: ${error}` };
+  }
+  if (entry === undefined) return { v: 1, id, ok: true, status: "none" };
+  const restored = call({ cmd: "online_restore", saved: entry?.saved, now });
+  if (!restored.ok) {
+    await forget(ONLINE_KEY);
+    return { v: 1, id, ok: true, status: "corrupt", message: restored.error.message };
+  }
+  if (onlineSession !== null) call({ cmd: "online_close", session: onlineSession });
+  onlineSession = restored.session;
+  await persistOnline();
+  return { ...restored, id, status: "restored" };
 }
 
 /**
@@ -657,6 +709,7 @@ self.onmessage = (event) => {
       await booted;
       if (type === "request") result = await answer(id, payload);
       else if (type === "resume") result = await resume(id);
+      else if (type === "resume_online") result = await resumeOnline(id, Number(payload?.now) || Date.now());
       else result = refusal(id, "bad_request", `unknown message type ${JSON.stringify(type)}`);
     } catch (error) {
       const failure = /** @type {Error} */ (error);

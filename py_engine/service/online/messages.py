@@ -1,0 +1,110 @@
+"""What the two browsers say to each other: limits, the message envelope, plain text, refusals."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ...core.errors import EngineError
+from ..json_text import JsonTextError, parse_json
+
+PROTOCOL = 1
+#: A player's hand stays face up to the other for this long after "show my cards".
+SHOW_MS = 10_000
+#: A pause: after this long, the computer plays for the player until they press OK.
+PAUSE_MS = 20_000
+#: After a lost connection: the time to come back before the game is lost on time.
+RETURN_MS = 60_000
+CHAT_MAX = 500
+NAME_MAX = 24
+#: What one chat message may be instead of text: a phrase each page words in its own language.
+PHRASES = ("hello", "good_luck", "well_played", "thanks", "sorry", "one_moment", "good_game", "bye")
+CHAT_KEPT = 50
+#: The longest message a guest may send, and a host (a state with a deal's frames).
+GUEST_MESSAGE_MAX = 4_096
+HOST_MESSAGE_MAX = 1_000_000
+#: Guest messages: a burst of RATE_BURST, then RATE_PER_S a second.
+RATE_BURST = 20
+RATE_PER_S = 5.0
+#: Text that identifies a browser (its public key, from the page) and is shown as given, never parsed.
+IDENTITY_MAX = 200
+
+GUEST_TYPES = ("join", "hello", "act", "show_cards", "pause", "back", "resign", "rematch", "chat")
+HOST_TYPES = ("room", "state", "frames", "status", "proof", "chat", "refused")
+
+
+class PeerError(EngineError):
+    """A message from the other browser that is refused (it changed nothing)."""
+
+    code = "bad_peer_message"
+
+
+class RateLimitedError(PeerError):
+    code = "rate_limited"
+
+
+def clean_text(text: Any, limit: int) -> str:
+    """A name or a chat line as plain text: no control characters, trimmed, at most ``limit`` characters."""
+    if not isinstance(text, str):
+        return ""
+    kept = "".join(c for c in text if c == "\n" or (c >= " " and c != "\x7f" and not 0x80 <= ord(c) < 0xA0))
+    return kept.strip()[:limit]
+
+
+def chat_line(message: dict[str, Any]) -> dict[str, Any]:
+    """A chat message's content: ``{"text"}`` or ``{"phrase"}``; raises PeerError."""
+    phrase = message.get("phrase")
+    if phrase is not None:
+        if phrase not in PHRASES:
+            raise PeerError(f"unknown chat phrase {phrase!r}")
+        return {"phrase": phrase}
+    text = message.get("text")
+    if not isinstance(text, str) or len(text) > CHAT_MAX:
+        raise PeerError(f"a chat message is text of at most {CHAT_MAX} characters")
+    cleaned = clean_text(text, CHAT_MAX)
+    if not cleaned:
+        raise PeerError("an empty chat message")
+    return {"text": cleaned}
+
+
+def check_now(now: Any) -> int:
+    if not isinstance(now, int) or isinstance(now, bool) or now < 0:
+        raise PeerError(f"'now' must be the time in milliseconds, not {now!r}")
+    return now
+
+
+def read_message(text: Any, limit: int, types: tuple[str, ...]) -> dict[str, Any]:
+    """A peer's message text → its object, checked for size, JSON, version, type and sequence number."""
+    if not isinstance(text, str):
+        raise PeerError("a message must be JSON text")
+    try:
+        message = parse_json(text, limit)
+    except JsonTextError as e:
+        raise PeerError(f"the message {e}") from None
+    if not isinstance(message, dict):
+        raise PeerError("a message must be a JSON object")
+    if message.get("v") != PROTOCOL:
+        raise PeerError(f"the other browser speaks another version ({message.get('v')!r}, this one {PROTOCOL})")
+    kind = message.get("t")
+    if kind not in types:
+        raise PeerError(f"unknown message type {kind!r}")
+    n = message.get("n")
+    if not isinstance(n, int) or isinstance(n, bool) or n < 1:
+        raise PeerError("a message needs its sequence number 'n' (1, 2, ...)")
+    return message
+
+
+class Outbox:
+    """Numbered messages to the other browser."""
+
+    def __init__(self, sent: int = 0) -> None:
+        self.sent = sent
+        self.pending: list[str] = []
+
+    def put(self, kind: str, **fields: Any) -> None:
+        self.sent += 1
+        self.pending.append(json.dumps({"v": PROTOCOL, "t": kind, "n": self.sent, **fields}, separators=(",", ":")))
+
+    def take(self) -> list[str]:
+        out, self.pending = self.pending, []
+        return out

@@ -1,0 +1,488 @@
+"""Online play's engine side (py_engine/service/online/): two engines, as in two browsers, through ``handle_page``.
+
+The host's engine referees; the guest's engine checks the host. Messages
+travel as the JSON texts the pages would carry over the data channel. The
+clock is the test's (``now``), so pauses and time-outs take no time.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+from py_engine.core.cards import CARD_NAMES
+from py_engine.service.online import fair_pack
+from py_engine.service.online.host import HostSession
+from py_engine.service.online.messages import CHAT_MAX, PAUSE_MS, RATE_BURST, RETURN_MS, SHOW_MS
+from py_engine.service.protocol import Engine
+from py_engine.service.table import GUEST, HOST
+from tests.test_table import cards_in, may_see
+
+
+class Browser:
+    """One browser's engine, asked through the page's entry point."""
+
+    def __init__(self) -> None:
+        self.engine = Engine()
+
+    def ask(self, **request: Any) -> dict[str, Any]:
+        return dict(json.loads(self.engine.handle_page(json.dumps({"v": 1, "id": 1, **request}))))
+
+    def ok(self, **request: Any) -> dict[str, Any]:
+        answer = self.ask(**request)
+        assert answer["ok"], answer
+        return answer
+
+
+class Pair:
+    """A host and a guest, with every message checked for privacy as it leaves the host."""
+
+    def __init__(self, preset: str = "KLUB20", now: int = 1_000_000, rules: dict[str, Any] | None = None) -> None:
+        self.host, self.guest = Browser(), Browser()
+        self.now = now
+        self.to_guest: list[str] = []
+        self.guest_answers: list[dict[str, Any]] = []
+        self.refused: list[dict[str, Any]] = []
+        self.problems: list[str] = []
+        opened = self.host.ok(cmd="online_host", preset=preset, rules=rules or {}, name="Anna", now=now)
+        self.h = opened["session"]
+        room = opened["send"]
+        assert len(room) == 1 and json.loads(room[0])["t"] == "room"
+        answer = self.guest.ok(cmd="online_guest_open", message=room[0], now=now)
+        self.g = answer["session"]
+        self.room = answer["room"]
+        self.host_answer = opened
+        self.send_to_host(self.guest.ok(cmd="online_guest_join", session=self.g, name="Béla")["send"])
+
+    @property
+    def session(self) -> HostSession:
+        session = self.host.engine.online[self.h]
+        assert isinstance(session, HostSession)
+        return session
+
+    def deliver(self) -> None:
+        """Carry the host's pending messages to the guest (and the guest's replies back), checking each."""
+        while self.to_guest:
+            text = self.to_guest.pop(0)
+            answer = self.guest.ok(cmd="online_from_host", session=self.g, message=text, now=self.now)
+            self.guest_answers.append(answer)
+            self.problems += answer.get("proof", {}).get("problems", [])
+            if answer["send"]:
+                self.send_to_host(answer["send"])
+
+    def send_to_host(self, texts: list[str]) -> list[dict[str, Any]]:
+        answers = []
+        for text in texts:
+            answer = self.host.ok(cmd="online_from_guest", session=self.h, message=text, now=self.now)
+            self.host_sent(answer)
+            if "refused" in answer:
+                self.refused.append(answer["refused"])
+            answers.append(answer)
+        self.deliver()
+        return answers
+
+    def host_sent(self, answer: dict[str, Any]) -> None:
+        """The host's answer: its messages to the guest hold no card the guest may not see."""
+        self.host_answer = answer
+        table = self.session.table
+        for text in answer["send"]:
+            message = json.loads(text)
+            if table is not None and message["t"] in ("frames", "state"):
+                shown = HOST in table.shown
+                allowed = may_see(table.match, GUEST, shown)
+                for frame in message.get("frames", []):
+                    if frame["view"]["deal_result"] is None and frame["event"]["type"] != "deal_end":
+                        assert cards_in(frame) <= allowed, (cards_in(frame) - allowed, frame)
+                rest = {k: v for k, v in message.items() if k != "frames"}
+                if rest["show"]["view"]["deal_result"] is None:
+                    assert cards_in(rest) <= allowed, (cards_in(rest) - allowed, rest)
+            self.to_guest.append(text)
+
+    def host_do(self, **intent: Any) -> dict[str, Any]:
+        answer = self.host.ask(cmd="online_host_do", session=self.h, intent=intent, now=self.now)
+        if answer["ok"]:
+            self.host_sent(answer)
+            self.deliver()
+        return answer
+
+    def guest_do(self, **intent: Any) -> dict[str, Any]:
+        answer = self.guest.ask(cmd="online_guest_do", session=self.g, intent=intent)
+        if answer["ok"]:
+            self.send_to_host(answer["send"])
+        return answer
+
+    def tick(self, ms: int) -> dict[str, Any]:
+        self.now += ms
+        answer = self.host.ok(cmd="online_tick", session=self.h, now=self.now)
+        self.host_sent(answer)
+        self.deliver()
+        return answer
+
+    def guest_show(self) -> dict[str, Any]:
+        shows = [a["show"] for a in self.guest_answers if "show" in a]
+        return shows[-1]
+
+    def host_view(self) -> dict[str, Any]:
+        view: dict[str, Any] = self.host.ok(cmd="online_tick", session=self.h, now=self.now)["view"]
+        return view
+
+    def play(self, rng: random.Random, moves: int | None = None) -> None:
+        """Random legal moves from whichever side may move (``moves`` of them, or to the game's end)."""
+        for _ in range(moves or 10_000):
+            host_view = self.host_view()
+            if host_view["game_over"]:
+                return
+            self.now += 300  # a brisk human pace: the host limits a guest to 5 messages a second
+            guest_view = self.guest_show()["view"]
+            if self.host_answer["may"].get("computer_move"):
+                answer = self.host.ok(cmd="online_computer", session=self.h, now=self.now, budget_ms=20, seed=1)
+                self.host_sent(answer)
+                self.deliver()
+            elif host_view["legal"] and (host_view["to_act"] in (HOST, None) or rng.random() < 0.5):
+                assert self.host_do(t="act", action=rng.choice(host_view["legal"]))["ok"]
+            elif guest_view["legal"]:
+                assert self.guest_do(t="act", action=rng.choice(guest_view["legal"]))["ok"]
+            else:
+                raise AssertionError("nobody can move")
+        assert moves is not None, "the game did not end"
+
+
+# ---------------------------------------------------------------- whole games
+
+
+@pytest.mark.parametrize(("preset", "seed"), [("KLUB20", 1), ("AT20", 2), ("DE24", 3), ("HU24", 4)])
+def test_a_whole_match_between_two_engines_checks_out(preset: str, seed: int) -> None:
+    pair = Pair(preset)
+    assert pair.room["rules"]["id"] == preset  # the guest sees the rules before it joins
+    pair.play(random.Random(seed))
+    match = pair.session.table.match  # type: ignore[union-attr]
+    assert match.finished
+    assert pair.problems == [] and pair.refused == []
+    proofs = [a["proof"] for a in pair.guest_answers if "proof" in a]
+    assert [p["deal"] for p in proofs] == list(range(1, len(match.records) + 1))
+    final = pair.guest_show()["view"]
+    assert final["game_over"] and final["match"]["scores"] == match.scores
+    # Every pack came from both secrets, and the first dealer from the cut of deal 1.
+    packs = pair.session.packs
+    assert packs is not None
+    assert [r.deck for r in match.records] == [packs.pack(match.rules.deck, i + 1) for i in range(len(match.records))]
+
+
+def test_the_guest_sees_only_its_own_seat() -> None:
+    pair = Pair()
+    view = pair.guest_show()["view"]
+    assert view["seat"] == GUEST and len(view["hand"]) == 5
+    host_hand = set(pair.host_view()["hand"])
+    assert not host_hand & cards_in(pair.guest_answers)
+
+
+# ---------------------------------------------------------------- the fair pack
+
+
+def test_a_pack_comes_from_both_secrets_and_the_chain_links() -> None:
+    tail, guest = "11" * 32, "22" * 32
+    head = fair_pack.chain_secret(tail, 0)
+    first = fair_pack.chain_secret(tail, 1)
+    assert fair_pack.follows(first, head) and not fair_pack.follows(fair_pack.chain_secret(tail, 2), head)
+    one = fair_pack.pack(20, first, guest, 1)
+    assert sorted(one) == sorted(fair_pack.pack(20, first, "33" * 32, 1))
+    assert one != fair_pack.pack(20, first, "33" * 32, 1)
+    assert {fair_pack.first_dealer(first, g * 32) for g in ("22", "33", "44", "55", "66", "77")} == {0, 1}
+
+
+def test_the_pack_derivation_is_pinned() -> None:
+    """The same secrets give the same head and pack here and inside Pyodide (a change to the derivation shows)."""
+    head = fair_pack.chain_secret("ab" * 32, 0)
+    pack = fair_pack.pack(20, fair_pack.chain_secret("ab" * 32, 1), "cd" * 32, 1)
+    assert head == "195325974a08fe3961989ce89a9683e663471bc083a0bf1bf191b644508271d2"
+    assert [CARD_NAMES[c] for c in pack] == (
+        [
+            "JH",
+            "JD",
+            "TS",
+            "QH",
+            "AD",
+            "TD",
+            "KH",
+            "QD",
+            "KD",
+            "AS",
+            "TC",
+            "AH",
+            "JS",
+            "TH",
+            "KC",
+            "QC",
+            "JC",
+            "KS",
+            "AC",
+            "QS",
+        ]
+    )
+
+
+def test_a_host_whose_pack_does_not_match_the_joint_seed_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    pair = Pair()
+    packs = pair.session.packs
+    assert packs is not None
+    honest = packs.pack
+
+    def stacked(deck_size: int, index: int) -> list[int]:
+        cards = honest(deck_size, index)
+        return cards[::-1] if index == 2 else cards
+
+    monkeypatch.setattr(packs, "pack", stacked)
+    pair.play(random.Random(5))
+    assert any("deal 2: the pack is not the one" in p for p in pair.problems), pair.problems
+    assert not any(p.startswith("deal 1:") for p in pair.problems)
+
+
+def test_a_host_that_shows_the_guest_other_cards_than_its_record_is_caught() -> None:
+    pair = Pair()
+    pair.play(random.Random(6), moves=3)
+    witness = pair.guest.engine.online[pair.g].witness  # type: ignore[union-attr]
+    assert witness is not None
+    witness.seen[0] = {**witness.seen[0], "hand": ["AH", "TH", "KH", "QH", "JH"]}
+    pair.play(random.Random(6))
+    assert any("what you were shown differs" in p for p in pair.problems)
+
+
+# ---------------------------------------------------------------- refused messages
+
+
+def _guest_message(pair: Pair, n: int, **fields: Any) -> str:
+    return json.dumps({"v": 1, "n": n, **fields})
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        ("not json", "bad_peer_message"),
+        ('{"v": 1, "t": "act", "n": 900, "action": "play:AH", "x": ' + "[" * 80 + "]" * 80 + "}", "bad_peer_message"),
+        ('{"v": 2, "t": "act", "n": 900, "action": "close"}', "bad_peer_message"),
+        ('{"v": 1, "t": "teleport", "n": 900}', "bad_peer_message"),
+        ('{"v": 1, "t": "act", "action": "close"}', "bad_peer_message"),
+        ('{"v": 1, "t": "act", "n": 900, "action": "play:ZZ"}', "bad_action"),
+        ('{"v": 1, "t": "act", "n": 900, "action": 7}', "bad_peer_message"),
+        ('{"v": 1, "t": "chat", "n": 900, "text": "' + "x" * (CHAT_MAX + 1) + '"}', "bad_peer_message"),
+        ('{"v": 1, "t": "chat", "n": 900, "phrase": "<b>hi</b>"}', "bad_peer_message"),
+        ('{"v": 1, "t": "join", "n": 900, "secret": "00"}', "bad_peer_message"),
+        ('"' + "x" * 5000 + '"', "bad_peer_message"),
+    ],
+)
+def test_a_forged_or_malformed_guest_message_changes_nothing(text: str, code: str) -> None:
+    pair = Pair()
+    before = pair.session.saved()
+    answer = pair.host.ok(cmd="online_from_guest", session=pair.h, message=text, now=pair.now)
+    assert answer["refused"]["code"] == code, answer["refused"]
+    after = pair.session.saved()
+    for key in ("sent", "received"):
+        before.pop(key), after.pop(key)
+    assert after == before
+    refusal = json.loads(answer["send"][-1])
+    assert refusal["t"] == "refused" and refusal["message"]
+
+
+def test_out_of_turn_illegal_and_replayed_moves_are_refused() -> None:
+    pair = Pair()
+    view = pair.guest_show()["view"]
+    host = pair.host_view()
+    record = pair.session.table.match.record()  # type: ignore[union-attr]
+    n = pair.guest.engine.online[pair.g].outbox.sent  # type: ignore[union-attr]
+    if view["to_act"] != GUEST:
+        answer = pair.send_to_host([_guest_message(pair, n + 1, t="act", action="play:" + host["hand"][0])])[0]
+        assert answer["refused"]["code"] in ("illegal_action", "not_your_turn")
+    else:
+        answer = pair.send_to_host([_guest_message(pair, n + 1, t="act", action="play:" + host["hand"][0])])[0]
+        assert answer["refused"]["code"] == "illegal_action"  # a card it does not hold
+    assert pair.session.table.match.record() == record  # type: ignore[union-attr]
+    # A replay: the same sequence number again, even for a legal move, is refused.
+    replay = _guest_message(pair, n + 1, t="chat", phrase="hello")
+    assert pair.send_to_host([replay])[0]["refused"]["message"].endswith("(a replay)")
+    # The guest's own engine refuses an impossible move before it leaves.
+    assert pair.guest_do(t="act", action="play:" + host["hand"][0])["error"]["code"] == "illegal_action"
+
+
+def test_a_flood_is_rate_limited_and_answered_once() -> None:
+    pair = Pair()
+    n = 100
+    answers = []
+    for i in range(60):
+        text = _guest_message(pair, n + i, t="chat", phrase="hello")
+        answers.append(pair.host.ok(cmd="online_from_guest", session=pair.h, message=text, now=pair.now))
+    limited = [a for a in answers if a.get("refused", {}).get("code") == "rate_limited"]
+    assert len(limited) >= 60 - RATE_BURST
+    told = [t for a in limited for t in a["send"] if json.loads(t)["t"] == "refused"]
+    assert len(told) == 1
+    later = _guest_message(pair, n + 100, t="chat", phrase="thanks")
+    answer = pair.host.ok(cmd="online_from_guest", session=pair.h, message=later, now=pair.now + 1000)
+    assert "refused" not in answer and answer["chat"]["phrase"] == "thanks"
+
+
+# ---------------------------------------------------------------- what source 002 describes
+
+
+def test_shown_cards_stay_face_up_for_ten_seconds_and_never_the_talon() -> None:
+    pair = Pair()
+    hand = pair.host_view()["hand"]
+    assert pair.host_do(t="show_cards")["ok"]
+    shown = pair.guest_show()["view"]
+    assert shown["opponent_shown"] == hand
+    assert pair.guest_answers[-1]["status"]["shown"] == {str(HOST): pair.now + SHOW_MS}
+    # (Pair.host_sent checked that no talon card reached the guest: only the host's hand was added.)
+    pair.tick(SHOW_MS - 1)
+    assert pair.guest_show()["view"]["opponent_shown"] == hand
+    pair.tick(1)
+    assert pair.guest_show()["view"]["opponent_shown"] is None
+    # The guest shows its hand to the host the same way.
+    guest_hand = pair.guest_show()["view"]["hand"]
+    assert pair.guest_do(t="show_cards")["ok"]
+    assert pair.host_answer["view"]["opponent_shown"] == guest_hand
+
+
+def test_a_pause_becomes_the_computer_until_the_player_presses_ok() -> None:
+    pair = Pair()
+    assert pair.guest_do(t="pause")["ok"]
+    assert pair.host_answer["status"]["paused"] == {str(GUEST): pair.now + PAUSE_MS}
+    pair.tick(PAUSE_MS - 1)
+    assert pair.host_answer["status"]["stand_in"] == []
+    pair.tick(1)
+    assert pair.host_answer["status"]["stand_in"] == [GUEST]
+    # The computer now plays the guest's seat under its name, on the host's engine.
+    rng = random.Random(7)
+    for _ in range(6):
+        pair.play(rng, moves=1) if not pair.host_view()["game_over"] else None
+    guest_moves = [
+        e for a in pair.guest_answers for f in a.get("frames", []) for e in [f["event"]] if e.get("seat") == GUEST
+    ]
+    assert guest_moves
+    assert pair.guest_do(t="back")["ok"]
+    assert pair.host_answer["status"]["stand_in"] == []
+    assert pair.problems == []
+
+
+def test_a_lost_connection_is_a_loss_on_time_after_sixty_seconds() -> None:
+    pair = Pair()
+    pair.host.ok(cmd="online_connection", session=pair.h, up=False, now=pair.now)
+    pair.tick(RETURN_MS - 1)
+    assert not pair.host_view()["game_over"]
+    answer = pair.tick(1)
+    assert answer["view"]["game_over"] and answer["view"]["match"]["ended"] == {"seat": GUEST, "reason": "time"}
+    assert answer["view"]["match"]["winner"] == HOST
+
+
+def test_a_reconnect_within_sixty_seconds_restores_exactly_the_same_state() -> None:
+    pair = Pair()
+    pair.play(random.Random(8), moves=4)
+    shown_before = pair.guest_show()
+    pair.host.ok(cmd="online_connection", session=pair.h, up=False, now=pair.now)
+    pair.tick(RETURN_MS - 1000)
+    answer = pair.guest.ok(cmd="online_reconnect", session=pair.g)
+    pair.send_to_host(answer["send"])
+    assert pair.guest_show() == shown_before
+    assert pair.host_answer["status"]["guest_away_since"] is None
+    pair.tick(RETURN_MS)
+    assert not pair.host_view()["game_over"]
+
+
+def test_both_pages_reload_and_the_game_goes_on() -> None:
+    pair = Pair()
+    pair.play(random.Random(9), moves=6)
+    shown_before = pair.guest_show()
+    saved_host = pair.host.engine.handle(json.dumps({"v": 1, "cmd": "online_save", "session": pair.h}))
+    saved_guest = pair.guest.engine.handle(json.dumps({"v": 1, "cmd": "online_save", "session": pair.g}))
+    pair.host, pair.guest = Browser(), Browser()
+    pair.now += 5000
+    restored = json.loads(
+        pair.host.engine.handle(
+            json.dumps({"v": 1, "cmd": "online_restore", "saved": json.loads(saved_host)["saved"], "now": pair.now})
+        )
+    )
+    assert restored["ok"] and restored["side"] == "host", restored
+    pair.h = restored["session"]
+    restored = json.loads(
+        pair.guest.engine.handle(
+            json.dumps({"v": 1, "cmd": "online_restore", "saved": json.loads(saved_guest)["saved"], "now": pair.now})
+        )
+    )
+    assert restored["side"] == "guest"
+    pair.g = restored["session"]
+    pair.send_to_host(pair.guest.ok(cmd="online_reconnect", session=pair.g)["send"])
+    assert pair.guest_show() == shown_before
+    pair.play(random.Random(10))
+    assert pair.problems == [] and pair.refused == []
+
+
+def test_a_host_back_too_late_has_lost_and_both_gone_is_no_result() -> None:
+    for guest_left_first, expected in ((False, {"seat": HOST, "reason": "time"}), (True, None)):
+        pair = Pair()
+        if guest_left_first:
+            pair.host.ok(cmd="online_connection", session=pair.h, up=False, now=pair.now)
+        saved = pair.host.engine.handle(json.dumps({"v": 1, "cmd": "online_save", "session": pair.h}))
+        later = pair.now + RETURN_MS + 1
+        answer = json.loads(
+            Browser().engine.handle(
+                json.dumps({"v": 1, "cmd": "online_restore", "saved": json.loads(saved)["saved"], "now": later})
+            )
+        )
+        ended = answer["view"]["match"]["ended"]
+        if expected is None:
+            assert ended == {"seat": None, "reason": "abandoned"} and answer["view"]["match"]["winner"] is None
+        else:
+            assert ended == expected
+
+
+def test_a_damaged_saved_online_game_is_refused_in_words() -> None:
+    browser = Browser()
+    answer = json.loads(
+        browser.engine.handle(json.dumps({"v": 1, "cmd": "online_restore", "saved": {"online": "host"}, "now": 1}))
+    )
+    assert answer["error"]["code"] == "bad_peer_message" and "damaged" in answer["error"]["message"]
+    assert browser.engine.online == {}
+
+
+def test_resign_and_a_rematch_from_nil_nil_with_fresh_packs() -> None:
+    pair = Pair()
+    first_head = pair.room["commitment"]
+    assert pair.guest_do(t="rematch")["error"]["code"] == "illegal_action"
+    assert pair.guest_do(t="resign")["ok"]
+    view = pair.host_view()
+    assert view["game_over"] and view["match"]["ended"] == {"seat": GUEST, "reason": "resigned"}
+    assert pair.guest_do(t="rematch")["ok"]
+    assert pair.host_answer["status"]["rematch"] == [GUEST]
+    assert pair.host_do(t="rematch")["ok"]
+    rooms = [a["room"] for a in pair.guest_answers if "room" in a]
+    assert rooms and rooms[-1]["commitment"] != first_head
+    view = pair.host_view()
+    assert not view["game_over"] and view["match"]["scores"] == [0, 0]
+    pair.play(random.Random(11))
+    assert pair.problems == []
+
+
+def test_chat_both_ways_as_plain_text_and_phrases() -> None:
+    pair = Pair()
+    assert pair.guest_do(t="chat", text="  <b>Szia!</b>\u0007\n  ")["ok"]
+    assert pair.host_answer["chat"] == {"seat": GUEST, "text": "<b>Szia!</b>", "at": pair.now}
+    assert pair.host_do(t="chat", phrase="good_luck")["ok"]
+    assert pair.guest_answers[-1]["chat"] == {"seat": HOST, "phrase": "good_luck"}
+    assert pair.guest_do(t="chat", text="x" * CHAT_MAX)["ok"]
+    assert pair.guest_do(t="chat", text="x" * (CHAT_MAX + 1))["error"]["code"] == "bad_peer_message"
+    assert pair.host_do(t="chat", phrase="insult")["error"]["code"] == "bad_peer_message"
+
+
+def test_the_guest_refuses_forged_host_messages() -> None:
+    pair = Pair()
+    session = pair.guest.engine.online[pair.g]
+    received = session.received  # type: ignore[union-attr]
+    forged = [
+        json.dumps({"v": 1, "t": "frames", "n": received, "frames": [], "show": pair.guest_show(), "status": {}}),
+        json.dumps({"v": 1, "t": "frames", "n": received + 1, "frames": [], "show": {"view": {"seat": HOST}}}),
+        json.dumps({"v": 1, "t": "frames", "n": received + 1, "frames": "x", "show": pair.guest_show()}),
+    ]
+    for text in forged:
+        answer = pair.guest.ask(cmd="online_from_host", session=pair.g, message=text, now=pair.now)
+        assert answer["error"]["code"] == "bad_peer_message", answer
+    assert session.received == received  # type: ignore[union-attr]
