@@ -3,8 +3,10 @@
 Runs, in this order, and stops at the first failure:
 
 1. set-up: ``npm ci`` when a package of package.json (Pyodide, TypeScript,
-   Biome) is missing from ``node_modules`` or not the locked version, and the
-   Pyodide wheels in ``.cache/pyodide-wheels/``;
+   Biome, esbuild, the online-play packages) is missing from ``node_modules``
+   or not the locked version, the Pyodide wheels in ``.cache/pyodide-wheels/``,
+   and the Nostr relay the online-play tests start (PyPI ``nostr-relay``, in
+   its own virtual environment in ``.cache/nostr-relay/``);
 2. ``ruff format --check .``;
 3. ``ruff check .``;
 4. ``mypy`` (configured in pyproject.toml);
@@ -215,6 +217,30 @@ def ensure_browsers() -> str:
     return "apt-get install"
 
 
+#: The Nostr relay the online-play tests start (tests/browser/online_fixtures.py), pinned, and where it lives.
+RELAY_REQUIREMENT = "nostr-relay==1.14"
+RELAY_VENV = ROOT / ".cache" / "nostr-relay"
+
+
+def ensure_nostr_relay() -> str:
+    """Install the relay into its own virtual environment (its dependencies stay out of the project's)."""
+    marker = RELAY_VENV / "installed.txt"
+    command = RELAY_VENV / "bin" / "nostr-relay"
+    if command.is_file() and marker.is_file() and marker.read_text(encoding="utf-8").strip() == RELAY_REQUIREMENT:
+        print(f"{RELAY_VENV.relative_to(ROOT)}/: {RELAY_REQUIREMENT}")
+        return ""
+    print(f"installing {RELAY_REQUIREMENT} into {RELAY_VENV.relative_to(ROOT)}/ for the online-play tests")
+    t0 = time.perf_counter()
+    if RELAY_VENV.exists():
+        shutil.rmtree(RELAY_VENV)
+    check([sys.executable, "-m", "venv", str(RELAY_VENV)], "python -m venv (for the Nostr relay)")
+    pip = [str(RELAY_VENV / "bin" / "python"), "-m", "pip", "install", "--disable-pip-version-check", "-q"]
+    check([*pip, RELAY_REQUIREMENT], f"pip install {RELAY_REQUIREMENT}")
+    marker.write_text(RELAY_REQUIREMENT + "\n", encoding="utf-8")
+    print(f"installed {RELAY_REQUIREMENT} in {time.perf_counter() - t0:.1f} s")
+    return "nostr-relay"
+
+
 def step_setup() -> str:
     notes = [n for n in (ensure_python_tools(), ensure_browsers()) if n]
     if shutil.which("node") is None:
@@ -230,7 +256,8 @@ def step_setup() -> str:
     except BuildError as e:
         raise StepFailed(str(e)) from None
     check([sys.executable, "tests/pyodide/fetch_wheels.py"], "fetching the Pyodide wheels")
-    return ", ".join(notes)
+    notes.append(ensure_nostr_relay())
+    return ", ".join(n for n in notes if n)
 
 
 def step_format() -> str:
@@ -349,7 +376,7 @@ def step_pyodide() -> tuple[str, dict[str, int]]:
 
 
 STEPS: dict[str, tuple[str, Callable[[], object]]] = {
-    "setup": ("set-up (npm ci, Pyodide wheels)", step_setup),
+    "setup": ("set-up (npm ci, Pyodide wheels, the Nostr relay of the online tests)", step_setup),
     "format": ("ruff format --check .", step_format),
     "lint": ("ruff check .", step_lint),
     "types": ("mypy", step_types),

@@ -172,7 +172,7 @@ export class Channel {
     }
     this.#received += 1;
     this.#inbox.push(m.d);
-    if (this.#onmessage && !this.#flushQueued && this.#inbox.length === 1) this.#flush();
+    if (this.#onmessage && !this.#flushQueued) this.#flush();
   }
 
   /**

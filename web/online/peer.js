@@ -98,6 +98,7 @@ async function gather(pc, timeoutMs) {
 function dataChannelLink(pc, dc, onFailure) {
   /** @type {string[]} */
   const outbox = [];
+  let closing = false;
   dc.bufferedAmountLowThreshold = LOW_WATER;
   dc.addEventListener("bufferedamountlow", drain);
   function drain() {
@@ -106,7 +107,19 @@ function dataChannelLink(pc, dc, onFailure) {
         dc.send(/** @type {string} */ (outbox.shift()));
       }
     } catch {
+      outbox.length = 0;
       onFailure();
+    }
+    if (closing && (!outbox.length || dc.readyState !== "open")) end();
+  }
+  // What the data channel was given still leaves after close(); then the connection ends.
+  function end() {
+    dc.removeEventListener("bufferedamountlow", drain);
+    if (dc.readyState === "closed") pc.close();
+    else {
+      dc.addEventListener("close", () => pc.close());
+      setTimeout(() => pc.close(), 1_000);
+      dc.close();
     }
   }
   return {
@@ -116,14 +129,9 @@ function dataChannelLink(pc, dc, onFailure) {
       drain();
     },
     close() {
-      // Let the goodbye (sent just before) leave, then end the connection.
-      const end = () => pc.close();
-      if (dc.readyState === "closed") end();
-      else {
-        dc.addEventListener("close", end);
-        setTimeout(end, 1_000);
-        dc.close();
-      }
+      // The goodbye was queued just before: once the queue is handed over, close.
+      closing = true;
+      drain();
     },
   };
 }
