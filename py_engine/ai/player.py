@@ -93,8 +93,16 @@ def for_deck(values: tuple[T, T], deck: int) -> T:
 #: and unlike that search it is clearly stronger than level 4 on AT20 and holds its own head to head
 #: against the plain search on 24-card presets (docs/arena.md, "The top level reads its opponent").
 #: On a command line: ``READ_PLAY=1 PRIOR_SHARP=0.9 READ_TRUST=0.5 PRIOR_WEIGHT=10 PRIOR_OPPONENT_ONLY=1``.
+#:
+#: It plays won and lost endgames as an expert does (``EXPERT_ENDGAME=1``, :func:`.ismcts.exact_ranking`).
 TOP_CONFIG = replace(
-    DEFAULT_CONFIG, read_play=True, prior_sharp=0.9, read_trust=0.5, prior_weight=10.0, prior_opponent_only=True
+    DEFAULT_CONFIG,
+    read_play=True,
+    prior_sharp=0.9,
+    read_trust=0.5,
+    prior_weight=10.0,
+    prior_opponent_only=True,
+    expert_endgame=True,
 )
 
 #: Iterations the top level reaches in Pyodide within 95% of a 1 s budget: the plain search reaches
@@ -210,7 +218,7 @@ def decide(
     elif level.kind == "psellos":
         ranking = [(psellos_action(deal, seat, rng), 0.0)]
     elif known_exactly(deal, config):
-        ranking = exact_ranking(deal, seat, utility)
+        ranking = exact_ranking(deal, seat, utility, config.expert_endgame)
         stats["exact"] = True
         if imprecision:
             return imprecise_decision(ranking, ranking, imprecision, rng, stats, start)
