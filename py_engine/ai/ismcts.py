@@ -41,14 +41,26 @@ class Utility:
 
     Near the match target extra points are worth nothing: a win counts only
     up to what the winner still needs, and a pending carry-over is added.
+    ``needs`` (by seat) and ``carry`` are the match's context of the decision.
+
+    With ``values`` (:func:`~py_engine.ai.equity.score_utility`) a result is
+    valued by the chance to win the match after it instead: ``values`` holds
+    the reward of the seat winning 0-3 game points, of losing 0-3, and of a
+    deal without a winner (whatever its rules do with a tie).
     """
 
     seat: int
     needs: tuple[int, int] = (7, 7)
     carry: int = 0
+    values: tuple[float, ...] | None = None
 
     def __call__(self, result: DealResult) -> float:
         winner = result.winner
+        values = self.values
+        if values is not None:
+            if winner is None:
+                return values[8]
+            return values[(0 if winner == self.seat else 4) + min(result.game_points, 3)]
         if winner is None:
             return 0.0
         points = min(result.game_points + self.carry, self.needs[winner])
