@@ -164,3 +164,16 @@ def _after(deal: Deal, action: int) -> Deal:
     child = deal.clone()
     child.apply(action)
     return child
+
+
+def test_the_endgames_command_compares_the_two_on_the_same_positions(capsys: pytest.CaptureFixture[str]) -> None:
+    from py_engine.tools import endgames
+
+    assert endgames.main(["--positions", "12", "--seed", "2"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("endgames AT20: level 5's exact play against heuristic, ")
+    assert lines[2].startswith("difference ") and "game points per deal" in lines[2]
+    deal = endgames.endgame(PRESETS["AT20"], 2_000_003)
+    if deal is not None:  # finishing a position is a function of its seed
+        seat = deal.to_act
+        assert endgames.finish(deal, seat, True, "heuristic", 5) == endgames.finish(deal, seat, True, "heuristic", 5)

@@ -123,3 +123,14 @@ def test_the_search_values_results_by_the_match_only_where_its_config_plays_the_
     assert level4.values is None  # the lower levels play the deal
     assert hint.values is None  # hints and reviews show game points
     assert score_utility(Utility(seat, (1, 1), 0), match.deal).values is not None
+
+
+def test_the_outcomes_command_measures_shares_that_add_up_to_one(capsys: pytest.CaptureFixture[str]) -> None:
+    from py_engine.tools import outcomes
+
+    measured = outcomes.measure(PRESETS["DE24"], 60, "heuristic", 3)
+    assert sum(measured.forehand) + sum(measured.dealer) + measured.tie == pytest.approx(1.0, abs=1e-3)
+    assert outcomes.main(["--deals", "10", "AT20"]) == 0
+    assert capsys.readouterr().out.startswith('    "AT20": Outcomes((')
+    with pytest.raises(SystemExit):
+        outcomes.main(["XX99"])
