@@ -185,7 +185,7 @@ def test_a_bummerl_run_reports_the_bummerl_and_the_game_point_shares_and_their_u
     units = {line.split()[0]: line for line in lines[1:4]}
     assert set(units) == {"game", "deals", "Bummerls"}
     assert units["Bummerls"].endswith("(Bummerls won: matches played to the preset's target)")
-    assert "(game points won in all deals" in units["game"]
+    assert units["game"].endswith("(game points the deals awarded, carried-over points left out)")
     row = lines[-1]
     assert row.startswith("| AT20 | heuristic | random | 3 | ") and row.count("%]") == 3
     assert row.endswith("--pairs 3 --matches` |")
@@ -218,3 +218,12 @@ def test_shares_count_each_unit_of_a_run() -> None:
     assert figures[2].value == 0.75 and figures[0].value == 0.5
     assert [f.unit for f in arena.shares(results, matches=False)] == ["game points", "deals"]
     assert all(f.low <= f.value <= f.high for f in figures)
+
+
+def test_a_few_pairs_of_bummerls_that_all_split_still_leave_an_interval() -> None:
+    split = [(arena.Tally(matches_won=1), arena.Tally(matches_won=1))] * 4
+    bummerls = arena.shares(split, matches=True)[2]
+    assert bummerls.value == 0.5 and bummerls.low < 0.4 and bummerls.high > 0.6  # not [50%, 50%]
+    many = [(arena.Tally(matches_won=2), arena.Tally())] * 150 + [(arena.Tally(), arena.Tally(matches_won=2))] * 50
+    wide = arena.shares(many, matches=True)[2]
+    assert wide.value == 0.75 and 0.68 < wide.low < 0.70 and 0.80 < wide.high < 0.82  # the pseudo-pairs fade

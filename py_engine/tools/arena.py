@@ -238,10 +238,15 @@ def _share(a: float, b: float) -> float:
 
 #: What each figure counts, as the arena's output names it.
 UNITS = {
-    "game points": "game points won in all deals (each deal's award; a carried-over point is not counted)",
-    "deals": "deals won (a deal without a winner counts for nobody)",
+    "game points": "game points the deals awarded, carried-over points left out",
+    "deals": "deals won; a deal without a winner counts for nobody",
     "Bummerls": "Bummerls won: matches played to the preset's target",
 }
+#: Pairs the Bummerl interval adds, one won 2:0 by each side (never the share itself): most pairs of
+#: Bummerls split 1:1, and a percentile bootstrap over a few pairs that all split would give an
+#: interval of width zero. Like Agresti and Coull's "plus four" for a proportion, the pseudo-pairs
+#: keep a small run's interval honest and fade as the pairs grow.
+BUMMERL_PSEUDO_PAIRS = ((2, 0), (0, 2))
 
 
 @dataclass(frozen=True)
@@ -274,7 +279,8 @@ def shares(results: list[tuple[Tally, Tally]], matches: bool) -> list[Share]:
     """A's share of the game points, of the deals and (when whole matches were played) of the Bummerls.
 
     Each interval resamples the pairs, the run's independent units: a pair's two games share their
-    packs, so they are not counted as two draws.
+    packs, so they are not counted as two draws. The Bummerls' interval also resamples
+    :data:`BUMMERL_PSEUDO_PAIRS`.
     """
     rng = random.Random(0)
     counts: list[tuple[str, list[tuple[int, int]]]] = [
@@ -285,7 +291,7 @@ def shares(results: list[tuple[Tally, Tally]], matches: bool) -> list[Share]:
         counts.append(("Bummerls", [(a.matches_won, b.matches_won) for a, b in results]))
     figures = []
     for unit, pairs in counts:
-        low, high = share_interval(pairs, rng)
+        low, high = share_interval([*pairs, *BUMMERL_PSEUDO_PAIRS] if unit == "Bummerls" else pairs, rng)
         figures.append(Share(unit, sum(a for a, _ in pairs), sum(b for _, b in pairs), low, high))
     return figures
 
