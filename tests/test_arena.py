@@ -145,3 +145,85 @@ def test_a_journal_of_another_run_or_a_damaged_one_is_refused(
     with pytest.raises(SystemExit):
         arena.main(argv)
     assert "with these players and constants" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("preset_id", ["AT20", "DE24"])
+def test_paired_bummerls_deal_the_same_packs_in_the_same_order_with_the_seats_swapped(
+    preset_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    played: list[tuple[Any, tuple[str, str]]] = []
+    play = arena._play
+
+    def recording(match: Any, levels: tuple[player.Level, player.Level], *args: Any) -> list[arena.Tally]:
+        tallies = play(match, levels, *args)
+        played.append((match, (levels[0].name, levels[1].name)))
+        return tallies
+
+    monkeypatch.setattr(arena, "_play", recording)
+    rules = PRESETS[preset_id]  # DE24: the winner deals next, so the halves' dealers part ways
+    a, b = arena.play_pair(arena.Job(rules, "heuristic", "random", 12, True, None))
+    (first, seats_first), (second, seats_second) = played
+    assert seats_first == ("heuristic", "random") and seats_second == ("random", "heuristic")  # seats swapped
+    for match in (first, second):  # each half is a whole Bummerl, played to the target
+        assert match.match_over and max(match.scores) == rules.match_target
+        assert len(match.records) > 1
+    assert first.records[0].dealer == second.records[0].dealer
+    shared = min(len(first.records), len(second.records))
+    assert [r.deck for r in first.records[:shared]] == [r.deck for r in second.records[:shared]]
+    assert len({tuple(r.deck) for r in first.records}) == len(first.records)  # a new pack every deal
+    assert a.matches_won + b.matches_won == 2  # one Bummerl a half
+    assert a.deals_won + b.deals_won <= len(first.records) + len(second.records)
+
+
+def test_a_bummerl_run_reports_the_bummerl_and_the_game_point_shares_and_their_units(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    argv = ["--a", "heuristic", "--b", "random", "--pairs", "3", "--procs", "1", "--matches", "--markdown"]
+    assert arena.main(argv) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert lines[0] == "arena AT20: A=heuristic vs B=random, 3 pairs = 6 Bummerls (matches to 7)"
+    units = {line.split()[0]: line for line in lines[1:4]}
+    assert set(units) == {"game", "deals", "Bummerls"}
+    assert units["Bummerls"].endswith("(Bummerls won: matches played to the preset's target)")
+    assert units["game"].endswith("(game points the deals awarded, carried-over points left out)")
+    row = lines[-1]
+    assert row.startswith("| AT20 | heuristic | random | 3 | ") and row.count("%]") == 3
+    assert row.endswith("--pairs 3 --matches` |")
+    bummerls = units["Bummerls"].split("A share ")[1].split("  95% CI ")
+    assert row.split(" | ")[4] == f"{bummerls[0]} {bummerls[1].split('  ')[0]}"  # the Bummerl share comes first
+
+
+def test_share_intervals_resample_the_pairs() -> None:
+    rng = __import__("random").Random(1)
+    assert arena.share_interval([(2, 0)] * 50, rng) == (1.0, 1.0)
+    # 400 pairs, each won 2:0 by one side or the other: a share of 50%, its standard error 2.5 points
+    low, high = arena.share_interval([(2, 0), (0, 2)] * 200, rng)
+    assert 0.44 < low < 0.46 and 0.54 < high < 0.56
+    # Split pairs (1:1) carry no information about who is stronger: they narrow the interval
+    low_split, high_split = arena.share_interval([(2, 0), (0, 2)] * 100 + [(1, 1)] * 200, rng)
+    assert high_split - low_split < high - low
+    assert low_split < 0.5 < high_split
+
+
+def test_shares_count_each_unit_of_a_run() -> None:
+    results = [
+        (arena.Tally(game_points=5, deals_won=3, matches_won=2), arena.Tally(game_points=7, deals_won=4)),
+        (
+            arena.Tally(game_points=8, deals_won=5, matches_won=1),
+            arena.Tally(game_points=6, deals_won=3, matches_won=1),
+        ),
+    ]
+    figures = arena.shares(results, matches=True)
+    assert [(f.unit, f.a, f.b) for f in figures] == [("game points", 13, 13), ("deals", 8, 7), ("Bummerls", 3, 1)]
+    assert figures[2].value == 0.75 and figures[0].value == 0.5
+    assert [f.unit for f in arena.shares(results, matches=False)] == ["game points", "deals"]
+    assert all(f.low <= f.value <= f.high for f in figures)
+
+
+def test_a_few_pairs_of_bummerls_that_all_split_still_leave_an_interval() -> None:
+    split = [(arena.Tally(matches_won=1), arena.Tally(matches_won=1))] * 4
+    bummerls = arena.shares(split, matches=True)[2]
+    assert bummerls.value == 0.5 and bummerls.low < 0.4 and bummerls.high > 0.6  # not [50%, 50%]
+    many = [(arena.Tally(matches_won=2), arena.Tally())] * 150 + [(arena.Tally(), arena.Tally(matches_won=2))] * 50
+    wide = arena.shares(many, matches=True)[2]
+    assert wide.value == 0.75 and 0.68 < wide.low < 0.70 and 0.80 < wide.high < 0.82  # the pseudo-pairs fade

@@ -55,6 +55,13 @@ class SearchConfig:
     prior_sharp: float = 0.5
     #: How many particles a reading draws its worlds from.
     particles: int = 200
+    #: Value a deal's results by the chance to win the match after them (:mod:`.equity`), not by
+    #: game points: the match score, carry-over and dealer of the decision count.
+    play_score: bool = False
+    #: When the exact solver finds several best actions, prefer the one that leaves a fallible
+    #: opponent the most ways to go wrong, then the one that keeps the most card-point margin
+    #: (:func:`.ismcts.exact_ranking`).
+    expert_endgame: bool = False
 
     def with_settings(self, settings: Iterable[str]) -> SearchConfig:
         """A copy with each ``NAME=VALUE`` applied in turn (the last of a name wins); a ValueError says

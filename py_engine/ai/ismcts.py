@@ -41,14 +41,26 @@ class Utility:
 
     Near the match target extra points are worth nothing: a win counts only
     up to what the winner still needs, and a pending carry-over is added.
+    ``needs`` (by seat) and ``carry`` are the match's context of the decision.
+
+    With ``values`` (:func:`~py_engine.ai.equity.score_utility`) a result is
+    valued by the chance to win the match after it instead: ``values`` holds
+    the reward of the seat winning 0-3 game points, of losing 0-3, and of a
+    deal without a winner (whatever its rules do with a tie).
     """
 
     seat: int
     needs: tuple[int, int] = (7, 7)
     carry: int = 0
+    values: tuple[float, ...] | None = None
 
     def __call__(self, result: DealResult) -> float:
         winner = result.winner
+        values = self.values
+        if values is not None:
+            if winner is None:
+                return values[8]
+            return values[(0 if winner == self.seat else 4) + min(result.game_points, 3)]
         if winner is None:
             return 0.0
         points = min(result.game_points + self.carry, self.needs[winner])
@@ -221,6 +233,69 @@ def known_exactly(deal: Deal, config: SearchConfig = DEFAULT_CONFIG) -> bool:
     return deal.exhausted and deal.cards_in_hands() <= config.exact_cards
 
 
-def exact_ranking(deal: Deal, seat: int, utility: Utility) -> list[tuple[int, float]]:
-    """After the talon is exhausted both hands are known: rank by exact values."""
-    return best_actions(deal, seat, utility, {})
+def exact_ranking(deal: Deal, seat: int, utility: Utility, expert: bool = False) -> list[tuple[int, float]]:
+    """After the talon is exhausted both hands are known: rank by exact values.
+
+    With ``expert``, the actions tied for the best exact value are ordered as an expert plays a
+    won (or lost) endgame: first by what a fallible opponent leaves (:func:`chances`: the mean exact
+    value over the opponent's next choices, so the more ways it has to go wrong, the better), then
+    by the Schneider margin the line keeps against best play (``solve``'s ``margin``). The values
+    are left as they are: every tied action keeps the best value.
+    """
+    table: Table = {}
+    ranking = best_actions(deal, seat, utility, table)
+    if not expert or len(ranking) < 2:
+        return ranking
+    best = ranking[0][1]
+    tied = [action for action, value in ranking if value >= best - TIED]
+    if len(tied) < 2:
+        return ranking
+    margins: Table = {}
+    keys: dict[int, tuple[float, float]] = {}
+    for action in tied:
+        child = deal.clone()
+        child.apply(action)
+        keys[action] = (
+            round(chances(child, seat, utility, table), 9),
+            solve(child, seat, utility, margins, margin=MARGIN),
+        )
+    order = sorted(tied, key=lambda action: (-keys[action][0], -keys[action][1]))
+    return [(action, best) for action in order] + ranking[len(tied) :]
+
+
+#: Exact values this close are one value (floating-point sums of equal results).
+TIED = 1e-9
+#: The weight of a Schneider point in the tie-break (``solve``'s ``margin``): far below the gap
+#: between any two results (a deal has at most 120 card points and 40 marriage points a side).
+MARGIN = 1e-6
+
+
+def chances(deal: Deal, seat: int, utility: Utility, table: Table) -> float:
+    """What ``deal`` is worth to ``seat`` when the opponent's next choice is a uniformly random one of its
+    actions and every other move is exact: ``seat`` plays on by its best exact actions (the best
+    chances among them) until the opponent chooses. Both hands known, nothing drawn."""
+    while deal.result is None:
+        claim = claim_choice(deal)
+        if claim is None:
+            break
+        deal = deal.clone()
+        deal.apply(claim[1], claim[0])
+    if deal.result is not None:
+        return utility(deal.result)
+    mover = deal.to_act
+    children = []
+    for action in deal.legal_actions():
+        if action >= CLAIM:
+            continue
+        child = deal.clone()
+        child.apply(action)
+        children.append(child)
+    values = [solve(child, seat, utility, table) for child in children]
+    if mover != seat:
+        return sum(values) / len(values)
+    best = max(values)
+    return max(
+        chances(child, seat, utility, table)
+        for child, value in zip(children, values, strict=True)
+        if value >= best - TIED
+    )

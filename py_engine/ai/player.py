@@ -33,6 +33,7 @@ from ..core.actions import CLAIM, PASS, RESIGN
 from ..core.deal import Deal
 from ..core.errors import NotYourTurnError, UnknownLevelError
 from .config import DEFAULT_CONFIG, SearchConfig
+from .equity import score_utility
 from .heuristic import heuristic_action
 from .ismcts import Utility, exact_ranking, known_exactly, search
 from .psellos import psellos_action
@@ -93,8 +94,19 @@ def for_deck(values: tuple[T, T], deck: int) -> T:
 #: and unlike that search it is clearly stronger than level 4 on AT20 and holds its own head to head
 #: against the plain search on 24-card presets (docs/arena.md, "The top level reads its opponent").
 #: On a command line: ``READ_PLAY=1 PRIOR_SHARP=0.9 READ_TRUST=0.5 PRIOR_WEIGHT=10 PRIOR_OPPONENT_ONLY=1``.
+#:
+#: It also plays the match, not only the deal: a result is worth the chance to win the match after it
+#: (``PLAY_SCORE=1``, :mod:`.equity`), and it plays won and lost endgames as an expert does
+#: (``EXPERT_ENDGAME=1``, :func:`.ismcts.exact_ranking`).
 TOP_CONFIG = replace(
-    DEFAULT_CONFIG, read_play=True, prior_sharp=0.9, read_trust=0.5, prior_weight=10.0, prior_opponent_only=True
+    DEFAULT_CONFIG,
+    read_play=True,
+    prior_sharp=0.9,
+    read_trust=0.5,
+    prior_weight=10.0,
+    prior_opponent_only=True,
+    play_score=True,
+    expert_endgame=True,
 )
 
 #: Iterations the top level reaches in Pyodide within 95% of a 1 s budget: the plain search reaches
@@ -198,6 +210,8 @@ def decide(
     if seat != deal.to_act:
         raise NotYourTurnError(f"seat {seat} is not on turn and has no valid claim")
     actions = [a for a in deal.legal_actions(seat) if a not in (CLAIM, PASS, RESIGN)]
+    if config.play_score and level.kind == "search":
+        utility = score_utility(utility, deal)
     stats: dict[str, Any] = {"iterations": 0}
     ranking: list[tuple[int, float]]
     imprecision = level.imprecision_for(deal.rules.deck)
@@ -210,7 +224,7 @@ def decide(
     elif level.kind == "psellos":
         ranking = [(psellos_action(deal, seat, rng), 0.0)]
     elif known_exactly(deal, config):
-        ranking = exact_ranking(deal, seat, utility)
+        ranking = exact_ranking(deal, seat, utility, config.expert_endgame)
         stats["exact"] = True
         if imprecision:
             return imprecise_decision(ranking, ranking, imprecision, rng, stats, start)

@@ -10,7 +10,7 @@ request (the protocol answers ``internal_error``).
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..core.actions import NEXT
 from ..core.errors import EngineError, GameOverError, NotYourTurnError
@@ -31,8 +31,13 @@ class Request:
     seed: int | None = None
 
 
-def choose(match: Match, seat: int, request: Request) -> Decision:
-    """The action the computer takes for ``seat`` (which must have something to do)."""
+def choose(match: Match, seat: int, request: Request, *, game_points: bool = False) -> Decision:
+    """The action the computer takes for ``seat`` (which must have something to do).
+
+    The match's score and carry-over go to the search with the utility (:func:`match_utility`); a
+    level that plays the score (``SearchConfig.play_score``) values results by the chance to win the
+    match, unless ``game_points`` asks for values in game points.
+    """
     legal = match.legal(seat)
     if not legal:
         if match.finished:
@@ -47,7 +52,10 @@ def choose(match: Match, seat: int, request: Request) -> Decision:
     rng = random.Random(request.seed if request.seed is not None else random.SystemRandom().randrange(2**32))
     utility = match_utility(seat, match.scores, match.rules.match_target, match.carry)
     try:
-        return decide(deal, seat, level, rng, utility, iterations=request.iterations, budget_ms=request.budget_ms)
+        config = replace(level.config, play_score=False) if game_points else None
+        return decide(
+            deal, seat, level, rng, utility, iterations=request.iterations, budget_ms=request.budget_ms, config=config
+        )
     except EngineError as error:
         # The request was checked above: a refusal from inside the search is the engine's own failure.
         raise RuntimeError(f"the computer's decision failed: {type(error).__name__}: {error}") from error
@@ -56,7 +64,8 @@ def choose(match: Match, seat: int, request: Request) -> Decision:
 def rank(match: Match, seat: int, request: Request) -> list[tuple[int, float]]:
     """The legal actions of ``seat``, best first, with values (game points for the seat, scaled to 1/3).
 
-    The top level ranks them, within the request's budget (``HINT_BUDGET_MS`` if none).
+    The top level ranks them, within the request's budget (``HINT_BUDGET_MS`` if none), by the deal's
+    game points even where it plays the match score: the page shows the values as game points.
     """
     legal = match.legal(seat)
     if match.deal.over or not legal:
@@ -64,7 +73,7 @@ def rank(match: Match, seat: int, request: Request) -> list[tuple[int, float]]:
     if seat != match.deal.to_act:
         return [(a, 0.0) for a in legal]
     budget = request.budget_ms if request.budget_ms is not None else HINT_BUDGET_MS
-    decision = choose(match, seat, Request(level="5", budget_ms=budget, seed=request.seed))
+    decision = choose(match, seat, Request(level="5", budget_ms=budget, seed=request.seed), game_points=True)
     ranked = dict(decision.ranking)
     order = [a for a, _ in decision.ranking if a in legal]
     rest = [a for a in legal if a not in ranked]

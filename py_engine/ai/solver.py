@@ -25,7 +25,7 @@ from typing import Any
 from ..core.actions import CLAIM, MARRY
 from ..core.cards import HIGHER, KING, POINTS, SUIT_MASK
 from ..core.deal import Deal
-from ..core.scoring import DealResult, award_basis
+from ..core.scoring import DealResult, award_basis, schneider_points
 from .heuristic import claim_choice
 
 Utility = Callable[[DealResult], float]
@@ -61,11 +61,18 @@ def _ordered(mask: int) -> list[int]:
 
 
 _Core = tuple[Callable[..., float], Callable[..., float]]
+#: An end of the deal in the node functions: (seat, tricks, card points, totals) → value.
+_End = Callable[[int, int, tuple[int, int], tuple[int, int]], float]
 
 
-def _core(deal: Deal, seat: int, utility: Utility, table: Table) -> _Core:
-    """The two node functions (lead, response) for worlds of this deal's context; cached in ``table``."""
-    context = (deal.closed_by, deal.exhausted, deal.close_snapshot, deal.trump)
+def _core(deal: Deal, seat: int, utility: Utility, table: Table, margin: float = 0.0) -> _Core:
+    """The two node functions (lead, response) for worlds of this deal's context; cached in ``table``.
+
+    With a ``margin``, every end of the deal is also worth ``margin`` per point by which the seat's
+    Schneider points (``schneider_basis``) exceed the opponent's: a tie-break between lines of
+    equal value when ``margin`` is small enough.
+    """
+    context = (deal.closed_by, deal.exhausted, deal.close_snapshot, deal.trump, margin)
     cached = table.get(context)
     if cached is not None:
         return cached[1]  # type: ignore[no-any-return]
@@ -116,7 +123,7 @@ def _core(deal: Deal, seat: int, utility: Utility, table: Table) -> _Core:
             three = not tricks >> closer & 1
         return win[1 - closer][3 if three else 2]
 
-    def claimed(claimer: int, tricks: int, cards: tuple[int, int], totals: tuple[int, int]) -> float:
+    def claimed_plain(claimer: int, tricks: int, cards: tuple[int, int], totals: tuple[int, int]) -> float:
         """A valid claim (or an automatic 66) by ``claimer``."""
         other = 1 - claimer
         basis = cards if schneider_cards else totals
@@ -126,7 +133,7 @@ def _core(deal: Deal, seat: int, utility: Utility, table: Table) -> _Core:
             return close_lost(tricks)
         return win[claimer][award(other, tricks, basis[other])]
 
-    def cards_out(last: int, tricks: int, cards: tuple[int, int], totals: tuple[int, int]) -> float:
+    def cards_out_plain(last: int, tricks: int, cards: tuple[int, int], totals: tuple[int, int]) -> float:
         """All cards played, no claim (RULES.md §1.12)."""
         if close_applies:
             return close_lost(tricks)
@@ -144,6 +151,21 @@ def _core(deal: Deal, seat: int, utility: Utility, table: Table) -> _Core:
             return win[winner][1]
         basis = cards if schneider_cards else totals
         return win[winner][award(1 - winner, tricks, basis[1 - winner])]
+
+    claimed: _End = claimed_plain
+    cards_out: _End = cards_out_plain
+    if margin:
+
+        def claimed_margin(claimer: int, tricks: int, cards: tuple[int, int], totals: tuple[int, int]) -> float:
+            basis = cards if schneider_cards else totals
+            return claimed_plain(claimer, tricks, cards, totals) + margin * (basis[seat] - basis[1 - seat])
+
+        def cards_out_margin(last: int, tricks: int, cards: tuple[int, int], totals: tuple[int, int]) -> float:
+            basis = cards if schneider_cards else totals
+            return cards_out_plain(last, tricks, cards, totals) + margin * (basis[seat] - basis[1 - seat])
+
+        claimed = claimed_margin
+        cards_out = cards_out_margin
 
     def last_trick(
         leader: int, lead: int, card: int, cp0: int, cp1: int, mp0: int, mp1: int, tricks: int, pending: int
@@ -384,12 +406,20 @@ def _state(deal: Deal) -> tuple[int, int, int, int, int, int]:
     )
 
 
-def solve(deal: Deal, seat: int, utility: Utility, table: Table, alpha: float = -9.0, beta: float = 9.0) -> float:
+def solve(
+    deal: Deal,
+    seat: int,
+    utility: Utility,
+    table: Table,
+    alpha: float = -9.0,
+    beta: float = 9.0,
+    margin: float = 0.0,
+) -> float:
     """The exact value for ``seat`` of a deal in which both hands are known and nothing is drawn.
 
     Alpha-beta with transposition tables that ``table`` keeps, so that every
     call of one search (same ``seat`` and ``utility``) may share it. Raises
-    ``ValueError`` if cards may still be drawn.
+    ``ValueError`` if cards may still be drawn. ``margin``: see :func:`_core`.
     """
     while deal.result is None:
         claim = claim_choice(deal)
@@ -398,10 +428,13 @@ def solve(deal: Deal, seat: int, utility: Utility, table: Table, alpha: float = 
         deal = deal.clone()
         deal.apply(claim[1], claim[0])
     if deal.result is not None:
-        return utility(deal.result)
+        value = utility(deal.result)
+        if margin:
+            value += margin * (schneider_points(deal, seat) - schneider_points(deal, 1 - seat))
+        return value
     if not deal.strict:
         raise ValueError("the solver needs a deal in which no card is drawn any more")
-    lead_node, respond = _core(deal, seat, utility, table)
+    lead_node, respond = _core(deal, seat, utility, table, margin)
     h0, h1 = deal.hands
     cp0, cp1, mp0, mp1, tricks, pending = _state(deal)
     leader = deal.leader

@@ -4,8 +4,15 @@ Deals are *paired*: each shuffled pack is played twice with the seats
 swapped, so the luck of the cards cancels out. Prints game points won by
 each side, A's share of the game points and of the deals with 95%
 confidence intervals (bootstrap over pairs), and the mean time and
-iterations per searched move. ``--matches`` plays paired whole matches
-instead (the same shuffles, seats swapped).
+iterations per searched move.
+
+``--matches`` plays paired *Bummerls* instead: each pair is two whole
+matches to the preset's target, seats swapped, dealt the same packs in the
+same order (the k-th deal of both matches has the same pack) with the same
+first dealer. It reports A's share of the Bummerls as well as of the game
+points and of the deals, each with its interval, and every printed figure
+names the unit it counts. A session of several Bummerls (best of three)
+counts each match as one Bummerl; the arena plays one per game.
 
 Searching levels run their fixed iteration count and never look at the
 clock, so a run depends on its seed alone, not on the machine's load
@@ -120,7 +127,11 @@ class Job:
 
 
 def play_pair(job: Job) -> tuple[Tally, Tally]:
-    """One pack (or match seed) twice, seats swapped; returns (A's tally, B's tally) summed."""
+    """One pack (or match seed) twice, seats swapped; returns (A's tally, B's tally) summed.
+
+    Both halves deal the first pack from the same first dealer and draw every later pack from a
+    match generator seeded alike, so the k-th deal of each half has the same pack.
+    """
     pack_rng = random.Random(job.seed)
     deck = shuffled_deck(pack_rng, job.rules.deck)
     dealer = pack_rng.randrange(2)
@@ -225,13 +236,78 @@ def _share(a: float, b: float) -> float:
     return a / (a + b) if a + b else 0.5
 
 
+#: What each figure counts, as the arena's output names it.
+UNITS = {
+    "game points": "game points the deals awarded, carried-over points left out",
+    "deals": "deals won; a deal without a winner counts for nobody",
+    "Bummerls": "Bummerls won: matches played to the preset's target",
+}
+#: Pairs the Bummerl interval adds, one won 2:0 by each side (never the share itself): most pairs of
+#: Bummerls split 1:1, and a percentile bootstrap over a few pairs that all split would give an
+#: interval of width zero. Like Agresti and Coull's "plus four" for a proportion, the pseudo-pairs
+#: keep a small run's interval honest and fade as the pairs grow.
+BUMMERL_PSEUDO_PAIRS = ((2, 0), (0, 2))
+
+
+@dataclass(frozen=True)
+class Share:
+    """A's share of one unit over a run: the totals of both sides and a 95% bootstrap interval over the pairs."""
+
+    unit: str  # a key of UNITS
+    a: int
+    b: int
+    low: float
+    high: float
+
+    @property
+    def value(self) -> float:
+        return _share(self.a, self.b)
+
+    def line(self) -> str:
+        """The figure as the arena prints it, with the unit it counts."""
+        return (
+            f"{self.unit:13} A {self.a}  B {self.b}  A share {self.value:.1%}  "
+            f"95% CI [{self.low:.1%}, {self.high:.1%}]  ({UNITS[self.unit]})"
+        )
+
+    def cell(self) -> str:
+        """The figure as a cell of docs/arena.md's tables."""
+        return f"{self.value:.1%} [{self.low:.1%}, {self.high:.1%}]"
+
+
+def shares(results: list[tuple[Tally, Tally]], matches: bool) -> list[Share]:
+    """A's share of the game points, of the deals and (when whole matches were played) of the Bummerls.
+
+    Each interval resamples the pairs, the run's independent units: a pair's two games share their
+    packs, so they are not counted as two draws. The Bummerls' interval also resamples
+    :data:`BUMMERL_PSEUDO_PAIRS`.
+    """
+    rng = random.Random(0)
+    counts: list[tuple[str, list[tuple[int, int]]]] = [
+        ("game points", [(a.game_points, b.game_points) for a, b in results]),
+        ("deals", [(a.deals_won, b.deals_won) for a, b in results]),
+    ]
+    if matches:
+        counts.append(("Bummerls", [(a.matches_won, b.matches_won) for a, b in results]))
+    figures = []
+    for unit, pairs in counts:
+        low, high = share_interval([*pairs, *BUMMERL_PSEUDO_PAIRS] if unit == "Bummerls" else pairs, rng)
+        figures.append(Share(unit, sum(a for a, _ in pairs), sum(b for _, b in pairs), low, high))
+    return figures
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--a", default="5", help="player A: a level 1-5, 'heuristic', 'psellos' or 'random'")
     parser.add_argument("--b", default="heuristic", help="player B (same choices)")
     parser.add_argument("--preset", choices=PRESET_IDS, default="AT20")
-    parser.add_argument("--pairs", type=int, default=200, help="paired deals (or matches) to play")
-    parser.add_argument("--matches", action="store_true", help="play whole matches instead of single deals")
+    parser.add_argument("--pairs", type=int, default=200, help="paired deals (or paired Bummerls) to play")
+    parser.add_argument(
+        "--matches",
+        action="store_true",
+        help="play paired Bummerls (matches to the preset's target: the same packs in the same order, seats "
+        "swapped) instead of paired deals, and report the Bummerl share beside the game-point share",
+    )
     parser.add_argument("--procs", type=int, default=max(1, multiprocessing.cpu_count()), help="worker processes")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
@@ -303,21 +379,13 @@ def main(argv: list[str] | None = None) -> int:
                 journal.add(job.seed, done[job.seed])
     elapsed = time.perf_counter() - start
     results = [done[job.seed] for job in jobs]
-    unit = "matches" if args.matches else "deals"
-    a_gp = sum(a.game_points for a, _ in results)
-    b_gp = sum(b.game_points for _, b in results)
-    a_won = sum(a.matches_won if args.matches else a.deals_won for a, _ in results)
-    b_won = sum(b.matches_won if args.matches else b.deals_won for _, b in results)
-    rng = random.Random(0)
-    gp_low, gp_high = share_interval([(a.game_points, b.game_points) for a, b in results], rng)
-    win_pairs = [
-        (a.matches_won if args.matches else a.deals_won, b.matches_won if args.matches else b.deals_won)
-        for a, b in results
-    ]
-    w_low, w_high = share_interval(win_pairs, rng)
-    print(f"arena {args.preset}: A={args.a} vs B={args.b}, {args.pairs} pairs = {2 * args.pairs} {unit}")
-    print(f"game points   A {a_gp}  B {b_gp}  A share {_share(a_gp, b_gp):.1%}  95% CI [{gp_low:.1%}, {gp_high:.1%}]")
-    print(f"{unit:13} A {a_won}  B {b_won}  A share {_share(a_won, b_won):.1%}  95% CI [{w_low:.1%}, {w_high:.1%}]")
+    figures = shares(results, args.matches)
+    games = (
+        f"{2 * args.pairs} Bummerls (matches to {rules.match_target})" if args.matches else f"{2 * args.pairs} deals"
+    )
+    print(f"arena {args.preset}: A={args.a} vs B={args.b}, {args.pairs} pairs = {games}")
+    for figure in figures:
+        print(figure.line())
     for name, side in (("A", [a for a, _ in results]), ("B", [b for _, b in results])):
         ms = [m for t in side for m in t.move_ms]
         its = [i for t in side for i in t.iterations]
@@ -332,9 +400,10 @@ def main(argv: list[str] | None = None) -> int:
         a_moves = [m for a, _ in results for m in a.move_ms]
         a_its = [i for a, _ in results for i in a.iterations]
         per_move = f"{statistics.fmean(a_moves):.0f} ms, {statistics.fmean(a_its):.0f} it" if a_moves else "-"
+        # Deals: game points, deals. Bummerls: Bummerls first, then game points and deals.
+        cells = " | ".join(f.cell() for f in (figures[-1:] + figures[:-1] if args.matches else figures))
         print(
-            f"| {args.preset} | {args.a} | {args.b} | {args.pairs} | {_share(a_gp, b_gp):.1%} "
-            f"[{gp_low:.1%}, {gp_high:.1%}] | {_share(a_won, b_won):.1%} [{w_low:.1%}, {w_high:.1%}] | {per_move} "
+            f"| {args.preset} | {args.a} | {args.b} | {args.pairs} | {cells} | {per_move} "
             f"| `python -m py_engine.tools.arena {command_line(args)}` |"
         )
     return 0

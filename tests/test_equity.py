@@ -1,0 +1,136 @@
+"""Playing the score: the chance to win the match, and the search's rewards by it."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from py_engine.ai import ismcts, player
+from py_engine.ai import service as ai_service
+from py_engine.ai.equity import MatchEquity, Outcomes, equity_for, score_utility, score_values
+from py_engine.ai.ismcts import Utility
+from py_engine.core.deal import Deal
+from py_engine.core.rules import PRESET_IDS, PRESETS
+from py_engine.core.scoring import DealResult
+from py_engine.service.match import Match
+
+#: A model with a tie, the forehand a little stronger than the dealer.
+MODEL = Outcomes((0.30, 0.14, 0.06), (0.28, 0.12, 0.05), 0.05)
+
+
+def iterated(equity: MatchEquity, target: int, rounds: int = 400) -> dict[tuple[int, int, int, bool], float]:
+    """The chances by plain value iteration over every state (an independent check of the recursion)."""
+    states = [
+        (a, b, c, d)
+        for a in range(1, target + 1)
+        for b in range(1, target + 1)
+        for c in range(target + 1)
+        for d in (True, False)
+    ]
+    value = dict.fromkeys(states, 0.5)
+
+    def get(a: int, b: int, c: int, d: bool) -> float:
+        if a <= 0:
+            return 1.0
+        if b <= 0:
+            return 0.0
+        return value[(a, b, min(c, target), d)]
+
+    for _ in range(rounds):
+        for a, b, c, d in states:
+            mine = MODEL.dealer if d else MODEL.forehand
+            theirs = MODEL.forehand if d else MODEL.dealer
+            total = 0.0
+            for points in (1, 2, 3):
+                total += mine[points - 1] * get(a - points - c, b, 0, equity.after_win(True, d))
+                total += theirs[points - 1] * get(a, b - points - c, 0, equity.after_win(False, d))
+            total += MODEL.tie * get(a, b, c + 1 if equity.carry_over else c, not d)
+            value[(a, b, c, d)] = total
+    return value
+
+
+@pytest.mark.parametrize("next_dealer", ["alternate", "winner", "loser"])
+@pytest.mark.parametrize("carry_over", [True, False])
+def test_the_chance_to_win_the_match_is_the_models_exact_value(next_dealer: str, carry_over: bool) -> None:
+    equity = MatchEquity(MODEL, next_dealer, carry_over)
+    for (a, b, c, d), expected in iterated(equity, 7).items():
+        assert equity.chance(a, b, c, d) == pytest.approx(expected, abs=1e-9)
+
+
+def test_the_two_seats_chances_add_up_to_one_and_fall_with_what_a_seat_needs() -> None:
+    for preset_id in PRESET_IDS:
+        rules = PRESETS[preset_id]
+        equity = equity_for(rules)
+        for mine in range(1, 8):
+            for theirs in range(1, 8):
+                for carry in (0, 1, 2):
+                    for i_deal in (True, False):
+                        chance = equity.chance(mine, theirs, carry, i_deal)
+                        assert chance + equity.chance(theirs, mine, carry, not i_deal) == pytest.approx(1.0)
+                        if mine < 7:
+                            assert chance >= equity.chance(mine + 1, theirs, carry, i_deal) - 1e-12
+        assert 0.45 < equity.chance(7, 7, 0, False) < 0.55  # about even at the start
+
+
+def test_at_six_all_one_game_point_is_as_good_as_three() -> None:
+    values = score_values(PRESETS["AT20"], 1, 1, 0, True)
+    assert values is not None
+    won, lost = values[1:4], values[5:8]
+    assert won == (1.0, 1.0, 1.0) and lost == (-1.0, -1.0, -1.0)
+
+
+def test_behind_nought_to_six_a_risky_three_beats_a_safe_single_point() -> None:
+    values = score_values(PRESETS["AT20"], 7, 1, 0, False)
+    assert values is not None
+    win1, win3, lose = values[1], values[3], values[5]
+    assert lose == values[6] == values[7] == -1.0 and win3 == 1.0
+    assert (win3 + lose) / 2 > win1  # a close that wins three or loses, half and half, beats one sure point
+    deal_only = Utility(0, (7, 1), 0)  # the game-point reward at 0:6: indifferent between the two
+    one = deal_only(DealResult(0, 1, "", "")), deal_only(DealResult(0, 3, "", "")), deal_only(DealResult(1, 1, "", ""))
+    assert (one[1] + one[2]) / 2 == pytest.approx(one[0])
+
+
+def test_a_carried_point_makes_a_single_point_enough() -> None:
+    values = score_values(PRESETS["DE24"], 2, 4, 1, True)  # 5:3 with a point carried over: one point wins
+    assert values is not None and values[1] == values[3] == 1.0
+    assert values[8] > values[5]  # a tie (another point carried over) is better than losing one
+
+
+def test_the_search_values_results_by_the_match_only_where_its_config_plays_the_score(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    seen: list[Utility] = []
+    search = player.search
+
+    def recording(deal: Deal, seat: int, rng: random.Random, utility: Utility, **kwargs: Any) -> ismcts.SearchResult:
+        seen.append(utility)
+        return search(deal, seat, rng, utility, **kwargs)
+
+    monkeypatch.setattr(player, "search", recording)
+    match = Match(PRESETS["AT20"], 3)
+    match.scores = [0, 6]  # the seat to act is behind 0:6 (a score the protocol's match holds)
+    seat = match.deal.to_act
+    match.scores = [6, 0] if seat == 1 else [0, 6]
+    request = ai_service.Request(level="5", iterations=30, seed=1)
+    ai_service.choose(match, seat, request)
+    ai_service.choose(match, seat, ai_service.Request(level="4", iterations=30, seed=1))
+    ai_service.rank(match, seat, ai_service.Request(budget_ms=50, seed=1))
+    top, level4, hint = seen
+    assert top.needs[seat] == 7 and top.needs[1 - seat] == 1
+    assert top.values == score_values(PRESETS["AT20"], 7, 1, 0, match.deal.dealer == seat)
+    assert level4.values is None  # the lower levels play the deal
+    assert hint.values is None  # hints and reviews show game points
+    assert score_utility(Utility(seat, (1, 1), 0), match.deal).values is not None
+
+
+def test_the_outcomes_command_measures_shares_that_add_up_to_one(capsys: pytest.CaptureFixture[str]) -> None:
+    from py_engine.tools import outcomes
+
+    measured = outcomes.measure(PRESETS["DE24"], 60, "heuristic", 3)
+    assert sum(measured.forehand) + sum(measured.dealer) + measured.tie == pytest.approx(1.0, abs=1e-3)
+    assert outcomes.main(["--deals", "10", "AT20"]) == 0
+    assert capsys.readouterr().out.startswith('    "AT20": Outcomes((')
+    with pytest.raises(SystemExit):
+        outcomes.main(["XX99"])
