@@ -17,24 +17,9 @@ from py_engine.core.cards import CARD_NAMES
 from py_engine.service.online import fair_pack
 from py_engine.service.online.host import HostSession
 from py_engine.service.online.messages import CHAT_MAX, PAUSE_MS, RATE_BURST, RETURN_MS, SHOW_MS
-from py_engine.service.protocol import Engine
 from py_engine.service.table import GUEST, HOST
+from tests.test_table import Page as Browser
 from tests.test_table import cards_in, may_see
-
-
-class Browser:
-    """One browser's engine, asked through the page's entry point."""
-
-    def __init__(self) -> None:
-        self.engine = Engine()
-
-    def ask(self, **request: Any) -> dict[str, Any]:
-        return dict(json.loads(self.engine.handle_page(json.dumps({"v": 1, "id": 1, **request}))))
-
-    def ok(self, **request: Any) -> dict[str, Any]:
-        answer = self.ask(**request)
-        assert answer["ok"], answer
-        return answer
 
 
 class Pair:

@@ -34,6 +34,17 @@ def claim_choice(deal: Deal) -> tuple[int, int] | None:
     return None
 
 
+def after_claims(deal: Deal) -> Deal:
+    """``deal`` once every claim ``claim_choice`` would make is made (a copy if any was; else ``deal`` itself)."""
+    while deal.result is None:
+        claim = claim_choice(deal)
+        if claim is None:
+            break
+        deal = deal.clone()
+        deal.apply(claim[1], claim[0])
+    return deal
+
+
 def marriage_partners(hand: int) -> int:
     """Kings and queens in ``hand`` that form a pair."""
     kings = hand & (hand >> 1) & _ALL_KINGS

@@ -30,7 +30,7 @@ from ..core.deal import Deal
 from ..core.info import reshuffle_talon
 from ..core.scoring import DealResult
 from .config import DEFAULT_CONFIG, SearchConfig
-from .heuristic import claim_choice, rollout_action
+from .heuristic import after_claims, claim_choice, rollout_action
 from .reading import read_worlds
 from .solver import Table, best_actions, solve
 
@@ -274,12 +274,7 @@ def chances(deal: Deal, seat: int, utility: Utility, table: Table) -> float:
     """What ``deal`` is worth to ``seat`` when the opponent's next choice is a uniformly random one of its
     actions and every other move is exact: ``seat`` plays on by its best exact actions (the best
     chances among them) until the opponent chooses. Both hands known, nothing drawn."""
-    while deal.result is None:
-        claim = claim_choice(deal)
-        if claim is None:
-            break
-        deal = deal.clone()
-        deal.apply(claim[1], claim[0])
+    deal = after_claims(deal)
     if deal.result is not None:
         return utility(deal.result)
     mover = deal.to_act

@@ -26,7 +26,7 @@ from ..core.actions import CLAIM, MARRY
 from ..core.cards import HIGHER, KING, POINTS, SUIT_MASK
 from ..core.deal import Deal
 from ..core.scoring import DealResult, award_basis, schneider_points
-from .heuristic import claim_choice
+from .heuristic import after_claims
 
 Utility = Callable[[DealResult], float]
 #: One search's transposition tables, keyed by the context of a world (who closed, exhausted, the snapshot).
@@ -421,12 +421,7 @@ def solve(
     call of one search (same ``seat`` and ``utility``) may share it. Raises
     ``ValueError`` if cards may still be drawn. ``margin``: see :func:`_core`.
     """
-    while deal.result is None:
-        claim = claim_choice(deal)
-        if claim is None:
-            break
-        deal = deal.clone()
-        deal.apply(claim[1], claim[0])
+    deal = after_claims(deal)
     if deal.result is not None:
         value = utility(deal.result)
         if margin:
