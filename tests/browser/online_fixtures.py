@@ -3,7 +3,8 @@
 * ``nostr_relay``: the PyPI package ``nostr-relay`` (pinned in ``tests/run.py``), installed into
   ``.cache/nostr-relay/`` by the test command's set-up (``python tests/run.py setup``), started on a free port of
   127.0.0.1 with a configuration and database in a temporary folder, and stopped (terminated, then
-  killed if it lingers) after the module's tests. Its URL is ``ws://127.0.0.1:PORT``.
+  killed if it lingers) after the module's tests. Its URL is ``ws://127.0.0.1:PORT``. It stays in the
+  test process's group and dies with that process, so a test run that is killed leaves no relay behind.
 * ``webrtc_browser``: the suite's browser (``--browser chromium`` or ``firefox``) launched once more with
   host-address obfuscation off (Chromium ``--disable-features=WebRtcHideLocalIpsWithMdns``, Firefox
   ``media.peerconnection.ice.obfuscate_host_addresses``): the candidates then name the machine's own
@@ -17,6 +18,7 @@ Tests of online play give the local relay only, and ``iceServers: []``: nothing 
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import os
 import signal
 import socket
@@ -35,6 +37,7 @@ from .conftest import Site
 
 RELAY_START_TIMEOUT_S = 30.0
 RELAY_STOP_TIMEOUT_S = 5.0
+PR_SET_PDEATHSIG = 1  # prctl(2)
 RELAY_CONFIG = """\
 relay_name: sixty-six test relay
 storage:
@@ -95,13 +98,14 @@ def start_relay(folder: Path) -> Relay:
     log = folder / "relay.log"
     t0 = time.perf_counter()
     with log.open("wb") as out:
+        # One process (uvicorn), in the test process's group: a test run that is killed takes it along.
         process = subprocess.Popen(
             [str(command), "-c", "relay.yaml", "serve", "--use-uvicorn"],
             cwd=folder,
             stdout=out,
             stderr=subprocess.STDOUT,
             stdin=subprocess.DEVNULL,
-            start_new_session=True,
+            preexec_fn=die_with_parent,
         )
     relay = Relay(f"ws://127.0.0.1:{port}", port, process, log, 0.0)
     deadline = t0 + RELAY_START_TIMEOUT_S
@@ -116,17 +120,21 @@ def start_relay(folder: Path) -> Relay:
     return relay
 
 
+def die_with_parent() -> None:
+    """In the relay's process, before it starts: Linux ends it if the test process dies (even by SIGKILL)."""
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+
+
 def stop_relay(relay: Relay) -> None:
-    """Terminate the relay's process group; kill it if it has not stopped within RELAY_STOP_TIMEOUT_S."""
+    """Terminate the relay; kill it if it has not stopped within RELAY_STOP_TIMEOUT_S."""
     if relay.process.poll() is not None:
         return
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(relay.process.pid, signal.SIGTERM)
+    relay.process.terminate()
     try:
         relay.process.wait(RELAY_STOP_TIMEOUT_S)
     except subprocess.TimeoutExpired:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(relay.process.pid, signal.SIGKILL)
+        relay.process.kill()
         relay.process.wait(RELAY_STOP_TIMEOUT_S)
 
 

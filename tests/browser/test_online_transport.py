@@ -356,7 +356,8 @@ def test_a_room_with_nobody_and_an_unreachable_relay_fail_in_bounded_time(
     )
     nobody_s = time.perf_counter() - t0
     assert nobody is not None and nobody["code"] == "no_peer", nobody
-    assert peer_timeout_ms / 1000 <= nobody_s < peer_timeout_ms / 1000 + 5, nobody_s
+    # Bounded: the timeout, plus loading the library and reaching the relay (slow on a busy machine).
+    assert peer_timeout_ms / 1000 <= nobody_s < peer_timeout_ms / 1000 + 10, nobody_s
     # A relay address where nothing listens (a closed port of this machine).
     dead = f"ws://127.0.0.1:{free_port()}"
     relay_timeout_ms = 2_000
