@@ -78,9 +78,10 @@ export async function start(translated, invitation = "") {
   state.busy = false;
   dom.root.dataset.boot = "ready";
   proceed();
-  await resumeOnlineGame(invitation);
   maybeOfferTutorial();
   dom.root.dataset.bootMs = String(Math.round(performance.now()));
+  // A saved online game (or an invitation in the address) comes once the table is playable.
+  resumeOnlineGame(invitation);
   linkManifest();
   try {
     state.presets = (await state.client.request({ cmd: "presets" })).presets;
