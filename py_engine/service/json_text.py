@@ -43,3 +43,12 @@ def _depth(text: str) -> int:
         depth += 1 if char in "[{" else -1
         deepest = max(deepest, depth)
     return deepest
+
+
+def plain_text(text: Any, limit: int, *, lines: bool = False) -> str:
+    """A name or a chat line as plain text: no control characters (newlines kept if ``lines``), trimmed,
+    at most ``limit`` characters."""
+    if not isinstance(text, str):
+        return ""
+    kept = "".join(c for c in text if (lines and c == "\n") or (c >= " " and c != "\x7f" and not 0x80 <= ord(c) < 0xA0))
+    return kept.strip()[:limit]

@@ -40,6 +40,7 @@ from typing import Any, Literal, NamedTuple
 from ..core.actions import CLAIM, NEXT, action_name, parse_action
 from ..core.errors import BadActionError, EngineError, GameOverError, IllegalActionError, NotYourTurnError
 from ..core.events import Event
+from .json_text import plain_text
 from .match import Match
 from .record import load_record
 from .views import filter_events, view
@@ -65,9 +66,7 @@ class TableError(EngineError):
 
 
 def _clean_name(name: Any) -> str:
-    if not isinstance(name, str):
-        return ""
-    return "".join(c for c in name if c >= " " and c != "\x7f").strip()[:NAME_MAX]
+    return plain_text(name, NAME_MAX)
 
 
 def _level(value: Any) -> int | None:

@@ -249,7 +249,7 @@ async function hostAnswer(answer) {
   noteChat(answer.chat);
   if (answer.view) {
     const table = /** @type {TableAnswer} */ ({ ...answer, seating: answer.seating ?? seatingOf(answer.status) });
-    await runStep(async () => {
+    await run(async () => {
       await playFrames(answer.frames || [], answer.view);
       adoptTable(table);
     });
@@ -280,7 +280,7 @@ async function guestAnswer(answer) {
   const show = answer.show;
   if (show) {
     const table = /** @type {TableAnswer} */ ({ ...show, seating: seatingOf(game.status) });
-    await runStep(async () => {
+    await run(async () => {
       await playFrames(answer.frames || [], show.view);
       adoptTable(table);
     });
@@ -288,14 +288,6 @@ async function guestAnswer(answer) {
   countResult();
   redraw(game);
   draw();
-}
-
-/**
- * One step of the table at a time (an animation must not interleave with another).
- * @param {() => Promise<void>} task
- */
-function runStep(task) {
-  return run(task);
 }
 
 /** @param {ChatLine | undefined} line */

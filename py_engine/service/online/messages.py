@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from ...core.errors import EngineError
-from ..json_text import JsonTextError, parse_json
+from ..json_text import JsonTextError, parse_json, plain_text
 
 PROTOCOL = 1
 #: A player's hand stays face up to the other for this long after "show my cards".
@@ -44,11 +44,8 @@ class RateLimitedError(PeerError):
 
 
 def clean_text(text: Any, limit: int) -> str:
-    """A name or a chat line as plain text: no control characters, trimmed, at most ``limit`` characters."""
-    if not isinstance(text, str):
-        return ""
-    kept = "".join(c for c in text if c == "\n" or (c >= " " and c != "\x7f" and not 0x80 <= ord(c) < 0xA0))
-    return kept.strip()[:limit]
+    """A name or a chat line from the other browser as plain text (json_text.plain_text, newlines kept)."""
+    return plain_text(text, limit, lines=True)
 
 
 def chat_line(message: dict[str, Any]) -> dict[str, Any]:
