@@ -21,7 +21,7 @@ Runs, in this order, and stops at the first failure:
    Playwright suite in Chromium, and the WebKitGTK smoke test through Selenium
    under Xvfb);
 10. the Playwright browser suite again in Firefox:
-    ``pytest tests/browser --browser firefox -m "not webkit and not chromium_only"``;
+    ``pytest tests/browser --browser firefox -m "not webkit and not chromium_only and not page_logic"``;
 11. the same engine tests inside Pyodide: ``node tests/pyodide/run_pytest.mjs``.
 
 Any pytest run collecting no test (exit code 5) is a failure, and so is a
@@ -354,7 +354,7 @@ def parallel_options() -> list[str]:
 
 
 FIREFOX_PYTEST = [sys.executable, "-m", "pytest", "tests/browser", "--browser", "firefox"]
-FIREFOX_PYTEST += ["-m", "not webkit and not chromium_only"]
+FIREFOX_PYTEST += ["-m", "not webkit and not chromium_only and not page_logic"]
 
 
 def step_pytest() -> tuple[str, dict[str, int]]:

@@ -227,10 +227,13 @@ def test_a_host_whose_pack_does_not_match_the_joint_seed_is_caught(monkeypatch: 
 
 def test_a_host_that_shows_the_guest_other_cards_than_its_record_is_caught() -> None:
     pair = Pair()
-    pair.play(random.Random(6), moves=3)
+    # Changed before the first move: after a few random moves the deal may already be over (a wrong claim)
+    # and checked, and the change would never be looked at.
     witness = pair.guest.engine.online[pair.g].witness  # type: ignore[union-attr]
-    assert witness is not None
-    witness.seen[0] = {**witness.seen[0], "hand": ["AH", "TH", "KH", "QH", "JH"]}
+    assert witness is not None and witness.seen[0]["type"] == "deal"
+    hand = witness.seen[0]["hand"]
+    other = next(card for card in CARD_NAMES if card not in hand)
+    witness.seen[0] = {**witness.seen[0], "hand": [other, *hand[1:]]}
     pair.play(random.Random(6))
     assert any("what you were shown differs" in p for p in pair.problems)
 

@@ -90,6 +90,7 @@ def test_axe_finds_nothing_on_a_phone(site: Site, new_context: Any, watch: Watch
     axe_check(page, "360 px: the settings dialog")
 
 
+@pytest.mark.page_logic
 def test_axe_finds_nothing_in_the_settings_dialog_in_every_language(site: Site, page: Page, watch: Watch) -> None:
     watch.attach(page)
     open_table(page, site.url)
@@ -205,6 +206,7 @@ def test_the_live_region_tells_every_event(site: Site, page: Page, watch: Watch)
     )
 
 
+@pytest.mark.page_logic
 def test_the_live_region_speaks_the_players_language_and_pattern(site: Site, page: Page, watch: Watch) -> None:
     watch.attach(page)
     open_table(page, site.url)

@@ -76,6 +76,7 @@ def start_from_settings(page: Page) -> None:
     wait_ready(page)
 
 
+@pytest.mark.page_logic
 def test_the_summary_says_what_the_engine_plays_for_every_preset(site: Site, page: Page, watch: Watch) -> None:
     watch.attach(page)
     open_table(page, site.url)
@@ -99,6 +100,7 @@ def test_the_summary_says_what_the_engine_plays_for_every_preset(site: Site, pag
     expect(page.locator("#help-dialog [data-help='howto']")).to_have_attribute("aria-pressed", "true")
 
 
+@pytest.mark.page_logic
 def test_every_parameter_is_worded_in_every_language(site: Site, page: Page, watch: Watch) -> None:
     watch.attach(page)
     open_table(page, site.url)
@@ -167,6 +169,7 @@ def test_a_custom_rule_reaches_the_engine_and_the_summary(site: Site, page: Page
     assert rules["resign"] is False and rules["match_target"] == 7
 
 
+@pytest.mark.page_logic
 def test_rules_that_cannot_be_combined_are_refused(site: Site, page: Page, watch: Watch) -> None:
     watch.attach(page)
     open_table(page, site.url)

@@ -152,6 +152,7 @@ def check_result(page: Page, language: str) -> None:
     no_missing_keys(page)
 
 
+@pytest.mark.page_logic
 def test_every_language_renders_the_table_and_is_remembered(site: Site, page: Page, watch: Watch) -> None:
     watch.attach(page)
     open_table(page, site.url)

@@ -98,6 +98,7 @@ def test_shortcut_keys_take_every_action(site: Site, page: Page, watch: Watch) -
     assert phase(page) not in OVER
 
 
+@pytest.mark.page_logic
 def test_keys_that_do_nothing_say_so_and_shortcuts_can_be_turned_off(site: Site, page: Page, watch: Watch) -> None:
     watch.attach(page)
     open_table(page, site.url)

@@ -142,6 +142,7 @@ def test_hotseat_plays_a_whole_deal_without_revealing_a_hand(site: Site, page: P
         assert_no_hand_shown(page, oracle)
 
 
+@pytest.mark.page_logic
 @pytest.mark.parametrize("control", ["handover-claim", "other-claim"])
 def test_hotseat_claim_out_of_turn(site: Site, page: Page, watch: Watch, control: str) -> None:
     """HU24 (claims "any time" after a trick): the trick's loser may claim on the hand-over screen or later."""
@@ -239,6 +240,7 @@ def test_watch_mode_plays_on_by_itself_showing_both_hands_not_the_talon(site: Si
     assert not dom_cards(page) & talon(oracle)
 
 
+@pytest.mark.page_logic
 def test_watch_speed_pause_and_step(site: Site, page: Page, watch: Watch) -> None:
     watch.attach(page)
     level_one(page)
@@ -290,6 +292,7 @@ def test_watch_speed_pause_and_step(site: Site, page: Page, watch: Watch) -> Non
     assert fast < 2.35 <= slow
 
 
+@pytest.mark.page_logic
 def test_undo_restores_the_state_before_your_move(site: Site, page: Page, watch: Watch) -> None:
     watch.attach(page)
     open_table(page, site.url)
@@ -315,6 +318,7 @@ def test_undo_restores_the_state_before_your_move(site: Site, page: Page, watch:
     assert page.evaluate("window.__test.view()")["tricks_played"] == 1
 
 
+@pytest.mark.page_logic
 def test_hint_highlights_a_legal_action(site: Site, page: Page, watch: Watch) -> None:
     watch.attach(page)
     open_table(page, site.url)
@@ -337,6 +341,7 @@ def test_hint_highlights_a_legal_action(site: Site, page: Page, watch: Watch) ->
     expect(page.locator("#table [data-hint='1']")).to_have_count(0)
 
 
+@pytest.mark.page_logic
 def test_ranked_game_has_no_undo_and_no_hint(site: Site, page: Page, watch: Watch) -> None:
     watch.attach(page)
     open_table(page, site.url)

@@ -128,6 +128,7 @@ def test_export_then_import_replays_identically(site: Site, page: Page, watch: W
     assert page.evaluate("window.__test.view()") == view
 
 
+@pytest.mark.page_logic
 def test_the_export_leaves_out_the_deal_in_play(site: Site, page: Page, watch: Watch) -> None:
     watch.attach(page)
     open_table(page, site.url)
@@ -152,6 +153,7 @@ def test_the_export_leaves_out_the_deal_in_play(site: Site, page: Page, watch: W
     assert finished["ok"] and finished["result"]["review"]["start"]["hands"][1] == ["AC", "TC", "KC", "QC", "JC"]
 
 
+@pytest.mark.page_logic
 def test_malformed_or_unreplayable_import_is_refused_and_changes_nothing(site: Site, page: Page, watch: Watch) -> None:
     watch.attach(page)
     open_table(page, site.url)
@@ -240,6 +242,7 @@ STRONG_KLUB20 = {
 }
 
 
+@pytest.mark.page_logic
 def test_review_marks_a_clearly_worse_decision(site: Site, page: Page, watch: Watch) -> None:
     watch.attach(page)
     open_table(page, site.url)

@@ -27,6 +27,7 @@ def shown(page: Page) -> tuple[str, str]:
     return page.locator("#my-points").inner_text(), page.locator("#opp-points").inner_text()
 
 
+@pytest.mark.page_logic
 def test_each_points_mode_shows_the_right_totals(site: Site, page: Page, watch: Watch) -> None:
     watch.attach(page)
     open_table(page, site.url)

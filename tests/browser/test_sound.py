@@ -58,6 +58,7 @@ def test_a_sound_for_each_event_and_none_before_a_gesture(site: Site, page: Page
     assert "lose" not in scheduled and "trickLost" not in scheduled
 
 
+@pytest.mark.page_logic
 def test_a_lost_deal_sounds_different(site: Site, page: Page, watch: Watch) -> None:
     watch.attach(page)
     open_table(page, site.url)

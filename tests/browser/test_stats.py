@@ -69,6 +69,7 @@ def stat(page: Page, name: str, within: str = "#stats-dialog") -> str:
     return text
 
 
+@pytest.mark.page_logic
 def test_a_finished_match_updates_the_statistics(site: Site, page: Page, watch: Watch) -> None:
     watch.attach(page)
     open_table(page, site.url)
@@ -122,6 +123,7 @@ def test_a_finished_match_updates_the_statistics(site: Site, page: Page, watch: 
     expect(page.locator("#stats-dialog")).to_be_hidden()
 
 
+@pytest.mark.page_logic
 def test_a_deal_in_progress_and_a_new_game_count_nothing_new(site: Site, page: Page, watch: Watch) -> None:
     watch.attach(page)
     open_table(page, site.url)
@@ -134,6 +136,7 @@ def test_a_deal_in_progress_and_a_new_game_count_nothing_new(site: Site, page: P
     assert s["rated"] == 0
 
 
+@pytest.mark.page_logic
 def test_a_match_with_a_hint_or_an_undo_is_counted_but_not_rated(site: Site, page: Page, watch: Watch) -> None:
     watch.attach(page)
     open_table(page, site.url)
@@ -164,6 +167,7 @@ def pure(page: Page, script: str) -> Any:
     return page.evaluate(f"async () => {{ const S = await import('./platform/stats.js'); {script} }}")
 
 
+@pytest.mark.page_logic
 def test_the_pure_statistics_functions(site: Site, page: Page, watch: Watch) -> None:
     watch.attach(page)
     open_table(page, site.url)
@@ -213,6 +217,7 @@ SCHEMA_1 = {
 }
 
 
+@pytest.mark.page_logic
 def test_statistics_of_an_older_schema_are_migrated(site: Site, page: Page, watch: Watch) -> None:
     watch.attach(page)
     open_table(page, site.url)
@@ -337,6 +342,7 @@ def test_export_import_and_reset_of_local_data(site: Site, page: Page, watch: Wa
     assert page.evaluate("window.__test.settings()")["points"] == "both"
 
 
+@pytest.mark.page_logic
 def test_an_import_of_older_statistics_is_migrated(site: Site, page: Page, watch: Watch) -> None:
     watch.attach(page)
     open_table(page, site.url)

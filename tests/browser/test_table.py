@@ -203,6 +203,7 @@ def test_reload_mid_deal_resumes_the_identical_state(site: Site, page: Page, wat
     do(page, (legal_cards(page) or actions(page))[0])
 
 
+@pytest.mark.page_logic
 def test_the_page_never_receives_a_record(site: Site, page: Page, watch: Watch) -> None:
     watch.attach(page)
     open_table(page, site.url)
@@ -315,6 +316,7 @@ def test_corrupted_save_gives_a_clear_message_and_a_fresh_game(site: Site, page:
     assert page.locator("#my-hand .card").count() == 5
 
 
+@pytest.mark.page_logic
 def test_settings_are_remembered(site: Site, page: Page, watch: Watch) -> None:
     watch.attach(page)
     open_table(page, site.url)

@@ -109,6 +109,7 @@ def test_the_tutorial_can_be_declined_skipped_and_reopened(site: Site, page: Pag
     assert page.evaluate("window.__test.view()")["tricks_played"] == 1
 
 
+@pytest.mark.page_logic
 def test_the_tutorial_speaks_every_language(site: Site, page: Page, watch: Watch) -> None:
     watch.attach(page)
     open_table(page, site.url)
