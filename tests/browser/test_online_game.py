@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Iterator
 
 import pytest
 from playwright.sync_api import Browser, expect
 
-from .conftest import STEP_TIMEOUT_MS, Site
+from .conftest import BOOT_TIMEOUT_MS, STEP_TIMEOUT_MS, Site
 from .online_fixtures import Relay, nostr_relay, webrtc_browser  # noqa: F401 (fixtures)
 from .online_helpers import (
     Player,
@@ -158,3 +159,71 @@ def test_two_browsers_play_a_whole_match_by_link(webrtc_browser: Browser, site: 
     assert stats["games"]["won"] + stats["games"]["lost"] == 2
     assert stats["ended"]["time"] == 1
     assert host.page.evaluate("() => Object.keys(window.__test.stats().buckets).length") == 0
+
+
+def host_by_room(host: Player, name: str) -> str:
+    """The host opens a room on the test's relay; returns its six-character code."""
+    page = host.page
+    page.locator("#open-online").click()
+    page.locator("#online-name").fill(name)
+    page.locator("#online-host-room").click()
+    code = page.locator("#online-room-code")
+    expect(code).to_have_text(re.compile(r"^\S{6}$"), timeout=STEP_TIMEOUT_MS)
+    return code.inner_text()
+
+
+def reload(player: Player) -> None:
+    player.page.reload()
+    expect(player.page.locator("#table")).to_have_attribute("data-ready", "1", timeout=BOOT_TIMEOUT_MS)
+
+
+@pytest.mark.chromium_only  # as above
+def test_two_browsers_play_a_whole_match_by_room_code(
+    webrtc_browser: Browser,  # noqa: F811
+    site: Site,
+    nostr_relay: Relay,  # noqa: F811
+    players: list[Player],
+) -> None:
+    host = new_player(webrtc_browser, site, locale="hu-HU", relay=nostr_relay.url)
+    guest = new_player(webrtc_browser, site, locale="en-GB", relay=nostr_relay.url)
+    players += [host, guest]
+    code = host_by_room(host, "Anna")
+    page = guest.page
+    page.locator("#open-online").click()
+    page.locator("#online-name").fill("Béla")
+    page.locator("#online-join-text").fill(code.lower())  # typed as it comes
+    page.locator("#online-join").click()
+    expect(page.locator("#online-rules")).to_be_visible(timeout=STEP_TIMEOUT_MS)
+    expect(page.locator("#online-rules-host")).to_contain_text("Anna")
+    page.locator("#online-accept").click()
+    wait_joined(host, guest)
+    assert guest.online()["via"] == "room"  # type: ignore[index]
+    rng = random.Random(2)
+    play(host, guest, rng, moves=3)
+
+    # Either page reloads mid-deal: both meet again in the same room and go on from the identical state.
+    for leaving, staying in ((guest, host), (host, guest)):
+        before = agree(host, guest)
+        views = (host.view(), guest.view())
+        reload(leaving)
+        until(staying, "() => window.__test.online().connected === false")
+        wait_joined(host, guest)
+        assert agree(host, guest) == before
+        assert (host.view(), guest.view()) == views
+        play(host, guest, rng, moves=2)
+
+    # A host whose pack is not the one the two secrets give is found out when the deal's proof comes.
+    assert host.page.evaluate("() => window.__test.swapCardsInNextProof()")
+    deals = host.view()["match"]["deal_number"]  # type: ignore[index]
+    while host.view()["match"]["deal_number"] == deals and not host.view()["game_over"]:  # type: ignore[index]
+        play(host, guest, rng, moves=1)
+    until(guest, "() => window.__test.online().problems.length > 0")
+    problems = guest.online()["problems"]  # type: ignore[index]
+    assert any("is not the one the two players' secrets give" in p for p in problems), problems
+    expect(guest.page.locator("#notice")).to_be_visible(timeout=STEP_TIMEOUT_MS)
+
+    # The rest of the match: a whole match by room code, to its end on both tables.
+    play(host, guest, rng)
+    final = host.view()
+    assert final and final["game_over"]
+    assert guest.view()["match"]["scores"] == final["match"]["scores"]  # type: ignore[index]

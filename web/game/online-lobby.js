@@ -13,7 +13,7 @@ import { defaultNetworkSettings, iceServersOf, normalizeNetworkSettings } from "
 import { acceptInvitation, createInvitation } from "../online/peer.js";
 import { drawQr, scanCamera } from "../online/qr.js";
 import { joinRoom, openRoom } from "../online/room.js";
-import { isRoomCode, normalizeRoomCode, ROOM_LINK_KEY } from "../online/room-code.js";
+import { normalizeRoomCode, ROOM_LINK_KEY } from "../online/room-code.js";
 import { t } from "../platform/i18n.js";
 import { blockedList, isBlocked, myIdentity, unblock } from "../platform/identity.js";
 import { overridesFor } from "../screens/custom-rules.js";
@@ -289,15 +289,11 @@ async function join(text) {
 }
 
 /**
- * A room code in ``text`` (the code itself, or a link with #room=CODE), or null.
+ * A room code in ``text`` (typed in any case, in groups, or in a link with #room=CODE), or null.
  * @param {string} text
  */
 function roomCodeIn(text) {
-  const trimmed = text.trim();
-  const hash = trimmed.includes("#") ? new URLSearchParams(trimmed.slice(trimmed.indexOf("#") + 1)) : null;
-  const fromLink = hash?.get(ROOM_LINK_KEY);
-  if (fromLink && isRoomCode(fromLink)) return normalizeRoomCode(fromLink);
-  return isRoomCode(trimmed) ? normalizeRoomCode(trimmed) : null;
+  return normalizeRoomCode(text.trim());
 }
 
 /**

@@ -66,6 +66,21 @@ export function installTestHooks() {
     dropConnection: () => currentOnline()?.channel?.lost("connection_lost", "test"),
     /** Online: send one raw text to the other browser, as a forged or malformed message would come. */
     sendRaw: (/** @type {unknown} */ value) => currentOnline()?.channel?.send(value),
+    /** Online (host): the next proof of a deal leaves with two cards of its pack swapped, as a cheat's would. */
+    swapCardsInNextProof: () => {
+      const channel = currentOnline()?.channel;
+      if (!channel) return false;
+      const send = channel.send.bind(channel);
+      channel.send = (/** @type {unknown} */ text) => {
+        const message = JSON.parse(String(text));
+        if (message.t !== "proof") return send(text);
+        channel.send = send;
+        const deck = message.proof.deck;
+        [deck[0], deck[1]] = [deck[1], deck[0]];
+        return send(JSON.stringify(message));
+      };
+      return true;
+    },
     /** Send one raw protocol request through the worker: {ok, result} or {ok: false, code, message}. */
     request: (/** @type {Request} */ payload) =>
       /** @type {EngineClient} */ (state.client).request(payload).then(
