@@ -41,15 +41,30 @@ class Player:
         return bool(self.page.evaluate("() => window.__test.ready()"))
 
 
-def new_player(browser: Browser, site: Site, *, locale: str = "en-US", relay: str | None = None) -> Player:
-    """A page of the site in a new context, booted, with the network settings of the tests."""
+def new_player(
+    browser: Browser,
+    site: Site,
+    *,
+    locale: str = "en-US",
+    relay: str | None = None,
+    clock: bool = True,
+    init_script: str = "",
+) -> Player:
+    """A page of the site in a new context, booted, with the network settings of the tests.
+
+    ``clock``: the page's clock is Playwright's, to be moved on by the test (not for timing anything).
+    ``init_script``: more JavaScript to run in the page before its own.
+    """
     context = browser.new_context(locale=locale, permissions=["clipboard-read", "clipboard-write"])
     network = {"relays": [relay] if relay else ["ws://127.0.0.1:9"], "stun": [], "turn": []}
     context.add_init_script(f"localStorage.setItem({json.dumps(NETWORK_KEY)}, {json.dumps(json.dumps(network))})")
+    if init_script:
+        context.add_init_script(init_script)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(f"page error: {e}"))
-    page.clock.install()
+    if clock:
+        page.clock.install()
     page.goto(site.url + TEST_QUERY)
     expect(page.locator("#table")).to_have_attribute("data-ready", "1", timeout=BOOT_TIMEOUT_MS)
     return Player(page, context, errors)
@@ -84,6 +99,20 @@ def host_connects(host: Player, answer: str) -> None:
     page = host.page
     page.locator("#online-answer-input").fill(answer)
     page.locator("#online-answer-connect").click()
+
+
+def connect_by_link(host: Player, guest: Player) -> None:
+    """Host and guest meet by invitation link and answer code; the guest reads the rules and joins."""
+    link = host_by_link(host, "Anna")
+    answer = guest_answers(guest, link, "Béla")
+    host_connects(host, answer)
+    rules = guest.page.locator("#online-rules")
+    expect(rules).to_be_visible(timeout=STEP_TIMEOUT_MS)
+    # The guest sees the host's name and the room's rules before joining.
+    expect(guest.page.locator("#online-rules-host")).to_contain_text("Anna")
+    assert guest.page.locator("#online-rules-text li").count() > 5
+    guest.page.locator("#online-accept").click()
+    wait_joined(host, guest)
 
 
 def wait_joined(*players: Player) -> None:

@@ -22,14 +22,15 @@ from .online_fixtures import Relay, nostr_relay, webrtc_browser  # noqa: F401 (f
 from .online_helpers import (
     Player,
     agree,
+    connect_by_link,
     guest_answers,
-    host_by_link,
     host_connects,
     new_player,
     play,
     progress,
     wait_joined,
 )
+from .test_a11y import axe_check
 
 
 @pytest.fixture
@@ -44,19 +45,6 @@ def players(webrtc_browser: Browser, site: Site) -> Iterator[list[Player]]:  # n
 def until(player: Player, condition: str) -> None:
     """Wait until the JavaScript ``condition`` holds on ``player``'s page."""
     player.page.wait_for_function(condition, timeout=STEP_TIMEOUT_MS)
-
-
-def connect_by_link(host: Player, guest: Player) -> None:
-    link = host_by_link(host, "Anna")
-    answer = guest_answers(guest, link, "Béla")
-    host_connects(host, answer)
-    rules = guest.page.locator("#online-rules")
-    expect(rules).to_be_visible(timeout=STEP_TIMEOUT_MS)
-    # The guest sees the host's name and the room's rules before joining.
-    expect(guest.page.locator("#online-rules-host")).to_contain_text("Anna")
-    assert guest.page.locator("#online-rules-text li").count() > 5
-    guest.page.locator("#online-accept").click()
-    wait_joined(host, guest)
 
 
 def chat(player: Player, text: str | None = None, phrase: str | None = None) -> None:
@@ -90,6 +78,8 @@ def test_two_browsers_play_a_whole_match_by_link(webrtc_browser: Browser, site: 
     chat(guest, phrase="good_luck")
     expect(host.page.locator("#chat-log")).to_contain_text("Good luck!")
     expect(guest.page.locator("#chat-log")).to_contain_text("Viel Glück!")
+    axe_check(host.page, "the host's table with the chat (English)")
+    axe_check(guest.page, "the guest's table with the chat (German)")
 
     # Show my cards: face up to the other for 10 seconds, then hidden again; the talon never.
     agree(host, guest)
@@ -128,7 +118,10 @@ def test_two_browsers_play_a_whole_match_by_link(webrtc_browser: Browser, site: 
     new_link = host.page.locator("#online-invite-link")
     expect(new_link).to_be_visible(timeout=STEP_TIMEOUT_MS)
     expect(new_link).not_to_have_value("", timeout=STEP_TIMEOUT_MS)
+    expect(host.page.locator("#online-invite-again")).to_contain_text("Béla")
+    axe_check(host.page, "the reconnect screen: a new invitation link and its QR code")
     answer = guest_answers(guest, new_link.input_value(), "Béla")
+    axe_check(guest.page, "the answer code and its QR code")
     host_connects(host, answer)
     until(host, "() => window.__test.online().status.guest_away_since === null")
     until(guest, "() => window.__test.online().connected")
@@ -188,13 +181,16 @@ def test_two_browsers_play_a_whole_match_by_room_code(
     guest = new_player(webrtc_browser, site, locale="en-GB", relay=nostr_relay.url)
     players += [host, guest]
     code = host_by_room(host, "Anna")
+    axe_check(host.page, "the room code (Hungarian)")
     page = guest.page
     page.locator("#open-online").click()
+    axe_check(page, "the online dialog's first step, network settings and block list")
     page.locator("#online-name").fill("Béla")
     page.locator("#online-join-text").fill(code.lower())  # typed as it comes
     page.locator("#online-join").click()
     expect(page.locator("#online-rules")).to_be_visible(timeout=STEP_TIMEOUT_MS)
     expect(page.locator("#online-rules-host")).to_contain_text("Anna")
+    axe_check(page, "the room's rules shown before joining")
     page.locator("#online-accept").click()
     wait_joined(host, guest)
     assert guest.online()["via"] == "room"  # type: ignore[index]
@@ -207,6 +203,7 @@ def test_two_browsers_play_a_whole_match_by_room_code(
         views = (host.view(), guest.view())
         reload(leaving)
         until(staying, "() => window.__test.online().connected === false")
+        axe_check(staying.page, "waiting for the other player to come back")
         wait_joined(host, guest)
         assert agree(host, guest) == before
         assert (host.view(), guest.view()) == views
@@ -221,6 +218,7 @@ def test_two_browsers_play_a_whole_match_by_room_code(
     problems = guest.online()["problems"]  # type: ignore[index]
     assert any("is not the one the two players' secrets give" in p for p in problems), problems
     expect(guest.page.locator("#notice")).to_be_visible(timeout=STEP_TIMEOUT_MS)
+    axe_check(guest.page, "the warning about the host's pack")
 
     # The rest of the match: a whole match by room code, to its end on both tables.
     play(host, guest, rng)

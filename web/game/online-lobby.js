@@ -204,8 +204,15 @@ async function host(via) {
   });
 }
 
-/** Show an invitation link, its QR code, and wait for the answer code. */
-async function inviteByLink() {
+/**
+ * Show an invitation link, its QR code, and wait for the answer code (``again``: the guest's connection
+ * broke, and this is a new link for coming back).
+ */
+async function inviteByLink(again = false) {
+  const why = el("online-invite-again");
+  why.hidden = !again;
+  const name = currentOnline()?.status?.names?.[1] || t("online.chat.them");
+  why.textContent = again ? t("online.invite.again", { name }) : "";
   const invitation = await createInvitation({ iceServers: network().iceServers });
   giveUp = () => invitation.close();
   const link = invitation.link(baseUrl());
@@ -359,7 +366,7 @@ function lost(side) {
   // A link is used once: the host makes a new one and sends it; the guest opens it.
   if (side === "host") {
     dialog().showModal();
-    attempt(t("online.preparing"), inviteByLink);
+    attempt(t("online.preparing"), () => inviteByLink(true));
   } else {
     notify(t("online.lost.guestLink"));
     openOnline();

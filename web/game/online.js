@@ -23,7 +23,8 @@ import { state } from "./state.js";
 /** @import { ChatLine, OnlineGuestAnswer, OnlineHostAnswer, OnlineRoom, OnlineStatus, Seating, TableAnswer } from "../../types/engine.js" */
 /**
  * The online game in play: which side this browser is, the engine's session, the channel (null while
- * disconnected), how the two met (to meet again), and what the bar shows.
+ * disconnected), how the two met (to meet again), and what the bar shows; ``checked``: how many of the host's deals
+ * the guest's engine has replayed.
  * @typedef {{
  *   side: "host" | "guest",
  *   session: string,
@@ -34,6 +35,7 @@ import { state } from "./state.js";
  *   chat: ChatLine[],
  *   unread: number,
  *   problems: string[],
+ *   checked: number,
  *   room: OnlineRoom | null,
  *   hostAwaySince: number | null,
  *   counted: boolean,
@@ -151,6 +153,7 @@ function blank(side, session, via) {
     chat: [],
     unread: 0,
     problems: [],
+    checked: 0,
     room: null,
     hostAwaySince: null,
     counted: false,
@@ -272,6 +275,7 @@ async function guestAnswer(answer) {
   if (answer.chat_log) game.chat = answer.chat_log;
   noteChat(answer.chat);
   if (answer.refused) notify(t("online.refused", { detail: answer.refused.message }));
+  if (answer.proof) game.checked += 1;
   if (answer.proof?.problems.length) {
     game.problems.push(...answer.proof.problems);
     notify(t("online.unfair", { detail: answer.proof.problems.join(" ") }));

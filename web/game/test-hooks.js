@@ -45,17 +45,18 @@ export function installTestHooks() {
     exported: () => lastExport.text,
     /** Start a game with fixed cards: {preset, seed, deck, dealer, match}. Resolves when it is shown. */
     newGame: (/** @type {GameOptions} */ options) => newGame(options),
-    /** The online game in play: {side, connected, status, chat, problems, counts} (null if none). */
+    /** The online game in play: {side, connected, status, chat, problems, checked, counts} (null if none). */
     online: () => {
       const game = currentOnline();
       if (!game) return null;
-      const { side, status, chat, problems, via, roomCode } = game;
+      const { side, status, chat, problems, checked, via, roomCode } = game;
       const channel = game.channel;
       return clone({
         side,
         status,
         chat,
         problems,
+        checked,
         via,
         roomCode,
         connected: Boolean(channel?.isOpen),

@@ -103,7 +103,7 @@ function renderChat(game, seat) {
   const log = el("chat-log");
   const names = game.status?.names ?? ["", ""];
   const lines = game.chat.map((line) => {
-    const item = document.createElement("li");
+    const item = document.createElement("p");
     item.className = line.seat === seat ? "chat-mine" : "chat-theirs";
     const who = document.createElement("b");
     who.textContent = line.seat === seat ? t("online.chat.you") : names[line.seat] || t("online.chat.them");

@@ -1,0 +1,161 @@
+"""Online soak: two pages of the built site play many whole deals over one data channel.
+
+``python -m tests.browser.soak_online [--deals 50] [--seed 1] [--json FILE]``
+
+Two Chromium contexts (Debian's Chromium, as in the browser tests) meet by
+invitation link and answer code over the loopback interface, with no STUN
+server, and play random legal moves in the test mode (no pauses between
+moves, so the figures are the channel's, the engines' and the drawing's),
+with a rematch whenever a match ends, until ``--deals`` deals are over.
+
+It checks that nothing was lost or duplicated: every message one side sent
+was received by the other (the channel numbers each one and closes on a gap
+or a repeat, so a lost or repeated message would end the run), no page
+logged an error, and the guest's engine found every deal's proof in order
+and without a problem. It times each of the guest's
+card clicks: from the click event until the card is drawn in the trick on
+both tables (``performance.timeOrigin`` + the event's time stamp, against a
+MutationObserver on ``#trick`` in each page; one browser, one clock), and
+prints the median, the 90th percentile and the worst.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import sync_playwright
+
+from .conftest import ROOT, find_chromium, serve
+from .online_fixtures import CHROMIUM_WEBRTC_ARGS
+from .online_helpers import Player, agree, connect_by_link, move, new_player
+
+#: Each page notes its card clicks in its own hand and when each card is drawn in the trick (epoch ms).
+TIMING_SCRIPT = """
+window.__soak = { clicks: [], shown: [] };
+const now = () => performance.timeOrigin + performance.now();
+document.addEventListener("click", (event) => {
+  const card = event.target instanceof Element && event.target.closest("#my-hand [data-card]");
+  if (card) window.__soak.clicks.push([card.dataset.card, performance.timeOrigin + event.timeStamp]);
+}, true);
+const drawn = new WeakSet();
+new MutationObserver(() => {
+  for (const card of document.querySelectorAll("#trick [data-card]")) {
+    if (drawn.has(card)) continue;
+    drawn.add(card);
+    window.__soak.shown.push([card.dataset.card, now()]);
+  }
+}).observe(document, { subtree: true, childList: true });
+"""
+
+
+def deal_over(player: Player) -> bool:
+    view = player.view()
+    return bool(view and view["deal_result"] is not None)
+
+
+def latencies(guest: dict[str, Any], host: dict[str, Any]) -> list[float]:
+    """For each guest click on a card: ms until that card was drawn in the trick on both tables."""
+    out = []
+    for card, at in guest["clicks"]:
+        times = []
+        for page in (guest, host):
+            later = [t for c, t in page["shown"] if c == card and t >= at]
+            if later:
+                times.append(min(later))
+        if len(times) == 2:
+            out.append(max(times) - at)
+    return out
+
+
+def soak(deals: int, seed: int) -> dict[str, Any]:
+    dist = ROOT / "dist"
+    if not (dist / "sw.js").is_file():
+        subprocess.run([sys.executable, str(ROOT / "build.py"), "build"], cwd=ROOT, check=True)
+    site = serve(dist)
+    rng = random.Random(seed)
+    started = time.monotonic()
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(
+                executable_path=find_chromium(),
+                args=["--disable-dev-shm-usage", "--disable-gpu", "--no-first-run", *CHROMIUM_WEBRTC_ARGS],
+            )
+            host = new_player(browser, site, clock=False, init_script=TIMING_SCRIPT)
+            guest = new_player(browser, site, locale="de-DE", clock=False, init_script=TIMING_SCRIPT)
+            connect_by_link(host, guest)
+            done = 0
+            was_over = False
+            moves = 0
+            state = agree(host, guest)
+            while done < deals:
+                view = host.view()
+                assert view is not None
+                if view["game_over"]:
+                    guest.page.locator("#online-rematch").click()
+                    host.page.locator("#online-rematch").click()
+                elif not move(host if view["to_act"] in (0, None) else guest, rng):
+                    raise AssertionError(f"seat {view['to_act']} cannot move: {view['legal']}")
+                moves += 1
+                state = agree(host, guest, state)
+                over = deal_over(host)
+                if over and not was_over:
+                    done += 1
+                    print(f"deal {done}: {moves} moves, {time.monotonic() - started:.1f} s", file=sys.stderr)
+                was_over = over
+            # Quiet channel: every message sent has been received, both ways.
+            deadline = time.monotonic() + 30
+            while True:
+                h, g = host.online(), guest.online()
+                assert h and g
+                if h["counts"]["sent"] == g["counts"]["received"] and g["counts"]["sent"] == h["counts"]["received"]:
+                    break
+                assert time.monotonic() < deadline, (h["counts"], g["counts"])
+                time.sleep(0.05)
+            assert host.errors == [] and guest.errors == [], host.errors + guest.errors
+            assert g["problems"] == [], g["problems"]
+            proofs = g["checked"]
+            assert proofs >= done - 1, (proofs, done)  # the last deal's proof may still be on its way
+            times = latencies(guest.page.evaluate("window.__soak"), host.page.evaluate("window.__soak"))
+            browser.close()
+    finally:
+        site.stop()
+    ordered = sorted(times)
+    return {
+        "deals": done,
+        "moves": moves,
+        "messages": {"host": h["counts"], "guest": g["counts"]},
+        "proofs_checked": proofs,
+        "guest_clicks_timed": len(times),
+        "click_to_both_tables_ms": {
+            "median": round(statistics.median(times), 1),
+            "p90": round(ordered[int(0.9 * (len(ordered) - 1))], 1),
+            "worst": round(ordered[-1], 1),
+        },
+        "wall_s": round(time.monotonic() - started, 1),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--deals", type=int, default=50)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", type=Path)
+    args = parser.parse_args(argv)
+    report = soak(args.deals, args.seed)
+    text = json.dumps(report, indent=2)
+    print(text)
+    if args.json:
+        args.json.write_text(text + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
