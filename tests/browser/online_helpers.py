@@ -19,6 +19,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 from .conftest import BOOT_TIMEOUT_MS, STEP_TIMEOUT_MS, TEST_QUERY, Site
 
 NETWORK_KEY = "sixty-six.network.v1"
+SETTINGS_KEY = "sixty-six.settings.v1"
 #: How often a wait looks again (ms): a page in the background gets no animation frames to poll on.
 POLL_MS = 25
 
@@ -58,6 +59,12 @@ def new_player(
     context = browser.new_context(locale=locale, permissions=["clipboard-read", "clipboard-write"])
     network = {"relays": [relay] if relay else ["ws://127.0.0.1:9"], "stun": [], "turn": []}
     context.add_init_script(f"localStorage.setItem({json.dumps(NETWORK_KEY)}, {json.dumps(json.dumps(network))})")
+    # The player's language, chosen in the settings (not left to the browser's locale).
+    settings = json.dumps({"language": locale[:2]})
+    context.add_init_script(
+        f"if (!localStorage.getItem({json.dumps(SETTINGS_KEY)}))"
+        f" localStorage.setItem({json.dumps(SETTINGS_KEY)}, {json.dumps(settings)})"
+    )
     if init_script:
         context.add_init_script(init_script)
     page = context.new_page()
