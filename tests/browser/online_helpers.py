@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import json
 import random
+import re
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -84,13 +85,25 @@ def new_player(
     return Player(page, context, errors)
 
 
-def host_by_link(host: Player, name: str) -> str:
-    """The host opens the online dialog and makes an invitation link; returns it."""
+def host_starts(host: Player, name: str, button: str) -> Page:
+    """The host opens the online dialog, gives its name and presses ``button`` (a link, or a room)."""
     page = host.page
     page.locator("#open-online").click()
     page.locator("#online-name").fill(name)
-    page.locator("#online-host-link").click()
-    link = page.locator("#online-invite-link")
+    page.locator(button).click()
+    return page
+
+
+def host_by_room(host: Player, name: str) -> str:
+    """The host opens a room on the test's relay; returns its six-character code."""
+    code = host_starts(host, name, "#online-host-room").locator("#online-room-code")
+    expect(code).to_have_text(re.compile(r"^\S{6}$"), timeout=STEP_TIMEOUT_MS)
+    return code.inner_text()
+
+
+def host_by_link(host: Player, name: str) -> str:
+    """The host opens the online dialog and makes an invitation link; returns it."""
+    link = host_starts(host, name, "#online-host-link").locator("#online-invite-link")
     expect(link).to_be_visible(timeout=STEP_TIMEOUT_MS)
     expect(link).not_to_have_value("", timeout=STEP_TIMEOUT_MS)
     return link.input_value()

@@ -30,13 +30,14 @@ from .online_helpers import (
     Player,
     guest_answers,
     host_by_link,
+    host_by_room,
     host_connects,
     new_player,
     play,
     wait_joined,
 )
 from .screenshots import recompress
-from .test_online_game import chat, host_by_room
+from .test_online_game import chat
 
 
 def chosen(language: str, deck: str) -> str:

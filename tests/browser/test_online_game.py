@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import random
-import re
 from collections.abc import Iterator
 
 import pytest
@@ -24,6 +23,7 @@ from .online_helpers import (
     agree,
     connect_by_link,
     guest_answers,
+    host_by_room,
     host_connects,
     new_player,
     play,
@@ -152,17 +152,6 @@ def test_two_browsers_play_a_whole_match_by_link(webrtc_browser: Browser, site: 
     assert stats["games"]["won"] + stats["games"]["lost"] == 2
     assert stats["ended"]["time"] == 1
     assert host.page.evaluate("() => Object.keys(window.__test.stats().buckets).length") == 0
-
-
-def host_by_room(host: Player, name: str) -> str:
-    """The host opens a room on the test's relay; returns its six-character code."""
-    page = host.page
-    page.locator("#open-online").click()
-    page.locator("#online-name").fill(name)
-    page.locator("#online-host-room").click()
-    code = page.locator("#online-room-code")
-    expect(code).to_have_text(re.compile(r"^\S{6}$"), timeout=STEP_TIMEOUT_MS)
-    return code.inner_text()
 
 
 def reload(player: Player) -> None:
