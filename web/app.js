@@ -21,7 +21,7 @@ import { onChat, onImportFile, onSpeed } from "./game/controls.js";
 import { draw, notify, placeholderTable } from "./game/draw.js";
 import { showHelp } from "./game/help-and-tutorial.js";
 import { installInput } from "./game/input.js";
-import { installOnline, openOnline } from "./game/online-lobby.js";
+import { installOnlineDoor, openOnline } from "./game/online-door.js";
 import { applyLanguageAndDeck, onSettingsClosed, openSettings } from "./game/settings-dialog.js";
 import { start } from "./game/start.js";
 import { reducedMotion, state, TEST } from "./game/state.js";
@@ -61,7 +61,7 @@ function main() {
   /** @type {HTMLElement} */ (document.getElementById("import-file")).addEventListener("change", onImportFile);
   /** @type {HTMLElement} */ (document.getElementById("chat-form")).addEventListener("submit", onChat);
   reducedMotion.addEventListener("change", draw);
-  const invitation = installOnline();
+  const invitation = installOnlineDoor();
   start(translated, invitation);
 }
 

@@ -7,7 +7,6 @@
 // meets the other player again the same way. The game itself is
 // game/online.js's; the transport is web/online/'s.
 
-import { LINK_KEY } from "../online/codes.js";
 import { OnlineError } from "../online/errors.js";
 import { defaultNetworkSettings, iceServersOf, normalizeNetworkSettings } from "../online/network-defaults.js";
 import { acceptInvitation, createInvitation } from "../online/peer.js";
@@ -21,6 +20,7 @@ import { savePreferences } from "../screens/modes.js";
 import { rulesSentences, rulesTitle } from "../screens/rules-text.js";
 import { notify } from "./draw.js";
 import { attach, currentOnline, guestOnline, hostOnline, joinRoomAsGuest, leaveOnline } from "./online.js";
+import { baseUrl } from "./online-door.js";
 import { ruleParameters } from "./settings-dialog.js";
 import { state } from "./state.js";
 
@@ -246,11 +246,6 @@ async function inviteByRoom(code) {
   room.channel.then((channel) => connected(channel, "room")).catch(fail);
 }
 
-/** The page's address without its fragment, for links. */
-function baseUrl() {
-  return `${location.origin}${location.pathname}`;
-}
-
 /**
  * The channel is open: the game takes it.
  * @param {Channel} channel
@@ -449,7 +444,6 @@ async function scan(then) {
 
 /** Wire the dialog's buttons (once, at start). */
 export function installOnline() {
-  el("open-online").addEventListener("click", () => openOnline());
   el("online-host-link").addEventListener("click", () => host("link"));
   el("online-host-room").addEventListener("click", () => host("room"));
   el("online-join").addEventListener("click", () => join(field("online-join-text").value));
@@ -492,14 +486,6 @@ export function installOnline() {
     giveUp?.();
     giveUp = null;
   });
-  // A link to this page that carries an invitation or a room code opens the dialog at once.
-  const hash = new URLSearchParams(location.hash.slice(1));
-  if (hash.has(LINK_KEY) || hash.has(ROOM_LINK_KEY)) {
-    const text = location.href;
-    history.replaceState(null, "", baseUrl());
-    return text;
-  }
-  return "";
 }
 
 /**

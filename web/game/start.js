@@ -14,7 +14,7 @@ import { bootFailed, bootProgress, notify } from "./draw.js";
 import { maybeOfferTutorial } from "./help-and-tutorial.js";
 import { adoptTable, errorText, proceed, recordStats, startGame } from "./loop.js";
 import { resumeOnline } from "./online.js";
-import { meetAgain, openOnline } from "./online-lobby.js";
+import { onlineLobby, openOnline } from "./online-door.js";
 import { clone, dom, params, state, TEST, testLog } from "./state.js";
 
 /** @import { View } from "../../types/engine.js" */
@@ -124,7 +124,7 @@ function wasmSupported() {
  */
 async function resumeOnlineGame(invitation) {
   try {
-    if (await resumeOnline()) meetAgain();
+    if (await resumeOnline()) (await onlineLobby()).meetAgain();
   } catch (error) {
     notify(t("notice.restoreFailed", { detail: errorText(error) }));
   }
