@@ -132,7 +132,9 @@ async function enter(code, role, config) {
         rtcConfig: { iceServers: config.iceServers },
       },
       code,
-      { onJoinError: (details) => joinErrors.push(details.error) },
+      // Trystero's own 10 s for the password handshake ran out on a loaded machine when a room was
+      // opened again; the guest waits PEER_TIMEOUT_MS for the host anyway.
+      { onJoinError: (details) => joinErrors.push(details.error), handshakeTimeoutMs: PEER_TIMEOUT_MS },
     );
   } catch (error) {
     throw asOnlineError(error, "webrtc_error");
