@@ -28,8 +28,6 @@ SETTINGS_KEY = "sixty-six.settings.v1"
 POLL_MS = 25
 #: How long agree() waits for the guest before it looks at the host's state again (ms).
 LOOK_AGAIN_MS = 1000
-#: Clicks on a move before it counts as not taken (see play()).
-CLICKS = 3
 
 
 @dataclass
@@ -169,12 +167,12 @@ def progress(player: Player) -> str | None:
     return value
 
 
-def agree(host: Player, guest: Player, before: str | None = None, timeout: int = STEP_TIMEOUT_MS) -> str:
+def agree(host: Player, guest: Player, before: str | None = None) -> str:
     """Wait until the host's table has moved on from ``before`` and the guest's table shows the same."""
     handle = host.page.wait_for_function(
         f"before => {{ const p = ({PROGRESS_JS})(); return p !== null && p !== before ? p : null; }}",
         arg=before,
-        timeout=timeout,
+        timeout=STEP_TIMEOUT_MS,
         polling=POLL_MS,
     )
     now: str = handle.json_value()
@@ -228,18 +226,7 @@ def play(host: Player, guest: Player, rng: random.Random, moves: int | None = No
         if to_act is not None and to_act in stand_in:
             state = agree(host, guest, state)  # the host's engine moves for this seat by itself
             continue
-        player = host if to_act in (0, None) else guest
-        for _ in range(CLICKS):
-            if not move(player, rng):
-                raise AssertionError(f"seat {to_act} cannot move: {view['legal']}")
-            try:
-                state = agree(host, guest, state, timeout=STEP_TIMEOUT_MS // CLICKS)
-                break
-            except PlaywrightTimeoutError:
-                if progress(host) != state or not player.ready():
-                    raise  # the click was taken but the tables did not agree, or the page is stuck
-                # A click at the instant the page was busy with the other browser's message is not
-                # taken (as for a person): the page is ready again at the same state, so click again.
-        else:
-            raise AssertionError(f"seat {to_act}'s clicks were not taken")
+        if not move(host if to_act in (0, None) else guest, rng):
+            raise AssertionError(f"seat {to_act} cannot move: {view['legal']}")
+        state = agree(host, guest, state)
     raise AssertionError("the game did not end")
