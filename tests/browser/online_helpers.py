@@ -64,12 +64,14 @@ def new_player(
     """
     context = browser.new_context(locale=locale, permissions=["clipboard-read", "clipboard-write"])
     network = {"relays": [relay] if relay else ["ws://127.0.0.1:9"], "stun": [], "turn": []}
-    context.add_init_script(f"localStorage.setItem({json.dumps(NETWORK_KEY)}, {json.dumps(json.dumps(network))})")
-    # The player's language, chosen in the settings (not left to the browser's locale).
+    # The player's language, chosen in the settings (not left to the browser's locale). Only on the site:
+    # Firefox runs init scripts in the new page's about:blank too, where storage is "insecure".
     settings = json.dumps({"language": locale[:2]})
     context.add_init_script(
-        f"if (!localStorage.getItem({json.dumps(SETTINGS_KEY)}))"
-        f" localStorage.setItem({json.dumps(SETTINGS_KEY)}, {json.dumps(settings)})"
+        "if (location.protocol.startsWith('http')) {"
+        f" localStorage.setItem({json.dumps(NETWORK_KEY)}, {json.dumps(json.dumps(network))});"
+        f" if (!localStorage.getItem({json.dumps(SETTINGS_KEY)}))"
+        f" localStorage.setItem({json.dumps(SETTINGS_KEY)}, {json.dumps(settings)}); }}"
     )
     if init_script:
         context.add_init_script(init_script)

@@ -56,7 +56,6 @@ def chat(player: Player, text: str | None = None, phrase: str | None = None) -> 
     page.locator("#chat-form button[type=submit]").click()
 
 
-@pytest.mark.chromium_only  # Firefox plays it through but logs "The operation is insecure." (not found yet)
 def test_two_browsers_play_a_whole_match_by_link(webrtc_browser: Browser, site: Site, players: list[Player]) -> None:  # noqa: F811
     host = new_player(webrtc_browser, site, locale="en-US")
     guest = new_player(webrtc_browser, site, locale="de-DE")
@@ -159,7 +158,6 @@ def reload(player: Player) -> None:
     expect(player.page.locator("#table")).to_have_attribute("data-ready", "1", timeout=BOOT_TIMEOUT_MS)
 
 
-@pytest.mark.chromium_only  # as above
 def test_two_browsers_play_a_whole_match_by_room_code(
     webrtc_browser: Browser,  # noqa: F811
     site: Site,
