@@ -110,14 +110,29 @@ export class EngineClient {
    */
   _fail(message, key) {
     if (this.failed) return;
-    this.failed = message;
-    this._rejectReady(new EngineError("engine_unavailable", message));
+    this._end(message);
+    this.handlers.onFatal?.(message, key);
+  }
+
+  /**
+   * Stop the engine for good (another tab plays now): its worker ends, what was asked fails with ``why``.
+   * @param {string} why
+   */
+  stop(why) {
+    this.worker?.terminate();
+    this._end(why);
+  }
+
+  /** @param {string} why */
+  _end(why) {
+    this.failed ||= why;
+    const error = new EngineError("engine_unavailable", why);
+    this._rejectReady(error);
     for (const { reject, timer } of this.pending.values()) {
       clearTimeout(timer);
-      reject(new EngineError("engine_unavailable", message));
+      reject(error);
     }
     this.pending.clear();
-    this.handlers.onFatal?.(message, key);
   }
 
   /**
@@ -190,6 +205,7 @@ export class EngineClient {
 
   /**
    * The saved game, if the worker has one: {status: "none" | "restored" | "corrupt", game?, view?, message?}.
+   * This tab claims the saves: a save of another tab is refused from then on.
    * @param {{timeoutMs?: number}} [options]
    * @returns {Promise<ResumeAnswer>}
    */

@@ -15,7 +15,9 @@
 // and does what). The worker keeps the game in play (the table that the
 // page started last with "table_new") in IndexedDB: after every answer
 // with "save": true it asks the engine for the table's saved form
-// ("table_save") and stores it; "resume" restores it ("table_restore").
+// ("table_save") and stores it; "resume" restores it ("table_restore") and
+// marks the saves as this tab's: a save finds the mark of a tab that claimed
+// them later, and is dropped (the page is told: "superseded").
 
 /** @import { LoadPyodide, PyodideInterface, PyProxy } from "../pyodide/pyodide.mjs" */
 /**
@@ -50,6 +52,10 @@ const DB_STORE = "saves";
 const SAVE_KEY = "current";
 // The online game in play (host or guest), kept apart from the game against the computer.
 const ONLINE_KEY = "online";
+// The mark of the tab that claimed the saves last (its "resume"): one live table per browser
+// (platform/table-lock.js). A save finds another mark once a later tab has claimed them, and is not written.
+const OWNER_KEY = "owner";
+const OWN_MARK = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
 // The engine is imported straight from its wheel (zipimport): nothing is
 // extracted, and after a snapshot restore only this one file is put back.
 const WHEEL_PATH = "/opt/sixty-six/engine.whl";
@@ -592,24 +598,43 @@ async function withStore(mode, action) {
   });
 }
 
-/** The saved game's entry in the database (undefined if there is none). */
-function readSave() {
-  return withStore("readonly", (store) => store.get(SAVE_KEY));
+/** Claim the saves for this tab; resolves to the saved game's entry (undefined if there is none). */
+function claimSaves() {
+  return withStore("readwrite", (store) => {
+    store.put(OWN_MARK, OWNER_KEY);
+    return store.get(SAVE_KEY);
+  });
 }
 
-// The saved game is read while the runtime boots; resume() takes this read
-// unless something was saved or deleted since.
-/** @type {Promise<any> | null} */
-let earlySave = readSave();
-earlySave.catch(() => {}); // resume() reports a failure
+/**
+ * Write (or with ``value`` undefined, delete) one stored game, if this tab still holds the saves;
+ * else nothing is written and the page is told ("superseded").
+ * @param {string} key
+ * @param {unknown} value
+ */
+async function writeIfMine(key, value) {
+  const written = await withStore("readwrite", (store) => {
+    const mark = store.get(OWNER_KEY);
+    mark.onsuccess = () => {
+      if (mark.result !== OWN_MARK) return;
+      if (value === undefined) store.delete(key);
+      else store.put(value, key);
+    };
+    return mark;
+  });
+  if (written !== OWN_MARK) post({ type: "superseded" });
+}
+
+// The database opens while the runtime boots (resume() reports a failure).
+dbPromise = openDb();
+dbPromise.catch(() => {});
 
 /** Store the game in play as the engine saves it. */
 async function persist() {
-  earlySave = null;
   const saved = call({ cmd: "table_save", table: currentTable });
   if (!saved.ok) return;
   try {
-    await withStore("readwrite", (store) => store.put({ saved: saved.saved, savedAt: Date.now() }, SAVE_KEY));
+    await writeIfMine(SAVE_KEY, { saved: saved.saved, savedAt: Date.now() });
   } catch (error) {
     post({ type: "warning", message: `The game could not be saved: ${error}` });
   }
@@ -620,7 +645,7 @@ async function persistOnline() {
   const saved = call({ cmd: "online_save", session: onlineSession });
   if (!saved.ok) return;
   try {
-    await withStore("readwrite", (store) => store.put({ saved: saved.saved, savedAt: Date.now() }, ONLINE_KEY));
+    await writeIfMine(ONLINE_KEY, { saved: saved.saved, savedAt: Date.now() });
   } catch (error) {
     post({ type: "warning", message: `The online game could not be saved: ${error}` });
   }
@@ -631,9 +656,8 @@ async function persistOnline() {
  * @param {string} key
  */
 async function forget(key = SAVE_KEY) {
-  if (key === SAVE_KEY) earlySave = null;
   try {
-    await withStore("readwrite", (store) => store.delete(key));
+    await writeIfMine(key, undefined);
   } catch {
     // nothing saved
   }
@@ -665,16 +689,14 @@ async function resumeOnline(id, now) {
 }
 
 /**
- * The stored game, restored (``status``: "restored", "none" or "corrupt").
+ * The stored game, restored (``status``: "restored", "none" or "corrupt"); this tab claims the saves.
  * @param {unknown} id
  * @returns {Promise<Answer>}
  */
 async function resume(id) {
   let entry;
   try {
-    const early = earlySave;
-    earlySave = null;
-    entry = await (early ?? readSave());
+    entry = await claimSaves();
   } catch (error) {
     return { v: 1, id, ok: true, status: "none", message: `Saved games are not available: ${error}` };
   }

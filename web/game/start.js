@@ -13,6 +13,7 @@ import { narrateGame } from "../table/narrate.js";
 import { bootFailed, bootProgress, notify } from "./draw.js";
 import { maybeOfferTutorial } from "./help-and-tutorial.js";
 import { adoptTable, errorText, proceed, recordStats, startGame } from "./loop.js";
+import { holdTheTable, supersededBySave } from "./one-table.js";
 import { resumeOnline } from "./online.js";
 import { onlineLobby, openOnline } from "./online-door.js";
 import { clone, dom, params, state, TEST, testLog } from "./state.js";
@@ -38,9 +39,11 @@ export async function start(translated, invitation = "") {
     onNotice: (message) => {
       if (message.type === "snapshot") dom.root.dataset.snapshot = message.status;
       if (message.type === "warning") notify(t("notice.warning", { detail: message.message }));
+      if (message.type === "superseded") supersededBySave();
     },
   });
   await translated;
+  await holdTheTable(); // one live table per browser: this tab plays once it holds it
   let info;
   try {
     info = await state.client.ready;

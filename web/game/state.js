@@ -55,6 +55,7 @@ import { queryDom } from "../table/table.js";
  *   handover: {seat: Seat, claimSeat: Seat | null} | null,
  *   hint: Hint | null,
  *   paused: boolean,
+ *   superseded: boolean,
  *   online: OnlineHooks | null,
  * }} State
  */
@@ -121,6 +122,7 @@ export const state = {
   hint: null, // the hinted action {action, value}
   paused: false, // watching: no move until "play" or "one move"
   online: null, // an online game in play: where your moves go (game/online.js)
+  superseded: false, // another tab took the table over: this one stopped (one-table.js)
 };
 
 /**
