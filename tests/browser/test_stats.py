@@ -355,3 +355,56 @@ def test_an_import_of_older_statistics_is_migrated(site: Site, page: Page, watch
     assert s["schema"] == 2 and s["buckets"]["HU24|0"]["deals"]["won"] == 5
     open_stats(page)
     assert stat(page, "deals", "tr[data-rules='HU24']") == "5–3"
+
+
+def test_damaged_local_data_is_repaired_kept_and_said(site: Site, page: Page, watch: Watch) -> None:
+    """One bad count and an impossible date keep the rest of the statistics; bad settings keep the good ones."""
+    watch.attach(page)
+    open_table(page, site.url)
+    bucket = {
+        "preset": "AT20",
+        "custom": False,
+        "level": 3,
+        "deals": {"won": 4, "lost": 2, "none": 0},
+        "matches": {"won": 1, "lost": 0},
+        "points": {"won": 9, "lost": -1},  # the one bad count
+        "basis": {"simple": {"won": 4, "lost": 2}},
+        "closes": {"made": 1, "won": 1},
+        "marriages": {"count": 2, "points": 60},
+    }
+    damaged = {
+        "schema": 2,
+        "since": 1e20,  # no Date can show it
+        "rating": 1234,
+        "rated": 1,
+        "history": [],
+        "buckets": {"AT20|3": bucket},
+        "current": None,
+    }
+    texts = {
+        "sixty-six.stats": json.dumps(damaged),
+        "sixty-six.settings.v1": json.dumps({"level": 42, "deck": "tell", "language": "en"}),
+    }
+    page.evaluate("texts => Object.entries(texts).forEach(([k, v]) => localStorage.setItem(k, v))", texts)
+    page.reload()
+    wait_ready(page, BOOT_TIMEOUT_MS)
+    notice = page.locator("#notice-text")
+    expect(notice).to_contain_text("settings, statistics")
+    expect(notice).to_contain_text("data export")
+    s = stats(page)
+    assert s["rating"] == 1234
+    assert s["buckets"]["AT20|3"]["deals"] == bucket["deals"]
+    assert s["buckets"]["AT20|3"]["points"] == {"won": 9, "lost": 0}
+    settings = json.loads(page.evaluate("localStorage.getItem('sixty-six.settings.v1')"))
+    assert (settings["level"], settings["deck"]) == (3, "tell")
+    for key, text in texts.items():  # the damaged texts are kept, and go with the export
+        assert (
+            page.evaluate("key => localStorage.getItem(key)", key.replace("sixty-six.", "sixty-six.damaged.")) == text
+        )
+    open_stats(page)
+    assert stat(page, "deals.won") == "4"
+    expect(page.locator("#stats-dialog [data-action='data-export']")).to_be_visible()
+    # Read once: the next visit says nothing more.
+    page.reload()
+    wait_ready(page, BOOT_TIMEOUT_MS)
+    expect(page.locator("#notice")).to_be_hidden()

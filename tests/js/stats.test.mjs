@@ -5,9 +5,10 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { MemoryStorage, quietly } from "./helpers.mjs";
+import { MemoryStorage } from "./helpers.mjs";
 
 const stats = await import("../../web/platform/stats.js");
+const { onDamage } = await import("../../web/platform/damage.js");
 const { StatsError } = stats;
 
 const HU24 = { id: "HU24", name: "Snapszer", deck: 24, resign: false, match_target: 7 };
@@ -252,10 +253,16 @@ test("storage: empty, migrated and stored back, damaged, full", async () => {
   assert.deepEqual(loaded.buckets["DE24|0"].deals, { won: 1, lost: 2, none: 0 });
   assert.equal(JSON.parse(storage.getItem(stats.STORAGE_KEY)).schema, 2);
 
+  // Damaged: not JSON at all → empty statistics, stored; the damaged text is kept as a copy.
+  const reports = [];
+  onDamage((damage) => reports.push(damage));
   storage.setItem(stats.STORAGE_KEY, "{not json");
-  const { value, warnings } = await quietly(() => stats.loadStats(storage));
+  const value = stats.loadStats(storage);
   assert.deepEqual(value.buckets, {});
-  assert.equal(warnings.length, 1);
+  assert.deepEqual(reports, [{ key: stats.STORAGE_KEY, repaired: false }]);
+  assert.equal(storage.getItem("sixty-six.damaged.stats"), "{not json");
+  assert.deepEqual(stats.loadStats(storage), value); // stored back: told once
+  assert.equal(reports.length, 1);
 
   const full = new MemoryStorage();
   full.setItem = () => {
@@ -263,6 +270,35 @@ test("storage: empty, migrated and stored back, damaged, full", async () => {
   };
   assert.equal(stats.saveStats(stats.emptyStats(0), full), false);
   assert.equal(stats.saveStats(stats.emptyStats(0), storage), true);
+});
+
+test("damaged statistics keep every count that is still good", () => {
+  let good = stats.emptyStats(1000);
+  good = stats.recordView(good, finished({ deal: 1, winner: 0, points: 2 }), { ...context, level: 3 });
+  good = stats.recordView(good, finished({ deal: 2, winner: 0, points: 3, rules: AT20 }), { ...context, level: 3 });
+  const [hu, at] = ["HU24|3", "AT20|3"];
+  const damaged = structuredClone(good);
+  damaged.buckets[hu].points.won = -4; // one bad count
+  damaged.since = 1e20; // a date no Date can show
+  damaged.history.push({ t: "soon" });
+  assert.throws(() => stats.migrate(damaged), StatsError);
+  const repaired = stats.repairStats(damaged, 5000);
+  assert.equal(stats.validate(repaired), repaired);
+  assert.deepEqual(repaired.buckets[at], good.buckets[at]);
+  assert.deepEqual(repaired.buckets[hu].deals, good.buckets[hu].deals);
+  assert.deepEqual(repaired.buckets[hu].points, { won: 0, lost: good.buckets[hu].points.lost });
+  assert.equal(repaired.rating, good.rating);
+  assert.deepEqual(repaired.history, good.history);
+  assert.equal(repaired.since, 5000);
+  assert.deepEqual(stats.repairStats([], 7), stats.emptyStats(7));
+  assert.deepEqual(stats.repairStats({ schema: 9, buckets: good.buckets }, 7), stats.emptyStats(7));
+
+  const storage = new MemoryStorage({ [stats.STORAGE_KEY]: JSON.stringify(damaged) });
+  const reports = [];
+  onDamage((damage) => reports.push(damage));
+  assert.deepEqual(stats.loadStats(storage).buckets, repaired.buckets);
+  assert.deepEqual(reports, [{ key: stats.STORAGE_KEY, repaired: true }]);
+  assert.deepEqual(JSON.parse(storage.getItem("sixty-six.damaged.stats")), damaged);
 });
 
 test("the storage helpers count a finished deal once across reloads", () => {

@@ -6,8 +6,12 @@
 
 import { engineWorkerUrl } from "../boot.js";
 import { EngineClient } from "../engine/engine-client.js";
+import { onDamage } from "../platform/damage.js";
 import { t } from "../platform/i18n.js";
+import { loadOnlineStats } from "../platform/online-stats.js";
 import { linkManifest, registerServiceWorker } from "../platform/pwa.js";
+import { loadStats } from "../platform/stats.js";
+import { loadCustomRules } from "../screens/custom-rules.js";
 import { dealerArgument } from "../screens/settings.js";
 import { narrateGame } from "../table/narrate.js";
 import { bootFailed, bootProgress, notify } from "./draw.js";
@@ -43,6 +47,11 @@ export async function start(translated, invitation = "") {
     },
   });
   await translated;
+  onDamage(tellDamage);
+  // Every stored entry is read once now, so that damage is found (and said) at once, not mid-game.
+  loadStats();
+  loadOnlineStats();
+  loadCustomRules();
   await holdTheTable(); // one live table per browser: this tab plays once it holds it
   let info;
   try {
@@ -109,6 +118,27 @@ export async function start(translated, invitation = "") {
       console.warn("Offline mode is not available:", error);
     });
   }
+}
+
+/** What was damaged so far, said in one notice: {kept: names, reset: names}. */
+const damaged = { kept: new Set(), reset: new Set() };
+const DAMAGE_NAMES = ["stats", "settings", "modes", "customRules", "onlineStats"];
+
+/**
+ * Say that stored data was damaged (platform/damage.js), and what was done about it.
+ * @param {import("../platform/damage.js").Damage} damage
+ */
+function tellDamage({ key, repaired }) {
+  // "sixty-six.custom-rules" → "customRules", "sixty-six.settings.v1" → "settings"
+  const name = key
+    .replace(/^sixty-six\./, "")
+    .replace(/\.v\d+$/, "")
+    .replace(/-(\w)/g, (_, c) => c.toUpperCase());
+  (repaired ? damaged.kept : damaged.reset).add(t(`damaged.what.${DAMAGE_NAMES.includes(name) ? name : "other"}`));
+  const said = [];
+  if (damaged.kept.size) said.push(t("damaged.kept", { what: [...damaged.kept].join(", ") }));
+  if (damaged.reset.size) said.push(t("damaged.reset", { what: [...damaged.reset].join(", ") }));
+  notify(said.join(" "));
 }
 
 /** Can this browser compile WebAssembly (the Python runtime needs it)? */

@@ -7,6 +7,8 @@
 //   {schema: 1, games: {won, lost, none}, ended: {<how>: count}, opponents: {<name>: {won, lost}}}
 // <how> is "played" (to the end), "resigned", "time" or "abandoned".
 
+import { loadEntry } from "./damage.js";
+
 /** @import { View } from "../../types/engine.js" */
 /** @typedef {{won: number, lost: number}} WonLost */
 /**
@@ -82,11 +84,7 @@ export function addOnlineResult(stats, view, seat, opponent) {
 
 /** @returns {OnlineStats} */
 export function loadOnlineStats(storage = globalThis.localStorage) {
-  try {
-    return validOnlineStats(JSON.parse(storage.getItem(ONLINE_STATS_KEY) || "null"));
-  } catch {
-    return emptyOnlineStats();
-  }
+  return loadEntry(ONLINE_STATS_KEY, validOnlineStats, storage);
 }
 
 /**

@@ -29,6 +29,8 @@
 // took a move back or asked for a hint ("assisted") counts in the totals but
 // does not change the rating: the rating measures unaided play.
 
+import { noteDamage } from "./damage.js";
+
 /** @import { Preset, Rules, View } from "../../types/engine.js" */
 /** @typedef {{won: number, lost: number}} WonLost */
 /**
@@ -173,35 +175,104 @@ function checkBucket(key, b) {
 export function validate(data) {
   if (!isObject(data)) throw new StatsError("not an object");
   if (data.schema !== SCHEMA) throw new StatsError(`schema ${data.schema}`);
-  if (!Number.isFinite(data.since) || data.since < 0) throw new StatsError("since");
-  if (!Number.isFinite(data.rating) || data.rating < 0 || data.rating > 5000) throw new StatsError("rating");
+  if (!isTime(data.since)) throw new StatsError("since");
+  if (!isRating(data.rating)) throw new StatsError("rating");
   if (!isCount(data.rated)) throw new StatsError("rated");
   if (!Array.isArray(data.history) || data.history.length > HISTORY_LIMIT) throw new StatsError("history");
-  for (const point of data.history) {
-    const ok =
-      isObject(point) &&
-      Number.isFinite(point.t) &&
-      Number.isFinite(point.rating) &&
-      Number.isInteger(point.level) &&
-      point.level >= 1 &&
-      point.level <= 5 &&
-      typeof point.won === "boolean";
-    if (!ok) throw new StatsError("a history point");
-  }
+  if (!data.history.every(isHistoryPoint)) throw new StatsError("a history point");
   if (!isObject(data.buckets)) throw new StatsError("buckets");
   for (const [key, bucket] of Object.entries(data.buckets)) checkBucket(key, bucket);
-  if (data.current !== null) {
-    const c = data.current;
-    const ok =
-      isObject(c) &&
-      typeof c.counted === "boolean" &&
-      (c.assisted === undefined || typeof c.assisted === "boolean") &&
-      Array.isArray(c.recorded) &&
-      c.recorded.length <= RECORDED_LIMIT &&
-      c.recorded.every((k) => typeof k === "string" && DEAL_KEY.test(k));
-    if (!ok) throw new StatsError("current");
-  }
+  if (data.current !== null && !isCurrent(data.current)) throw new StatsError("current");
   return /** @type {Stats} */ (data); // checked above
+}
+
+/** A time (ms since 1970) that a Date can show. @param {unknown} t */
+const isTime = (t) => Number.isFinite(t) && /** @type {number} */ (t) >= 0 && /** @type {number} */ (t) <= 8.64e15;
+/** @param {unknown} r */
+const isRating = (r) => Number.isFinite(r) && /** @type {number} */ (r) >= 0 && /** @type {number} */ (r) <= 5000;
+
+/** @param {unknown} point */
+function isHistoryPoint(point) {
+  return (
+    isObject(point) &&
+    isTime(point.t) &&
+    isRating(point.rating) &&
+    Number.isInteger(point.level) &&
+    point.level >= 1 &&
+    point.level <= 5 &&
+    typeof point.won === "boolean"
+  );
+}
+
+/** @param {unknown} c */
+function isCurrent(c) {
+  return (
+    isObject(c) &&
+    typeof c.counted === "boolean" &&
+    (c.assisted === undefined || typeof c.assisted === "boolean") &&
+    Array.isArray(c.recorded) &&
+    c.recorded.length <= RECORDED_LIMIT &&
+    c.recorded.every((k) => typeof k === "string" && DEAL_KEY.test(k))
+  );
+}
+
+// ------------------------------------------------------------ repair
+
+/**
+ * What can be kept of damaged statistics of the current schema: every valid field, every valid bucket,
+ * and of a damaged bucket its valid counts (a bad count becomes 0). Anything else: empty statistics.
+ * @param {unknown} data
+ * @param {number} [now]
+ * @returns {Stats}
+ */
+export function repairStats(data, now = Date.now()) {
+  const out = emptyStats(now);
+  if (!isObject(data) || data.schema !== SCHEMA) return out;
+  if (isTime(data.since)) out.since = data.since;
+  if (isRating(data.rating)) out.rating = data.rating;
+  if (isCount(data.rated)) out.rated = data.rated;
+  if (Array.isArray(data.history)) out.history = data.history.filter(isHistoryPoint).slice(-HISTORY_LIMIT);
+  if (isCurrent(data.current)) out.current = data.current;
+  if (isObject(data.buckets)) {
+    for (const bucket of Object.values(data.buckets)) {
+      const fixed = repairBucket(bucket);
+      if (fixed) out.buckets[bucketKey(fixed.preset, fixed.custom, fixed.level)] = fixed;
+    }
+  }
+  return validate(structuredClone(out));
+}
+
+/**
+ * A bucket's valid counts (a bad one is 0), or null if it does not say what it counts.
+ * @param {unknown} b
+ * @returns {Bucket | null}
+ */
+function repairBucket(b) {
+  if (!isObject(b) || typeof b.preset !== "string" || !PRESET_ID.test(b.preset) || typeof b.custom !== "boolean") {
+    return null;
+  }
+  if (!Number.isInteger(b.level) || b.level < 0 || b.level > 5) return null;
+  const out = emptyBucket(b.preset, b.custom, b.level);
+  /** @param {Record<string, number>} into @param {unknown} from */
+  const keep = (into, from) => {
+    if (!isObject(from)) return;
+    for (const name of Object.keys(into)) if (isCount(from[name])) into[name] = from[name];
+  };
+  keep(out.deals, b.deals);
+  keep(out.matches, b.matches);
+  keep(out.points, b.points);
+  keep(out.closes, b.closes);
+  keep(out.marriages, b.marriages);
+  out.closes.won = Math.min(out.closes.won, out.closes.made);
+  if (isObject(b.basis)) {
+    for (const [name, value] of Object.entries(b.basis)) {
+      if (!WORD.test(name) || !isObject(value)) continue;
+      const pair = { won: 0, lost: 0 };
+      keep(pair, value);
+      out.basis[name] = pair;
+    }
+  }
+  return out;
 }
 
 // ------------------------------------------------------------- migration
@@ -437,16 +508,32 @@ export function percent(part, whole) {
  * @returns {Stats}
  */
 export function loadStats(storage = globalThis.localStorage) {
+  let text;
   try {
-    const text = storage.getItem(STORAGE_KEY);
-    if (text === null) return emptyStats();
-    const data = JSON.parse(text);
+    text = storage.getItem(STORAGE_KEY);
+  } catch {
+    return emptyStats(); // storage disabled
+  }
+  if (text === null) return emptyStats();
+  let data;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    noteDamage(STORAGE_KEY, text, false, storage);
+    const stats = emptyStats();
+    saveStats(stats, storage);
+    return stats;
+  }
+  try {
     const stats = migrate(data);
     if (data.schema !== SCHEMA) saveStats(stats, storage);
     return stats;
-  } catch (error) {
-    console.warn("The statistics could not be read; starting afresh:", error);
-    return emptyStats();
+  } catch {
+    // Damaged: what can be kept is kept (and stored), the damaged text is kept as a copy.
+    const stats = repairStats(data);
+    noteDamage(STORAGE_KEY, text, isObject(data) && data.schema === SCHEMA, storage);
+    saveStats(stats, storage);
+    return stats;
   }
 }
 

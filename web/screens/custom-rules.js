@@ -6,6 +6,7 @@
 // each value (rules-text.js); the engine checks every combination
 // ("check_rules") and its refusal is shown in words.
 
+import { loadEntry } from "../platform/damage.js";
 import { t } from "../platform/i18n.js";
 import { h } from "../table/table.js";
 import { kindOf, parameterName, ruleSentence, rulesErrorText } from "./rules-text.js";
@@ -33,14 +34,17 @@ const isPlainValue = (/** @type {unknown} */ v) =>
  * @returns {{preset: string, rules: Rules} | null}
  */
 export function loadCustomRules(storage = globalThis.localStorage) {
-  try {
-    const data = JSON.parse(storage.getItem(STORAGE_KEY) || "null");
-    if (!data || typeof data.preset !== "string" || !data.rules || typeof data.rules !== "object") return null;
-    if (!Object.values(data.rules).every(isPlainValue)) return null;
-    return { preset: data.preset, rules: { ...data.rules } };
-  } catch {
-    return null;
-  }
+  return loadEntry(STORAGE_KEY, validCustomRules, storage);
+}
+
+/**
+ * @param {any} data anything (as read from storage)
+ * @returns {{preset: string, rules: Rules} | null}
+ */
+function validCustomRules(data) {
+  if (!data || typeof data.preset !== "string" || !data.rules || typeof data.rules !== "object") return null;
+  if (Array.isArray(data.rules) || !Object.values(data.rules).every(isPlainValue)) return null;
+  return { preset: data.preset, rules: { ...data.rules } };
 }
 
 /**

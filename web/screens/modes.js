@@ -5,6 +5,7 @@
 // game in play is its table's "seating", which the engine keeps with the game
 // (py_engine/service/table.py says what each mode may see and do).
 
+import { loadEntry } from "../platform/damage.js";
 import { computerName, defaultName } from "../table/names.js";
 import { LEVELS } from "./settings.js";
 
@@ -66,11 +67,7 @@ function valid(prefs) {
 
 /** @returns {Preferences} */
 export function loadPreferences() {
-  try {
-    return valid(JSON.parse(localStorage.getItem(KEY) || "null"));
-  } catch {
-    return valid(null);
-  }
+  return loadEntry(KEY, valid);
 }
 
 /**

@@ -4,6 +4,7 @@
 // translations (web/i18n/*.json): "level.<n>", "dealer.<key>", "points.<key>",
 // "deck.<style>", "lang.<code>".
 
+import { loadEntry } from "../platform/damage.js";
 import { detectLanguage, LANGUAGES } from "../platform/i18n.js";
 import { DECK_STYLES } from "../table/cards.js";
 
@@ -68,11 +69,7 @@ function valid(settings) {
 
 /** @returns {Settings} */
 export function loadSettings() {
-  try {
-    return valid(JSON.parse(localStorage.getItem(KEY) || "null"));
-  } catch {
-    return { ...DEFAULTS };
-  }
+  return loadEntry(KEY, valid);
 }
 
 /**
