@@ -115,6 +115,8 @@ import("./app.js").catch(async (error) => {
   await documentParsed();
   showBootFailure(
     "The game could not start.",
-    `Its scripts could not be loaded (${error.message || error}). Reload the page to try again.`,
+    navigator.onLine
+      ? `Its scripts could not be loaded (${error.message || error}). Reload the page to try again.`
+      : "You are offline, and this browser does not have the whole game yet. Connect to the internet and reload the page.",
   );
 });

@@ -243,6 +243,37 @@ def test_offline_reload_after_the_first_visit(site_copy: Site, context: BrowserC
     context.set_offline(False)
 
 
+def test_a_first_visit_whose_offline_download_fails_says_so(site_copy: Site, context: BrowserContext) -> None:
+    """The offline copy fails (a file arrives damaged): said in words, and tried again once back online."""
+    icon = site_copy.directory / "icons" / "icon-512.png"
+    whole = icon.read_bytes()
+    icon.write_bytes(b"not the file of this build")  # the service worker checks every file's hash
+    page = context.new_page()
+    open_table(page, site_copy.url)
+    expect(page.locator(TABLE)).to_have_attribute("data-sw", "failed", timeout=BOOT_TIMEOUT_MS)
+    expect(page.locator("#notice-text")).to_contain_text("could not be saved for offline play")
+    icon.write_bytes(whole)
+    page.evaluate("() => window.dispatchEvent(new Event('online'))")
+    expect(page.locator(TABLE)).to_have_attribute("data-sw", "ready", timeout=BOOT_TIMEOUT_MS)
+    expect(page.locator("#notice-text")).to_contain_text("can now be played offline")
+
+    # Offline in the middle of the first download of the runtime: said, not a hang.
+    second = context.browser.new_context() if context.browser else None
+    assert second is not None
+    try:
+        page = second.new_page()
+
+        def connection_lost(route: Any) -> None:
+            second.set_offline(True)
+            route.abort("internetdisconnected")
+
+        page.route("**/pyodide.asm.wasm", connection_lost)
+        page.goto(site_copy.url + TEST_QUERY)
+        expect(page.locator("#boot-error")).to_contain_text("You are offline", timeout=BOOT_TIMEOUT_MS)
+    finally:
+        second.close()
+
+
 @pytest.mark.chromium_only
 def test_the_site_is_installable_once_playable(site: Site, page: Page, watch: Watch, browser_name: str) -> None:
     """The manifest is linked once the table is playable (not during the boot), and Chromium reads it without errors.

@@ -38,7 +38,8 @@ export async function start(translated, invitation = "") {
   // boot.js has usually started this worker already; the client adopts it.
   state.client = new EngineClient(engineWorkerUrl(), {
     onProgress: bootProgress,
-    onFatal: (message, key) => bootFailed(key ? { key } : { key: "boot.engineFailed", detail: message }),
+    onFatal: (message, key) =>
+      bootFailed(key ? { key } : { key: navigator.onLine ? "boot.engineFailed" : "boot.offline", detail: message }),
     onMessage: TEST ? (message) => testLog.push(JSON.stringify(message)) : undefined,
     onNotice: (message) => {
       if (message.type === "snapshot") dom.root.dataset.snapshot = message.status;
@@ -105,7 +106,12 @@ export async function start(translated, invitation = "") {
   if (params.get("sw") !== "0") {
     registerServiceWorker({
       onReady: () => {
+        if (dom.root.dataset.sw === "failed") notify(t("offline.ready"));
         dom.root.dataset.sw = "ready";
+      },
+      onNotReady: () => {
+        dom.root.dataset.sw = "failed";
+        notify(t("offline.notReady"));
       },
       onUpdate: (apply) => {
         // index.html has both (hence the casts).
@@ -115,7 +121,7 @@ export async function start(translated, invitation = "") {
       },
     }).catch((error) => {
       dom.root.dataset.sw = "failed";
-      console.warn("Offline mode is not available:", error);
+      notify(t("offline.unavailable", { detail: errorText(error) }));
     });
   }
 }

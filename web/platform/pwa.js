@@ -20,16 +20,19 @@ export function linkManifest() {
  * Register sw.js (relative, so a project sub-path works).
  * onReady(): the site is cached for offline play.
  * onUpdate(apply): a new version is installed; apply() switches to it and reloads.
- * @param {{onReady: () => void, onUpdate: (apply: () => void) => void}} handlers
+ * onNotReady(): the first download for offline play failed (the connection went, a file was damaged on
+ * the way); it is tried again each time the browser is back online or the page is shown again.
+ * @param {{onReady: () => void, onUpdate: (apply: () => void) => void, onNotReady: () => void}} handlers
  */
-export async function registerServiceWorker({ onReady, onUpdate }) {
+export async function registerServiceWorker({ onReady, onUpdate, onNotReady }) {
   if (!("serviceWorker" in navigator)) return null;
   let switching = false;
   navigator.serviceWorker.addEventListener("controllerchange", () => {
     // The first install also takes control (clients.claim); only reload when asked to.
     if (switching) window.location.reload();
   });
-  const registration = await navigator.serviceWorker.register("sw.js", { scope: "./" });
+  const register = () => navigator.serviceWorker.register("sw.js", { scope: "./" });
+  let registration = await register();
   const apply = () => {
     if (!registration.waiting) return;
     switching = true;
@@ -38,16 +41,42 @@ export async function registerServiceWorker({ onReady, onUpdate }) {
   const offer = () => {
     if (registration.waiting && navigator.serviceWorker.controller) onUpdate(apply);
   };
-  registration.addEventListener("updatefound", () => {
-    const worker = registration.installing;
-    worker?.addEventListener("statechange", () => {
+  /** @type {WeakSet<object>} */
+  const followed = new WeakSet();
+  /** @param {ServiceWorker | null} worker */
+  const follow = (worker) => {
+    if (!worker || followed.has(worker)) return;
+    followed.add(worker);
+    worker.addEventListener("statechange", () => {
       if (worker.state === "installed") offer();
+      if (worker.state === "redundant" && !registration.active) onNotReady();
     });
-  });
+  };
+  const watch = () => {
+    if (!followed.has(registration)) {
+      followed.add(registration);
+      registration.addEventListener("updatefound", () => follow(registration.installing));
+    }
+    follow(registration.installing);
+  };
+  watch();
   offer();
   navigator.serviceWorker.ready.then(() => onReady());
+  // After a failed first install the browser has forgotten the registration: register again.
+  const retry = async () => {
+    try {
+      if (registration.active) await registration.update();
+      else {
+        registration = await register();
+        watch();
+      }
+    } catch {
+      // still offline: the next "online" or visit tries again
+    }
+  };
   document.addEventListener("visibilitychange", () => {
-    if (document.visibilityState === "visible") registration.update().catch(() => {});
+    if (document.visibilityState === "visible") retry();
   });
+  window.addEventListener("online", retry);
   return registration;
 }
