@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from playwright.sync_api import Page, expect
 
@@ -39,6 +41,7 @@ def test_the_first_visit_offers_a_guided_deal(site: Site, page: Page, watch: Wat
     offer = page.locator("#tutorial-offer")
     expect(offer).to_be_visible(timeout=STEP_TIMEOUT_MS)
     expect(offer).to_contain_text("New to Sixty-Six?")
+    expect(offer.locator("#tutorial-offer-rules")).to_contain_text("Austrian Schnapsen")  # an English browser
     page.locator("[data-action='tutorial-start']").click()
     expect(offer).to_be_hidden()
 
@@ -127,3 +130,37 @@ def test_the_tutorial_speaks_every_language(site: Site, page: Page, watch: Watch
         page.locator("[data-action='tutorial-skip']").click()
         expect(page.locator("#coach")).to_have_count(0)
     assert len(texts) == 6
+
+
+def test_a_first_visit_plays_the_rules_of_the_browsers_language(site: Site, new_context: Any, watch: Watch) -> None:
+    """Hungarian → HU24, said on the first screen, changeable from there; the other languages and regions."""
+    page = new_context(locale="hu-HU").new_page()
+    watch.attach(page)
+    open_table(page, site.url, OFFER_QUERY)
+    assert page.evaluate("window.__test.view()")["rules"]["id"] == "HU24"
+    offer = page.locator("#tutorial-offer")
+    expect(offer.locator("#tutorial-offer-rules")).to_contain_text("Snapszer")
+    page.locator("[data-action='tutorial-rules']").click()
+    expect(page.locator("#settings-dialog")).to_be_visible()
+    expect(page.locator("#setting-preset")).to_have_value("HU24")
+    chosen = page.evaluate(
+        """async (tags) => {
+          const { presetForLocale } = await import("./screens/settings.js");
+          return tags.map((tag) => presetForLocale(tag));
+        }""",
+        ["hu", "pl-PL", "ro-RO", "de-AT", "de-DE", "de-CH", "sr-Latn-RS", "hr-HR", "bs", "en-GB", "fr-FR", ""],
+    )
+    assert chosen == [
+        "HU24",
+        "PL24",
+        "RO24",
+        "AT20",
+        "DE24",
+        "DE24",
+        "KLUB20",
+        "KLUB20",
+        "KLUB20",
+        "AT20",
+        "AT20",
+        "AT20",
+    ]

@@ -3,10 +3,11 @@
 // on first use (screens/help.js, screens/tutorial.js), since neither is
 // needed to start playing.
 
+import { t } from "../platform/i18n.js";
 import { PLAIN_SEATING } from "../screens/modes.js";
 import { draw } from "./draw.js";
 import { cancelAi, run, startGame } from "./loop.js";
-import { ruleParameters } from "./settings-dialog.js";
+import { openSettings, ruleParameters } from "./settings-dialog.js";
 import { dom, params, state, TEST } from "./state.js";
 
 /** @import { EngineClient } from "../engine/engine-client.js" */
@@ -53,5 +54,6 @@ async function startTutorial() {
 export async function maybeOfferTutorial() {
   if (TEST && params.get("tutorial") !== "offer") return;
   const { offerTutorial, tutorialSeen } = await import("../screens/tutorial.js");
-  if (!tutorialSeen()) offerTutorial(startTutorial);
+  const rules = t(`preset.${state.settings.preset}`);
+  if (!tutorialSeen()) offerTutorial(startTutorial, { rules, changeRules: () => openSettings() });
 }

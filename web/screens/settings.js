@@ -49,13 +49,29 @@ export const DEFAULTS = Object.freeze({
   deck: null,
 });
 
+/** The rules of a first visit by the browser's first language (German: by region too), else AT20. */
+/** @type {Record<string, string>} */
+const PRESET_BY_LANGUAGE = { hu: "HU24", pl: "PL24", ro: "RO24", sr: "KLUB20", hr: "KLUB20", bs: "KLUB20" };
+
 /**
- * The settings in ``settings`` that are valid, the defaults for the rest.
+ * The rules a first visit starts with, from the browser's language and region (``tag``: e.g. "de-AT").
+ * @param {string | undefined} [tag]
+ */
+export function presetForLocale(tag = globalThis.navigator?.languages?.[0] ?? globalThis.navigator?.language) {
+  const [language = "", ...rest] = String(tag ?? "")
+    .toLowerCase()
+    .split(/[-_]/);
+  if (language === "de") return rest.includes("at") ? "AT20" : "DE24";
+  return PRESET_BY_LANGUAGE[language] ?? "AT20";
+}
+
+/**
+ * The settings in ``settings`` that are valid, the defaults for the rest (the rules: by presetForLocale).
  * @param {any} settings anything (as read from storage)
  * @returns {Settings}
  */
 function valid(settings) {
-  const out = { ...DEFAULTS };
+  const out = { ...DEFAULTS, preset: presetForLocale() };
   if (settings && typeof settings === "object") {
     if (typeof settings.preset === "string" && /^[A-Z0-9]{2,12}$/.test(settings.preset)) out.preset = settings.preset;
     if (LEVELS.includes(settings.level)) out.level = settings.level;

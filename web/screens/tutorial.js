@@ -148,9 +148,12 @@ let offerDialog = null;
 
 /**
  * Offer the tutorial (first visit): ``start()`` if accepted. Either way it is not offered again.
+ * ``rules``: the name of the rules this first visit plays by (chosen from the browser's language);
+ * ``changeRules()`` opens the settings to choose others.
  * @param {() => void} start
+ * @param {{rules: string, changeRules: () => void}} first
  */
-export function offerTutorial(start) {
+export function offerTutorial(start, { rules, changeRules }) {
   markSeen("offered");
   const yes = h("button", {
     type: "button",
@@ -164,6 +167,12 @@ export function offerTutorial(start) {
     "data-action": "tutorial-decline",
     text: t("tutorial.offerLater"),
   });
+  const other = h("button", {
+    type: "button",
+    class: "btn btn-quiet btn-small",
+    "data-action": "tutorial-rules",
+    text: t("tutorial.offerOtherRules"),
+  });
   offerDialog?.remove();
   offerDialog = h(
     "dialog",
@@ -171,8 +180,13 @@ export function offerTutorial(start) {
     h("h2", { id: "tutorial-offer-title", text: t("tutorial.offerTitle") }),
     h("p", { text: t("tutorial.offerText") }),
     h("p", { class: "muted small", text: t("tutorial.offerHelp") }),
+    h("p", { id: "tutorial-offer-rules", text: t("tutorial.offerRules", { rules }) }, " ", other),
     h("div", { class: "dialog-buttons" }, no, yes),
   );
+  other.addEventListener("click", () => {
+    /** @type {HTMLDialogElement} */ (offerDialog).close();
+    changeRules();
+  });
   // The dialog is there until the next offer replaces it (hence the casts from null).
   no.addEventListener("click", () => /** @type {HTMLDialogElement} */ (offerDialog).close());
   yes.addEventListener("click", () => {
