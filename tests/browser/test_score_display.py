@@ -40,10 +40,13 @@ def test_each_points_mode_shows_the_right_totals(site: Site, page: Page, watch: 
         do(page, legal_cards(page)[0])
     mine, theirs = f"· {view['my_points']}", f"· {view['opponent_points']}"
     expected = {"both": (mine, theirs), "own": (mine, ""), "hide": ("", "")}
+    won_cards = page.locator("#my-tricks .card")
     for mode, texts in expected.items():
         set_points(page, mode)
         expect(page.locator("#my-points")).to_have_text(texts[0])
         expect(page.locator("#opp-points")).to_have_text(texts[1])
+        # Counting in your head means it: no list of your won cards either while the points are hidden.
+        expect(won_cards).to_have_count(0 if mode == "hide" else 2 * len(view["my_tricks"]))
     # "As the rules suggest": hidden where 66 is claimed by hand (AT20), both shown where it ends the deal by itself.
     set_points(page, "auto")
     assert shown(page) == ("", "")

@@ -598,8 +598,9 @@ function rulesSummary(rules) {
 /**
  * @param {Dom} dom
  * @param {View} model
+ * @param {Ui} ui
  */
-function renderPanel(dom, model) {
+function renderPanel(dom, model, ui) {
   const last = model.last_trick;
   if (last) {
     const row = h("div", { class: "review-row" });
@@ -620,7 +621,15 @@ function renderPanel(dom, model) {
     for (const code of pair) row.append(cardElement(code, { key: null, classes: "mini" }));
     return row;
   });
-  dom.myTricks.replaceChildren(...(rows.length ? rows : [h("p", { class: "muted", text: t("panel.noneYet") })]));
+  // Counting in your head, as at a real table: the won cards stay face down until the deal is over.
+  const inHead = ui.pointsMode === "hide" && !model.deal_result && rows.length > 0;
+  dom.myTricks.replaceChildren(
+    ...(inHead
+      ? [h("p", { class: "muted", text: t("panel.countInHead") })]
+      : rows.length
+        ? rows
+        : [h("p", { class: "muted", text: t("panel.noneYet") })]),
+  );
   dom.myTricksCount.textContent = `(${model.my_tricks.length})`;
   dom.rulesSummary.textContent = rulesSummary(model.rules);
 }
@@ -651,7 +660,7 @@ export function render(dom, model, ui) {
   renderPoints(dom, model, ui);
   renderActions(dom, model, ui);
   renderResult(dom, model, ui);
-  renderPanel(dom, model);
+  renderPanel(dom, model, ui);
   dom.status.textContent = statusText(model, ui);
 }
 
