@@ -26,6 +26,7 @@ import { applyLanguageAndDeck, onSettingsClosed, openSettings } from "./game/set
 import { start } from "./game/start.js";
 import { reducedMotion, state, TEST } from "./game/state.js";
 import { installTestHooks } from "./game/test-hooks.js";
+import { reloadIntoNewVersions } from "./platform/pwa.js";
 import { overridesFor } from "./screens/custom-rules.js";
 import { deckOf, languageOf } from "./screens/settings.js";
 import { installCardSprites, setDeckStyle } from "./table/cards.js";
@@ -33,6 +34,7 @@ import { installSound } from "./table/sound.js";
 
 // index.html has every element asked for here (hence the casts).
 function main() {
+  reloadIntoNewVersions();
   installCardSprites();
   setDeckStyle(deckOf(state.settings, languageOf(state.settings)));
   placeholderTable();

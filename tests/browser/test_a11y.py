@@ -417,7 +417,8 @@ def test_axe_and_the_live_region_with_two_players_and_watching(site: Site, page:
     assert fill(w["modes.named.sayPlay"], name="Béla", card=english("JC")) in lines
     assert fill(w["modes.named.sayTrick"]["other"], name="Anna", n=13) in lines
     # Watching the computer play itself.
-    page.evaluate("p => window.__test.setPreferences(p)", {"mode": "watch", "watchLevel": 1, "speed": "fast"})
+    page.evaluate("p => window.__test.setPreferences(p)", {"mode": "watch", "watchLevel": 1})
+    page.evaluate("s => window.__test.setSettings(s)", {"pace": "fast"})
     at = step_count(page)
     page.evaluate("options => window.__test.newGame(options)", {"preset": "HU24", "seed": 99, "dealer": 1})
     page.wait_for_function("n => Number(document.querySelector('#table').dataset.step) >= n", arg=at + 4)

@@ -176,9 +176,10 @@ def test_hotseat_claim_out_of_turn(site: Site, page: Page, watch: Watch, control
     assert page.evaluate("window.__test.view()")["deal_result"]["by"] == 0
 
 
-def watch_game(page: Page, options: dict[str, Any], speed: str = "fast") -> None:
+def watch_game(page: Page, options: dict[str, Any], pace: str = "fast") -> None:
     """Start a game that the computer plays against itself, both seats at level 1 (quick moves)."""
-    set_preferences(page, mode="watch", watchLevel=1, speed=speed)
+    set_preferences(page, mode="watch", watchLevel=1)
+    page.evaluate("settings => window.__test.setSettings(settings)", {"pace": pace})
     page.evaluate("options => window.__test.newGame(options)", options)
 
 
@@ -245,7 +246,7 @@ def test_watch_speed_pause_and_step(site: Site, page: Page, watch: Watch) -> Non
     watch.attach(page)
     level_one(page)
     open_table(page, site.url)
-    watch_game(page, {"preset": "AT20", "seed": 5, "dealer": 0}, speed="fast")
+    watch_game(page, {"preset": "AT20", "seed": 5, "dealer": 0}, pace="fast")
     first = step_count(page)
     wait_steps(page, first + 2)
     page.locator("[data-control='pause']").click()
@@ -278,13 +279,14 @@ def test_watch_speed_pause_and_step(site: Site, page: Page, watch: Watch) -> Non
         times: list[float] = page.evaluate("seen => window.stepTimes.slice(seen)", seen)
         return (times[-1] - times[-2]) / 1000
 
-    # Slow: at least the slow pause passes between two moves.
-    page.locator("#watch-speed").select_option("slow")
-    expect(page.locator(TABLE)).to_have_attribute("data-watch-speed", "slow")
+    # Relaxed: at least its pause passes between two moves (the pace is the settings' one).
+    page.locator("#watch-speed").select_option("relaxed")
+    expect(page.locator(TABLE)).to_have_attribute("data-watch-speed", "relaxed")
+    assert page.evaluate("window.__test.settings()")["pace"] == "relaxed"
     page.locator("[data-control='pause']").click()
     expect(page.locator(TABLE)).to_have_attribute("data-watch-paused", "0")
     slow = gap_between_next_two_moves()
-    assert slow >= 2.35  # the slow pause is 2.4 s (a timer may fire a millisecond early)
+    assert slow >= 2.35  # the relaxed pause is 2.4 s (a timer may fire a millisecond early)
     # Fast: the next move comes well before a slow pause would have ended.
     page.locator("#watch-speed").select_option("fast")
     expect(page.locator(TABLE)).to_have_attribute("data-watch-speed", "fast")

@@ -61,7 +61,8 @@ def test_modes_screens_on_a_phone(site: Site, new_context: Any, watch: Watch) ->
     expect(dialog).to_be_hidden()
 
     # Watching, paused.
-    set_preferences(page, mode="watch", watchLevel=1, speed="fast")
+    set_preferences(page, mode="watch", watchLevel=1)
+    page.evaluate("s => window.__test.setSettings(s)", {"pace": "fast"})
     page.evaluate("options => window.__test.newGame(options)", {"preset": "AT20", "seed": 5, "dealer": 0})
     page.locator("[data-control='pause']").click()
     expect(page.locator(TABLE)).to_have_attribute("data-watch-paused", "1")

@@ -358,6 +358,7 @@ def test_settings_are_remembered(site: Site, page: Page, watch: Watch) -> None:
     page.select_option("#setting-level", "5")
     page.select_option("#setting-dealer", "me")
     page.select_option("#setting-points", "both")
+    page.select_option("#setting-pace", "fast")
     before = int(table_data(page)["step"])
     page.locator("[data-action='settings-new-game']").click()
     page.wait_for_function(
@@ -371,7 +372,15 @@ def test_settings_are_remembered(site: Site, page: Page, watch: Watch) -> None:
     wait_ready(page, BOOT_TIMEOUT_MS)
     settings = page.evaluate("window.__test.settings()")
     # Language and cards were left as they were: not chosen, they follow the browser's language.
-    assert settings == {"preset": "DE24", "level": 5, "dealer": "me", "points": "both", "language": None, "deck": None}
+    assert settings == {
+        "preset": "DE24",
+        "level": 5,
+        "dealer": "me",
+        "points": "both",
+        "language": None,
+        "deck": None,
+        "pace": "fast",
+    }
 
 
 def test_phone_portrait_layout(site: Site, new_context: Any, watch: Watch) -> None:
@@ -412,10 +421,19 @@ def test_new_version_offers_a_reload_and_switches_cleanly(
     wait_ready(page, BOOT_TIMEOUT_MS)
     banner = page.locator("#update-banner")
     expect(banner).to_be_visible(timeout=BOOT_TIMEOUT_MS)
-    # Until you choose, the old version keeps serving its own files.
+    # Until you choose, the old version keeps serving its own files, in every tab.
     assert "deploy 2" not in page.evaluate("fetch('styles.css').then(r => r.text())")
-    with page.expect_event("load", timeout=BOOT_TIMEOUT_MS):
+    other = context.new_page()
+    watch.attach(other)
+    other.goto(site_copy.url + TEST_QUERY)
+    expect(other.locator("#elsewhere-dialog")).to_be_visible(timeout=BOOT_TIMEOUT_MS)  # it waits for the table
+    other.evaluate("() => { window.oldVersion = true; }")
+    # One tab applies it: the other, on the old code, reloads into the new version too (no mixing).
+    with page.expect_event("load", timeout=BOOT_TIMEOUT_MS), other.expect_event("load", timeout=BOOT_TIMEOUT_MS):
         page.locator("[data-action='update-reload']").click()
+    assert other.evaluate("() => window.oldVersion === undefined")
+    assert "deploy 2" in other.evaluate("fetch('styles.css').then(r => r.text())")
+    other.close()
     wait_ready(page, BOOT_TIMEOUT_MS)
     expect(banner).to_be_hidden()
     assert "deploy 2" in page.evaluate("fetch('styles.css').then(r => r.text())")

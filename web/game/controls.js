@@ -6,9 +6,9 @@
 
 import { t } from "../platform/i18n.js";
 import { block } from "../platform/identity.js";
-import { savePreferences } from "../screens/modes.js";
 import { exportRecord, importRecord } from "../screens/records.js";
 import { openReview } from "../screens/review.js";
+import { saveSettings } from "../screens/settings.js";
 import { hideHandover } from "../table/handover.js";
 import { describeTurn, say } from "../table/narrate.js";
 import { draw, notify, show } from "./draw.js";
@@ -165,11 +165,11 @@ export function onControl(control) {
 }
 
 /**
- * Watching: the speed was chosen.
+ * Watching: the pace was chosen (the settings' pace: the same for playing).
  * @param {Event} event
  */
 export function onSpeed(event) {
-  state.prefs = savePreferences({ ...state.prefs, speed: /** @type {HTMLSelectElement} */ (event.target).value });
+  state.settings = saveSettings({ ...state.settings, pace: /** @type {HTMLSelectElement} */ (event.target).value });
   cancelAi();
   proceed();
 }

@@ -77,6 +77,7 @@ export function draw() {
       interactive: state.booted && !state.busy && !covered,
       thinking: state.thinking,
       message: state.message || modeStatus(),
+      lingerTrick: timing().trick === 0,
     });
     decorateModes();
     decorate(dom.root, dom.myHand);
@@ -191,7 +192,7 @@ function decorateModes() {
   showHint(state.hint, view);
   renderWatchBar({
     shown: meta.mode === "watch",
-    speed: state.prefs.speed,
+    speed: state.settings.pace,
     paused: state.paused,
     canStep: !state.busy && Boolean(view) && !(/** @type {View} */ (view).game_over),
   });

@@ -35,12 +35,19 @@ export async function playFrames(frames, view) {
     narrate(event, frame);
     eventSound(event, me);
     switch (event.type) {
-      case "play":
+      case "play": {
+        // The last trick, left on the table, goes to its pile as the next card comes.
+        const lingering = dom.trick.querySelectorAll(".lingering");
+        const pile = lingering[0]?.getAttribute("data-winner") === "me" ? dom.myPile : dom.oppPile;
+        if (lingering.length) await sweep(lingering, pile, pace.move / 2);
         await show(clone(frame));
         break;
+      }
       case "trick":
-        await pause(pace.trick);
-        await sweep(dom.trick.querySelectorAll(".card"), event.winner === me ? dom.myPile : dom.oppPile, pace.move);
+        if (pace.trick) {
+          await pause(pace.trick);
+          await sweep(dom.trick.querySelectorAll(".card"), event.winner === me ? dom.myPile : dom.oppPile, pace.move);
+        }
         await show(clone(frame));
         break;
       case "draw":

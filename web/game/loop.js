@@ -15,7 +15,7 @@
 import { t } from "../platform/i18n.js";
 import { beginGame, noteAssistance, noteFinishedDeal } from "../platform/stats.js";
 import { overridesFor, saveCustomRules } from "../screens/custom-rules.js";
-import { newSeating, SPEED_MS } from "../screens/modes.js";
+import { newSeating } from "../screens/modes.js";
 import { DEFAULTS, dealerArgument, saveSettings } from "../screens/settings.js";
 import { hideHandover } from "../table/handover.js";
 import { narrateGame, say } from "../table/narrate.js";
@@ -61,8 +61,7 @@ export function proceed() {
   } else if (state.meta.mode === "computer" && view && state.may.computer_move) {
     state.thinking = true;
     // While you may still claim out of turn, give you time to do it before the computer moves.
-    const { think } = timing();
-    const wait = view.legal.includes("claim") && think > 0 ? Math.max(think, 1500) : 0;
+    const wait = view.legal.includes("claim") ? timing().claim : 0;
     state.aiTimer = setTimeout(() => {
       state.aiTimer = null;
       run(computerMove);
@@ -262,14 +261,14 @@ export async function playTableAnswer(answer) {
   adoptTable(answer);
 }
 
-/** Watching: the next computer move after the speed's pause, unless paused or over. */
+/** Watching: the next computer move after the pace's pause, unless paused or over. */
 function scheduleWatch() {
   const view = state.view;
   if (state.paused || !view || view.game_over || state.aiTimer !== null || state.busy) return;
   state.aiTimer = setTimeout(() => {
     state.aiTimer = null;
     run(watchMove);
-  }, SPEED_MS[state.prefs.speed]);
+  }, timing().watch);
 }
 
 /** Watching: the computer's next move, if it has one. */

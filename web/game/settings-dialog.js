@@ -9,7 +9,7 @@ import { LANGUAGES, localize, setLanguage, t } from "../platform/i18n.js";
 import { mountRulesEditor, overridesFor, saveCustomRules } from "../screens/custom-rules.js";
 import { fillModeSettings, readModeSettings } from "../screens/mode-settings.js";
 import { savePreferences } from "../screens/modes.js";
-import { DEALERS, deckOf, LEVELS, languageOf, POINTS_MODES, saveSettings } from "../screens/settings.js";
+import { DEALERS, deckOf, LEVELS, languageOf, PACES, POINTS_MODES, saveSettings } from "../screens/settings.js";
 import { DECK_STYLES, setDeckStyle } from "../table/cards.js";
 import { renderKeyHelp, setShortcutsOn, shortcutsOn } from "../table/keyboard.js";
 import { setSoundOn, soundOn } from "../table/sound.js";
@@ -116,6 +116,11 @@ export function openSettings(focusNewGame = false) {
     POINTS_MODES.map((key) => [key, t(`points.${key}`)]),
     s.points,
   );
+  fillSelect(
+    /** @type {HTMLSelectElement} */ (document.getElementById("setting-pace")),
+    PACES.map((key) => [key, t(`pace.${key}`)]),
+    s.pace,
+  );
   fillModeSettings(state.prefs);
   /** @type {HTMLElement} */ (document.getElementById("import-error")).hidden = true;
   /** @type {HTMLInputElement} */ (document.getElementById("setting-sound")).checked = soundOn();
@@ -149,6 +154,7 @@ export async function onSettingsClosed() {
     level: Number(data.get("level")),
     dealer: String(data.get("dealer")),
     points: String(data.get("points")),
+    pace: String(data.get("pace")),
     // Language and pattern stay "not chosen" (the browser's language, its usual pattern) until changed here.
     language: language === dialog.dataset.shownLanguage ? state.settings.language : language,
     deck: deck === dialog.dataset.shownDeck ? state.settings.deck : deck,

@@ -66,11 +66,30 @@ export const TEST = params.get("test") === "1";
 
 export const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
 
-/** The pauses and the length of the card movements (milliseconds). */
+/**
+ * The pauses and card movements of each pace (milliseconds): ``think``, the least time the computer
+ * takes; ``move``, a card's flight; ``trick``, a full trick's pause before it is swept (0: it stays on the
+ * table, faded, until the next card is played); ``draw``, after each card drawn; ``notice``, after the
+ * other's marriage, close or claim; ``claim``, your chance to claim before the computer moves;
+ * ``watch``, between moves while you watch.
+ * @typedef {{think: number, move: number, trick: number, draw: number, notice: number, claim: number, watch: number}} Pace
+ */
+/** @type {Record<string, Pace>} */
+const PACES = {
+  relaxed: { think: 700, move: 340, trick: 1000, draw: 180, notice: 1300, claim: 2000, watch: 2400 },
+  normal: { think: 300, move: 240, trick: 0, draw: 90, notice: 900, claim: 1500, watch: 1100 },
+  fast: { think: 0, move: 160, trick: 0, draw: 0, notice: 600, claim: 1000, watch: 250 },
+  instant: { think: 0, move: 0, trick: 0, draw: 0, notice: 0, claim: 600, watch: 0 },
+};
+/** @type {Pace} */
+const NO_PAUSES = { think: 0, move: 0, trick: 0, draw: 0, notice: 0, claim: 0, watch: 0 };
+
+/** The pauses and card movements of the pace chosen in the settings (none in the tests' fast mode). */
 export function timing() {
-  if (TEST && params.get("fast") === "1") return { think: 0, move: 0, trick: 0, draw: 0, notice: 0 };
-  if (reducedMotion.matches) return { think: 350, move: 0, trick: 700, draw: 0, notice: 800 };
-  return { think: 650, move: 320, trick: 900, draw: 160, notice: 1100 };
+  const pace = PACES[state.settings.pace] ?? PACES.normal;
+  // The tests' fast mode: no pauses, but watching keeps the pace's (the tests of watching time it).
+  if (TEST && params.get("fast") === "1") return { ...NO_PAUSES, watch: pace.watch };
+  return reducedMotion.matches ? { ...pace, move: 0, draw: 0 } : pace;
 }
 
 /**

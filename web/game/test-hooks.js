@@ -5,6 +5,7 @@
 import { missingKeys } from "../platform/i18n.js";
 import { loadStats } from "../platform/stats.js";
 import { savePreferences } from "../screens/modes.js";
+import { saveSettings } from "../screens/settings.js";
 import { soundStats } from "../table/sound.js";
 import { lastExport } from "./controls.js";
 import { draw } from "./draw.js";
@@ -14,6 +15,7 @@ import { clone, ready, state, testLog } from "./state.js";
 
 /** @import { EngineClient } from "../engine/engine-client.js" */
 /** @import { Preferences } from "../screens/modes.js" */
+/** @import { Settings } from "../screens/settings.js" */
 /** @import { Request } from "../../types/engine.js" */
 /** @import { GameOptions } from "./loop.js" */
 
@@ -36,9 +38,14 @@ export function installTestHooks() {
     meta: () => ({ ...clone(state.meta), seat: state.seat }),
     /** What the table allows now: {undo, hint, claim_for_other, computer_move}. */
     may: () => clone(state.may),
-    /** The next new game's mode: {mode, ranked, names, watchLevel, speed} (merged into the preferences). */
+    /** The next new game's mode: {mode, ranked, names, watchLevel} (merged into the preferences). */
     setPreferences: (/** @type {Partial<Preferences>} */ prefs) => {
       state.prefs = savePreferences({ ...state.prefs, ...prefs });
+      draw();
+    },
+    /** Some of the settings, e.g. {pace: "fast"} (merged into them and saved, as the settings dialog does). */
+    setSettings: (/** @type {Partial<Settings>} */ settings) => {
+      state.settings = saveSettings({ ...state.settings, ...settings });
       draw();
     },
     /** The text of the last record file the page made (export), or null. */

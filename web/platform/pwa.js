@@ -17,6 +17,21 @@ export function linkManifest() {
 }
 
 /**
+ * A new version that takes control (this tab's update button, or another tab's) reloads every tab that
+ * runs the old one: its modules still to load would come from the new version. The first install also
+ * takes control (clients.claim) of a page that had none: that page keeps running. Called at once on
+ * load, also in a tab that waits for the table.
+ */
+export function reloadIntoNewVersions() {
+  if (!("serviceWorker" in navigator)) return;
+  let runsAVersion = navigator.serviceWorker.controller !== null;
+  navigator.serviceWorker.addEventListener("controllerchange", () => {
+    if (runsAVersion) window.location.reload();
+    runsAVersion = true;
+  });
+}
+
+/**
  * Register sw.js (relative, so a project sub-path works).
  * onReady(): the site is cached for offline play.
  * onUpdate(apply): a new version is installed; apply() switches to it and reloads.
@@ -26,18 +41,9 @@ export function linkManifest() {
  */
 export async function registerServiceWorker({ onReady, onUpdate, onNotReady }) {
   if (!("serviceWorker" in navigator)) return null;
-  let switching = false;
-  navigator.serviceWorker.addEventListener("controllerchange", () => {
-    // The first install also takes control (clients.claim); only reload when asked to.
-    if (switching) window.location.reload();
-  });
   const register = () => navigator.serviceWorker.register("sw.js", { scope: "./" });
   let registration = await register();
-  const apply = () => {
-    if (!registration.waiting) return;
-    switching = true;
-    registration.waiting.postMessage({ type: "skip-waiting" });
-  };
+  const apply = () => registration.waiting?.postMessage({ type: "skip-waiting" });
   const offer = () => {
     if (registration.waiting && navigator.serviceWorker.controller) onUpdate(apply);
   };

@@ -13,17 +13,13 @@ import { LEVELS } from "./settings.js";
 /**
  * The way to play the next new game: the mode ("computer", "hotseat" or
  * "watch"), ranked or not, the two players' names, the level of the second
- * computer when watching, and the watching speed (SPEEDS).
- * @typedef {{mode: string, ranked: boolean, names: [string, string], watchLevel: number, speed: string}} Preferences
+ * computer when watching (how fast it plays is the settings' pace).
+ * @typedef {{mode: string, ranked: boolean, names: [string, string], watchLevel: number}} Preferences
  */
 
 const KEY = "sixty-six.modes.v1";
 
 export const MODES = ["computer", "hotseat", "watch"];
-export const SPEEDS = ["slow", "normal", "fast"];
-/** The pause before each move while you watch, by speed (milliseconds). */
-/** @type {Record<string, number>} */
-export const SPEED_MS = { slow: 2400, normal: 1100, fast: 250 };
 export const NAME_MAX = 24;
 
 export const PREFERENCE_DEFAULTS = Object.freeze(
@@ -32,7 +28,6 @@ export const PREFERENCE_DEFAULTS = Object.freeze(
     ranked: false,
     names: ["", ""],
     watchLevel: 3,
-    speed: "normal",
   }),
 );
 
@@ -60,7 +55,6 @@ function valid(prefs) {
     if (typeof prefs.ranked === "boolean") out.ranked = prefs.ranked;
     if (Array.isArray(prefs.names) && prefs.names.length === 2) out.names = prefs.names.map(cleanName);
     if (LEVELS.includes(prefs.watchLevel)) out.watchLevel = prefs.watchLevel;
-    if (SPEEDS.includes(prefs.speed)) out.speed = prefs.speed;
   }
   return out;
 }

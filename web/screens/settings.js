@@ -20,6 +20,7 @@ import { DECK_STYLES } from "../table/cards.js";
  *   points: string,
  *   language: string | null,
  *   deck: string | null,
+ *   pace: string,
  * }} Settings
  */
 
@@ -28,6 +29,8 @@ const KEY = "sixty-six.settings.v1";
 export const LEVELS = [1, 2, 3, 4, 5];
 export const DEALERS = ["random", "me", "computer"];
 export const POINTS_MODES = ["auto", "hide", "own", "both"];
+/** How fast the table moves: the pauses and card movements of each are in game/state.js (timing). */
+export const PACES = ["relaxed", "normal", "fast", "instant"];
 
 /**
  * The card pattern for a language while the player has not chosen one: the
@@ -47,6 +50,7 @@ export const DEFAULTS = Object.freeze({
   points: "auto",
   language: null,
   deck: null,
+  pace: "normal",
 });
 
 /** The rules of a first visit by the browser's first language (German: by region too), else AT20. */
@@ -79,6 +83,7 @@ function valid(settings) {
     if (POINTS_MODES.includes(settings.points)) out.points = settings.points;
     if (LANGUAGES.includes(settings.language)) out.language = settings.language;
     if (DECK_STYLES.includes(settings.deck)) out.deck = settings.deck;
+    if (PACES.includes(settings.pace)) out.pace = settings.pace;
   }
   return out;
 }

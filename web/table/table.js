@@ -16,9 +16,10 @@ import { cardBack, cardFace, cardLabel, deckStyle, suitIcon, suitName } from "./
 /** @typedef {ReturnType<typeof queryDom>} Dom The table's elements. */
 /**
  * How to draw: which running points show ("hide", "own" or "both"), whether
- * you may act, whether the computer is thinking, and a status line's words
- * instead of the usual ones ("" for those).
- * @typedef {{pointsMode: string, interactive: boolean, thinking: boolean, message: string}} Ui
+ * you may act, whether the computer is thinking, a status line's words
+ * instead of the usual ones ("" for those), and whether the last trick stays
+ * on the table (faded) until the next card is played.
+ * @typedef {{pointsMode: string, interactive: boolean, thinking: boolean, message: string, lingerTrick?: boolean}} Ui
  */
 /** @typedef {string | number | boolean | null | undefined} AttributeValue */
 
@@ -317,11 +318,18 @@ function renderStock(dom, model) {
 /**
  * @param {Dom} dom
  * @param {View} model
+ * @param {Ui} ui
  */
-function renderTrick(dom, model) {
-  const children = model.trick.map((entry, i) =>
-    cardElement(entry.card, { classes: `trick-card from-${entry.seat === ME ? "me" : "opponent"} order-${i}` }),
-  );
+function renderTrick(dom, model, ui) {
+  const last = model.last_trick;
+  const linger = ui.lingerTrick && model.trick.length === 0 && last !== null;
+  const entries = linger ? last.cards : model.trick;
+  const children = entries.map((entry, i) => {
+    const classes = `trick-card from-${entry.seat === ME ? "me" : "opponent"} order-${i}${linger ? " lingering" : ""}`;
+    const card = cardElement(entry.card, { classes });
+    if (linger) card.dataset.winner = side(last.winner);
+    return card;
+  });
   dom.trick.replaceChildren(...children);
 }
 
@@ -652,7 +660,7 @@ export function render(dom, model, ui) {
   renderOpponent(dom, model, ui);
   renderPile(dom.oppPile, model.opponent_tricks, OPPONENT);
   renderStock(dom, model);
-  renderTrick(dom, model);
+  renderTrick(dom, model, ui);
   renderMyHand(dom, model, ui);
   renderPile(dom.myPile, model.my_tricks, ME);
   renderMarriages(dom.myMarriages, model, ME);

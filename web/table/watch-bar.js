@@ -1,9 +1,9 @@
 // @ts-check
-// The controls of a game the computer plays against itself: speed, pause or
-// play, and one move at a time while paused.
+// The controls of a game the computer plays against itself: its pace (the
+// settings' pace), pause or play, and one move at a time while paused.
 
 import { t } from "../platform/i18n.js";
-import { SPEEDS } from "../screens/modes.js";
+import { PACES } from "../screens/settings.js";
 
 /**
  * An element of index.html, which has every one asked for here (hence the cast).
@@ -27,12 +27,12 @@ export function renderWatchBar({ shown, speed, paused, canStep }) {
   root.dataset.watchSpeed = speed;
   root.dataset.watchPaused = paused ? "1" : "0";
   const select = /** @type {HTMLSelectElement} */ ($("watch-speed"));
-  if (select.options.length !== SPEEDS.length || select.dataset.language !== document.documentElement.lang) {
+  if (select.options.length !== PACES.length || select.dataset.language !== document.documentElement.lang) {
     select.replaceChildren(
-      ...SPEEDS.map((key) => {
+      ...PACES.map((key) => {
         const option = document.createElement("option");
         option.value = key;
-        option.textContent = t(`modes.speed.${key}`);
+        option.textContent = t(`pace.${key}`);
         return option;
       }),
     );
