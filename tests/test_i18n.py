@@ -143,7 +143,9 @@ def families() -> set[str]:
         }
     keys.add("result.deal.none")
     keys |= {f"modes.mode.{k}" for k in js_list(sources["screens/modes.js"], "MODES")}
-    keys |= {f"modes.speed.{k}" for k in js_list(sources["screens/modes.js"], "SPEEDS")}
+    keys |= {f"pace.{k}" for k in js_list(sources["screens/settings.js"], "PACES")}
+    keys |= {f"damaged.what.{k}" for k in [*js_list(sources["game/start.js"], "DAMAGE_NAMES"), "other"]}
+    keys |= {f"elsewhere.{why}" for why in ("open", "moved")}  # game/one-table.js: showElsewhere(why)
     keys |= {f"modes.named.{k}" for k in js_list(sources["table/names.js"], "NAMED")}
     keys |= rule_keys()
     keys |= online_keys(sources)

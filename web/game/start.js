@@ -39,7 +39,13 @@ export async function start(translated, invitation = "") {
   state.client = new EngineClient(engineWorkerUrl(), {
     onProgress: bootProgress,
     onFatal: (message, key) =>
-      bootFailed(key ? { key } : { key: navigator.onLine ? "boot.engineFailed" : "boot.offline", detail: message }),
+      bootFailed(
+        key
+          ? { key }
+          : navigator.onLine
+            ? { key: "boot.engineFailed", detail: message }
+            : { key: "boot.offline", detail: message },
+      ),
     onMessage: TEST ? (message) => testLog.push(JSON.stringify(message)) : undefined,
     onNotice: (message) => {
       if (message.type === "snapshot") dom.root.dataset.snapshot = message.status;
