@@ -115,3 +115,12 @@ test("the ICE servers for RTCPeerConnection: STUN together, each TURN with its c
   assert.deepEqual(net.iceServersOf({ relays: [], stun: [], turn: [] }), []);
   assert.equal(net.splitList(" a\n\nb, c ;d ").join("|"), "a|b|c|d");
 });
+
+test("the stored settings are read back checked, and the defaults stand in for none or junk", () => {
+  const storage = (text) => ({ getItem: (key) => (key === net.NETWORK_KEY ? text : null) });
+  assert.deepEqual(net.storedNetworkSettings(storage(null)), net.defaultNetworkSettings());
+  assert.deepEqual(net.storedNetworkSettings(storage("{not json")), net.defaultNetworkSettings());
+  const saved = { relays: ["wss://relay.example"], stun: [], turn: [] };
+  assert.deepEqual(net.storedNetworkSettings(storage(JSON.stringify(saved))), saved);
+  assert.deepEqual(net.iceServersOf(net.storedNetworkSettings(storage(JSON.stringify(saved)))), []);
+});

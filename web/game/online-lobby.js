@@ -8,7 +8,13 @@
 // game/online.js's; the transport is web/online/'s.
 
 import { OnlineError } from "../online/errors.js";
-import { defaultNetworkSettings, iceServersOf, normalizeNetworkSettings } from "../online/network-defaults.js";
+import {
+  defaultNetworkSettings,
+  iceServersOf,
+  NETWORK_KEY,
+  normalizeNetworkSettings,
+  storedNetworkSettings,
+} from "../online/network-defaults.js";
 import { acceptInvitation, createInvitation } from "../online/peer.js";
 import { drawQr, scanCamera } from "../online/qr.js";
 import { joinRoom, openRoom } from "../online/room.js";
@@ -27,7 +33,6 @@ import { state } from "./state.js";
 /** @import { Channel } from "../online/channel.js" */
 /** @import { NetworkSettings } from "../online/network-defaults.js" */
 
-const NETWORK_KEY = "sixty-six.network.v1";
 const MEETING_KEY = "sixty-six.online-meeting.v1";
 
 /** @param {string} id */
@@ -41,20 +46,9 @@ const dialog = () => /** @type {HTMLDialogElement} */ (el("online-dialog"));
 /** @type {(() => void) | null} */
 let giveUp = null;
 
-/** The network settings (stored, or the public defaults). @returns {NetworkSettings} */
-export function networkSettings() {
-  try {
-    const stored = JSON.parse(localStorage.getItem(NETWORK_KEY) || "null");
-    if (stored) return normalizeNetworkSettings(stored).settings;
-  } catch {
-    // the defaults
-  }
-  return defaultNetworkSettings();
-}
-
 /** How to reach the network now: ICE servers and relays. */
 function network() {
-  const settings = networkSettings();
+  const settings = storedNetworkSettings();
   return { iceServers: iceServersOf(settings), relays: settings.relays };
 }
 
@@ -129,7 +123,7 @@ export function openOnline(text = "") {
   });
   field("online-name").value = state.prefs.names[0] || "";
   field("online-join-text").value = text;
-  showNetwork(networkSettings());
+  showNetwork(storedNetworkSettings());
   showBlocked();
   step("start");
   if (!dialog().open) dialog().showModal();

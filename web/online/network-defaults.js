@@ -3,7 +3,8 @@
 // relays that carry a room code's signalling, the STUN servers that tell a
 // browser its public address, and TURN servers (none by default; a player
 // whose network needs one enters it). Also the checking and tidying of
-// lists a person edited, for the settings screen. Pure: tested under Node.
+// lists a person edited, for the settings screen. Pure (storage is passed
+// in, the page's by default): tested under Node.
 //
 // Nothing here is contacted by this module; room.js and peer.js use what it
 // returns.
@@ -196,6 +197,24 @@ export function normalizeNetworkSettings(raw) {
     else turn.push({ url: result.url, username, credential });
   });
   return { settings: { relays, stun, turn }, problems };
+}
+
+/** Where this browser keeps the network settings a person saved. */
+export const NETWORK_KEY = "sixty-six.network.v1";
+
+/**
+ * The network settings saved in ``storage`` (checked again), or the public defaults.
+ * @param {Pick<Storage, "getItem">} [storage]
+ * @returns {NetworkSettings}
+ */
+export function storedNetworkSettings(storage = globalThis.localStorage) {
+  try {
+    const stored = JSON.parse(storage.getItem(NETWORK_KEY) || "null");
+    if (stored) return normalizeNetworkSettings(stored).settings;
+  } catch {
+    // the defaults
+  }
+  return defaultNetworkSettings();
 }
 
 /**
