@@ -18,10 +18,12 @@ Messages (each ``{"v": 1, "t": type, "n": sequence, ...}``; see docs/online.md):
   guest sees the rules before joining), ``state`` (everything the guest
   draws, after joining and on reconnecting), ``frames`` (a change: the
   guest's frames and view), ``status`` (presence, pauses, shown hands,
-  rematch offers), ``proof`` (a finished deal's record and secret),
+  rematch offers, voice), ``proof`` (a finished deal's record and secret),
   ``chat``, ``refused`` (why a guest message was refused).
 * guest → host: ``join`` (name and secret), ``hello`` (reconnecting), ``act``,
-  ``show_cards``, ``pause``, ``back``, ``resign``, ``rematch``, ``chat``.
+  ``show_cards``, ``pause``, ``back``, ``resign``, ``rematch``, ``chat``,
+  ``voice`` (ask, accept, decline, hang up, mute: :mod:`.voice` keeps the
+  consent; the sound goes straight between the browsers).
 """
 
 from .guest import GuestSession

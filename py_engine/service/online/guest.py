@@ -23,6 +23,7 @@ from .messages import (
     clean_text,
     read_message,
 )
+from .voice import Voice
 
 
 class GuestSession:
@@ -84,6 +85,7 @@ class GuestSession:
         session.now = max(session.now, check_now(now))
         if session.host_away_since is None:
             session.host_away_since = session.now
+        session._voice_lost()
         return session
 
     @classmethod
@@ -223,6 +225,10 @@ class GuestSession:
             fields["action"] = intent["action"]
         elif kind == "chat":
             fields = chat_line(intent)
+        elif kind == "voice":
+            # Checked against the host's last status: a step the host would refuse does not leave.
+            Voice.from_status(self.status.get("voice")).step(self.seat, intent.get("do"))
+            fields["do"] = intent["do"]
         elif kind == "rematch" and not ((self.show or {}).get("view") or {}).get("game_over"):
             raise IllegalActionError("a rematch is offered once the game is over")
         self.outbox.put(kind, **fields)
@@ -234,10 +240,19 @@ class GuestSession:
         return {"send": self.outbox.take()}
 
     def connection(self, up: Any, now: Any) -> dict[str, Any]:
+        """The data channel to the host closed (``up`` false): the host's clock of absence starts, voice ends."""
         self.now = max(self.now, check_now(now))
         if up is False and self.host_away_since is None:
             self.host_away_since = self.now
-        return self.tick(now)
+        if up is False:
+            self._voice_lost()
+        return {**self.tick(now), "status": self.status}
+
+    def _voice_lost(self) -> None:
+        """No connection to the host: voice is off until the host's next status says otherwise."""
+        voice = Voice.from_status(self.status.get("voice"))
+        voice.lost(1 - self.seat)
+        self.status = {**self.status, "voice": voice.status()}
 
     def tick(self, now: Any) -> dict[str, Any]:
         """Time passed: a host away for RETURN_MS has lost the game on time (from the guest's side)."""
@@ -304,6 +319,7 @@ def _checked_status(status: Any) -> dict[str, Any]:
     names = status.get("names")
     return {
         **{k: v for k, v in status.items() if k in _STATUS_KEYS},
+        "voice": Voice.from_status(status.get("voice")).status(),
         "names": [clean_text(n, NAME_MAX) for n in names] if isinstance(names, list) and len(names) == 2 else ["", ""],
     }
 

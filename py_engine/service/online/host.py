@@ -28,6 +28,7 @@ from .messages import (
     clean_text,
     read_message,
 )
+from .voice import Voice
 
 
 class HostSession:
@@ -55,6 +56,7 @@ class HostSession:
         self.new_chat: dict[str, Any] | None = None  # the line to show in this answer
         self.flooding = False  # refusing for the rate: only the first refusal is answered
         self.matches = 1
+        self.voice = Voice()  # not saved: a reload ends a call
 
     # ------------------------------------------------------------ the lobby
 
@@ -156,6 +158,12 @@ class HostSession:
         table = self.table
         assert table is not None
         kind = message["t"]
+        if kind == "voice":
+            if self.away_since is not None and message.get("do") in ("ask", "accept"):
+                raise IllegalActionError("the other player is not connected")
+            self.voice.step(seat, message.get("do"))
+            self.outbox.put("status", status=self.status())
+            return {}
         if kind == "act":
             action = message.get("action")
             if not isinstance(action, str):
@@ -220,6 +228,8 @@ class HostSession:
     def connection(self, up: Any, now: Any) -> dict[str, Any]:
         """The data channel to the guest closed (``up`` false) or opened again (then the guest sends hello)."""
         self._clock(now)
+        if up is False:
+            self.voice.lost(GUEST)
         if up is False and self.away_since is None and self.table is not None and not self.table.match.finished:
             self.away_since = self.now
         return self._answer()
@@ -300,7 +310,7 @@ class HostSession:
         return {**show, "may": may}
 
     def status(self) -> dict[str, Any]:
-        """Presence, pauses, shown hands, the computer's stand-ins, rematch offers and the next deadline."""
+        """Presence, pauses, shown hands, the computer's stand-ins, rematch offers, voice and the next deadline."""
         table = self.table
         deadlines = [*self.paused.values(), *self.shown_until.values()]
         if self.away_since is not None:
@@ -316,6 +326,7 @@ class HostSession:
             "shown": {str(seat): until for seat, until in self.shown_until.items() if self.now < until},
             "stand_in": sorted(table.stand_in) if table else [],
             "rematch": sorted(self.rematch),
+            "voice": self.voice.status(),
             "next_deadline": min(deadlines) if deadlines else None,
         }
 

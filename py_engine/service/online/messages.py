@@ -29,7 +29,7 @@ RATE_PER_S = 5.0
 #: Text that identifies a browser (its public key, from the page) and is shown as given, never parsed.
 IDENTITY_MAX = 200
 
-GUEST_TYPES = ("join", "hello", "act", "show_cards", "pause", "back", "resign", "rematch", "chat")
+GUEST_TYPES = ("join", "hello", "act", "show_cards", "pause", "back", "resign", "rematch", "chat", "voice")
 HOST_TYPES = ("room", "state", "frames", "status", "proof", "chat", "refused")
 
 
