@@ -22,6 +22,7 @@ from py_engine.core.events import _CODE_WORDS
 from py_engine.core.rules import BOOLEANS, CHOICES, PARAMETERS, PRESETS, RULES_ERROR_REASONS
 from py_engine.core.scoring import BASIS_POINTS
 from py_engine.service.match import FORFEITS
+from py_engine.service.online.voice import VOICE_ENDINGS
 
 ROOT = Path(__file__).resolve().parent.parent
 WEB = ROOT / "web"
@@ -153,7 +154,8 @@ def families() -> set[str]:
 
 
 def online_keys(sources: dict[str, str]) -> set[str]:
-    """Online play: the transport's error codes, the chat's phrases, the network settings' problems, the endings."""
+    """Online play: the transport's error codes, the chat's phrases, the network settings' problems, the endings
+    of a game and of a voice call."""
     errors = sources["online/errors.js"]
     messages = errors[errors.index("MESSAGES") : errors.index("});")]
     keys = {f"online.error.{code}" for code in re.findall(r"^\s+(\w+):", messages, re.MULTILINE)}
@@ -163,6 +165,7 @@ def online_keys(sources: dict[str, str]) -> set[str]:
     assert problem, "network-defaults.js: no ProblemCode"
     keys |= {f"online.network.problem.{code}" for code in re.findall(r'"(\w+)"', problem.group(1))}
     keys |= {f"online.ended.{reason}.{side}" for reason in FORFEITS if reason != "abandoned" for side in SIDES}
+    keys |= {f"voice.ended.{why}" for why in VOICE_ENDINGS}
     return keys
 
 

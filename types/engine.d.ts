@@ -394,7 +394,20 @@ export interface OnlineStatus {
   shown?: Record<string, number>;
   stand_in?: Seat[];
   rematch?: Seat[];
+  voice?: OnlineVoice;
   next_deadline?: number | null;
+}
+
+/** Online: the consent to a voice call (py_engine/service/online/voice.py): on only once both accepted. */
+export interface OnlineVoice {
+  on: boolean;
+  /** The engine's number of the last call put through (the media signals name it). */
+  call: number;
+  /** The seat that asked and waits for the other's answer. */
+  asked: Seat | null;
+  muted: Seat[];
+  /** How the last call or request ended. */
+  last: { by: Seat; why: "declined" | "withdrawn" | "hung_up" | "lost" } | null;
 }
 
 /** A chat line: text, or a phrase each page words in its own language. */
@@ -445,6 +458,8 @@ export interface OnlineGuestAnswer {
 
 /** The guest's clock: whether the host is away, and what its check of the host found. */
 export interface OnlineGuestTick {
+  /** After a lost connection: the status as it stands (voice ended). */
+  status?: OnlineStatus;
   host_away_since: number | null;
   return_by: number | null;
   host_lost_on_time: boolean;

@@ -9,6 +9,9 @@
   host-address obfuscation off (Chromium ``--disable-features=WebRtcHideLocalIpsWithMdns``, Firefox
   ``media.peerconnection.ice.obfuscate_host_addresses``): the candidates then name the machine's own
   addresses instead of mDNS ``.local`` names, so no multicast name lookup leaves the machine.
+* ``voice_browser``: the same, with the browser's fake microphone granted without asking (Chromium
+  ``--use-fake-device-for-media-stream --use-fake-ui-for-media-stream``, Firefox ``media.navigator.streams.fake``
+  and ``media.navigator.permission.disabled``): a beep (Chromium) or a tone (Firefox) for the voice tests.
 * ``transport_page``: a new page in a new context of that browser, on a plain document of the served site
   (its icon), where a test imports the modules of ``web/online/``.
 
@@ -51,6 +54,9 @@ max_event_size: 65536
 #: Chromium's switch and Firefox's preference that put real addresses in the candidates (see the docstring).
 CHROMIUM_WEBRTC_ARGS = ["--disable-features=WebRtcHideLocalIpsWithMdns"]
 FIREFOX_WEBRTC_PREFS = {"media.peerconnection.ice.obfuscate_host_addresses": False}
+#: The fake microphone, granted without a prompt (see the docstring).
+CHROMIUM_FAKE_MEDIA_ARGS = ["--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream"]
+FIREFOX_FAKE_MEDIA_PREFS = {"media.navigator.streams.fake": True, "media.navigator.permission.disabled": True}
 
 
 def relay_command() -> Path:
@@ -149,17 +155,44 @@ def nostr_relay(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Relay]:
     assert relay.process.returncode is not None
 
 
+def launch(
+    browser_type: BrowserType,
+    launch_args: dict[str, Any],
+    browser_name: str,
+    chromium_args: list[str],
+    firefox_prefs: dict[str, Any],
+) -> Browser:
+    """The suite's browser launched with more Chromium switches or Firefox preferences."""
+    args = dict(launch_args)
+    if browser_name == "chromium":
+        args["args"] = [*args.get("args", []), *chromium_args]
+    elif browser_name == "firefox":
+        args["firefox_user_prefs"] = {**args.get("firefox_user_prefs", {}), **firefox_prefs}
+    return browser_type.launch(**args)
+
+
 @pytest.fixture(scope="module")
 def webrtc_browser(
     browser_type: BrowserType, browser_type_launch_args: dict[str, Any], browser_name: str
 ) -> Iterator[Browser]:
     """The suite's browser with real addresses in its WebRTC candidates (see the module's docstring)."""
-    args = dict(browser_type_launch_args)
-    if browser_name == "chromium":
-        args["args"] = [*args.get("args", []), *CHROMIUM_WEBRTC_ARGS]
-    elif browser_name == "firefox":
-        args["firefox_user_prefs"] = {**args.get("firefox_user_prefs", {}), **FIREFOX_WEBRTC_PREFS}
-    browser = browser_type.launch(**args)
+    browser = launch(browser_type, browser_type_launch_args, browser_name, CHROMIUM_WEBRTC_ARGS, FIREFOX_WEBRTC_PREFS)
+    yield browser
+    browser.close()
+
+
+@pytest.fixture(scope="module")
+def voice_browser(
+    browser_type: BrowserType, browser_type_launch_args: dict[str, Any], browser_name: str
+) -> Iterator[Browser]:
+    """``webrtc_browser`` with a fake microphone that needs no permission prompt (see the module's docstring)."""
+    browser = launch(
+        browser_type,
+        browser_type_launch_args,
+        browser_name,
+        [*CHROMIUM_WEBRTC_ARGS, *CHROMIUM_FAKE_MEDIA_ARGS],
+        {**FIREFOX_WEBRTC_PREFS, **FIREFOX_FAKE_MEDIA_PREFS},
+    )
     yield browser
     browser.close()
 

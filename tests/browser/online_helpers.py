@@ -56,11 +56,13 @@ def new_player(
     relay: str | None = None,
     clock: bool = True,
     init_script: str = "",
+    booted: bool = True,
 ) -> Player:
     """A page of the site in a new context, booted, with the network settings of the tests.
 
     ``clock``: the page's clock is Playwright's, to be moved on by the test (not for timing anything).
     ``init_script``: more JavaScript to run in the page before its own.
+    ``booted``: False to go on while the page boots (boot two at once, then wait_booted).
     """
     context = browser.new_context(locale=locale, permissions=["clipboard-read", "clipboard-write"])
     network = {"relays": [relay] if relay else ["ws://127.0.0.1:9"], "stun": [], "turn": []}
@@ -81,8 +83,15 @@ def new_player(
     if clock:
         page.clock.install()
     page.goto(site.url + TEST_QUERY)
-    expect(page.locator("#table")).to_have_attribute("data-ready", "1", timeout=BOOT_TIMEOUT_MS)
-    return Player(page, context, errors)
+    player = Player(page, context, errors)
+    if booted:
+        wait_booted(player)
+    return player
+
+
+def wait_booted(*players: Player) -> None:
+    for player in players:
+        expect(player.page.locator("#table")).to_have_attribute("data-ready", "1", timeout=BOOT_TIMEOUT_MS)
 
 
 def host_starts(host: Player, name: str, button: str) -> Page:

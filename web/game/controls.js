@@ -25,6 +25,7 @@ import {
   watchMove,
 } from "./loop.js";
 import { currentOnline, intend, leaveOnline } from "./online.js";
+import { hangUpVoice, localVoice, muteVoice } from "./online-voice.js";
 import { clone, state } from "./state.js";
 
 /** @import { EngineClient, EngineError } from "../engine/engine-client.js" */
@@ -181,7 +182,8 @@ export function onSpeed(event) {
 function onOnlineControl(what) {
   const game = currentOnline();
   if (!game) return;
-  if (what === "show") intend({ t: "show_cards" });
+  if (what.startsWith("voice-")) onVoiceControl(what.slice("voice-".length));
+  else if (what === "show") intend({ t: "show_cards" });
   else if (what === "pause") intend({ t: "pause" });
   else if (what === "back") intend({ t: "back" });
   else if (what === "rematch") intend({ t: "rematch" });
@@ -197,6 +199,21 @@ function onOnlineControl(what) {
     }
     leaveToOwnGame();
   }
+}
+
+/**
+ * A voice button: mute and hang-up act at once here, and every step is told to the engine (which decides).
+ * @param {string} step ask, accept, decline, mute, hang_up
+ */
+function onVoiceControl(step) {
+  if (step === "mute") {
+    const muted = !localVoice().muted;
+    muteVoice(muted);
+    intend({ t: "voice", do: muted ? "mute" : "unmute" });
+    return;
+  }
+  if (step === "hang_up") hangUpVoice();
+  intend({ t: "voice", do: step });
 }
 
 /** Leave the online game and show your own game again (it stayed saved). */

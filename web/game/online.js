@@ -17,10 +17,11 @@ import { clearOnline, renderOnline } from "../table/online-bar.js";
 import { draw, notify } from "./draw.js";
 import { playFrames } from "./frames.js";
 import { adoptTable, ask, cancelAi, run } from "./loop.js";
+import { followVoice, isVoiceSignal, localVoice, stopVoice, voiceSignal } from "./online-voice.js";
 import { state } from "./state.js";
 
 /** @import { Channel } from "../online/channel.js" */
-/** @import { ChatLine, OnlineGuestAnswer, OnlineHostAnswer, OnlineRoom, OnlineStatus, Seating, TableAnswer } from "../../types/engine.js" */
+/** @import { ChatLine, OnlineGuestAnswer, OnlineGuestTick, OnlineHostAnswer, OnlineRoom, OnlineStatus, Seating, TableAnswer } from "../../types/engine.js" */
 /**
  * The online game in play: which side this browser is, the engine's session, the channel (null while
  * disconnected), how the two met (to meet again), and what the bar shows; ``checked``: how many of the host's deals
@@ -58,7 +59,12 @@ export function currentOnline() {
 
 /** Draw the bar and the chat of the online game in play. @param {Online} game */
 function redraw(game) {
-  renderOnline(game, state.seat, Boolean(state.view?.game_over));
+  renderOnline(game, state.seat, Boolean(state.view?.game_over), localVoice());
+}
+
+/** Voice follows the engine's status (a call on only once both accepted). @param {Online} game */
+function followStatus(game) {
+  followVoice(game, () => online === game && redraw(game));
 }
 
 /** @param {Online} game */
@@ -178,13 +184,17 @@ export function attach(channel) {
   const game = /** @type {Online} */ (online);
   game.channel = channel;
   channel.onmessage = (value) => {
-    inbox = inbox
-      .then(() => received(value))
-      .catch((error) => notify(t("online.stopped", { detail: String(error?.message || error) })));
+    // In order with the engine's messages: a call's offer comes after the status that put the call on.
+    if (isVoiceSignal(value)) inbox = inbox.then(() => voiceSignal(value));
+    else
+      inbox = inbox
+        .then(() => received(value))
+        .catch((error) => notify(t("online.stopped", { detail: String(error?.message || error) })));
   };
   channel.closed.then((reason) => {
     if (online !== game || game.channel !== channel) return;
     game.channel = null;
+    stopVoice();
     inbox = inbox.then(() => connectionLost(game, reason?.code || "connection_lost"));
   });
   const pending = game.pending;
@@ -259,6 +269,7 @@ async function hostAnswer(answer) {
   }
   countResult();
   schedule(answer.status.next_deadline ?? null);
+  followStatus(game);
   redraw(game);
   draw();
 }
@@ -290,6 +301,7 @@ async function guestAnswer(answer) {
     });
   }
   countResult();
+  followStatus(game);
   redraw(game);
   draw();
 }
@@ -366,7 +378,10 @@ async function connectionLost(game, code) {
   if (online !== game) return;
   const answer = await ask({ cmd: "online_connection", session: game.session, up: false, now: Date.now() });
   if (game.side === "host") await hostAnswer(/** @type {OnlineHostAnswer} */ (answer));
-  else guestTick(/** @type {any} */ (answer));
+  else {
+    game.status = /** @type {OnlineGuestTick} */ (answer).status ?? game.status; // voice ended with the connection
+    guestTick(/** @type {any} */ (answer));
+  }
   if (code !== "closed") game.onLost?.(game.side);
 }
 
@@ -417,6 +432,7 @@ export async function leaveOnline() {
   online = null;
   state.online = null;
   clearTimeout(tickTimer);
+  stopVoice();
   game.channel?.close();
   try {
     await ask({ cmd: "online_close", session: game.session });

@@ -11,6 +11,7 @@ import { lastExport } from "./controls.js";
 import { draw } from "./draw.js";
 import { newGame } from "./loop.js";
 import { currentOnline } from "./online.js";
+import { voiceForTests } from "./online-voice.js";
 import { clone, ready, state, testLog } from "./state.js";
 
 /** @import { EngineClient } from "../engine/engine-client.js" */
@@ -70,6 +71,11 @@ export function installTestHooks() {
         counts: channel?.counts ?? null,
       });
     },
+    /**
+     * Online voice (a promise): {call, media, microphone, muted, opened, live, sent, received, level}: this side's
+     * call (0: none), microphones asked for and still open, bytes of sound sent and received, the received level.
+     */
+    voice: () => voiceForTests(),
     /** Online: the channel to the other browser breaks, as a lost connection would (not a goodbye). */
     dropConnection: () => currentOnline()?.channel?.lost("connection_lost", "test"),
     /** Online: send one raw text to the other browser, as a forged or malformed message would come. */

@@ -41,6 +41,8 @@ export const MESSAGES = Object.freeze({
   peer_closed: "The other player closed the connection.",
   connection_lost: "The connection was lost.",
   protocol_error: "The other side sent something this version does not understand.",
+  // Voice (voice.js).
+  voice_bad_signal: "A voice message from the other browser was not valid; it was left aside.",
   // QR codes (qr.js).
   qr_too_long: "The text is too long for a QR code.",
   qr_not_found: "No QR code was found in the picture.",

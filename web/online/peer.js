@@ -45,8 +45,8 @@ function requireSupport() {
   if (typeof CompressionStream !== "function") throw new OnlineError("unsupported", "no CompressionStream");
 }
 
-/** @param {RTCIceServer[]} iceServers */
-function newConnection(iceServers) {
+/** A new RTCPeerConnection; ``bad_ice_servers`` when the browser refuses the servers. @param {RTCIceServer[]} iceServers */
+export function newConnection(iceServers) {
   try {
     return new RTCPeerConnection({ iceServers });
   } catch (error) {
@@ -60,7 +60,7 @@ function newConnection(iceServers) {
  * @param {RTCPeerConnection} pc
  * @param {number} timeoutMs
  */
-async function gather(pc, timeoutMs) {
+export async function gather(pc, timeoutMs) {
   if (pc.iceGatheringState !== "complete") {
     await new Promise((resolve) => {
       const timer = setTimeout(finish, timeoutMs);

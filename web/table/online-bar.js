@@ -2,12 +2,14 @@
 // The online table's bar and chat: who the other player is and whether they
 // are there (a countdown while they are away or paused), the buttons of an
 // online game (show my cards, pause / I'm back, resign, rematch, leave,
-// block) and the chat. Only draws: every button is a data-control that
-// game/controls.js hands to game/online.js. Chat lines are text, never markup.
+// block), the voice call's state and buttons, and the chat. Only draws: every
+// button is a data-control that game/controls.js hands to game/online.js (and
+// game/online-voice.js). Chat lines are text, never markup.
 
 import { t } from "../platform/i18n.js";
 
-/** @import { ChatLine, OnlineStatus } from "../../types/engine.js" */
+/** @import { ChatLine, OnlineStatus, OnlineVoice } from "../../types/engine.js" */
+/** @import { LocalVoice } from "../game/online-voice.js" */
 /**
  * What the bar needs of the online game (game/online.js's Online).
  * @typedef {{side: "host" | "guest", status: OnlineStatus | null, chat: ChatLine[], unread: number,
@@ -23,6 +25,8 @@ const RETURN_MS = 60_000;
 let clock;
 /** @type {OnlineShown | null} */
 let shown = null;
+/** @type {LocalVoice} */
+const NO_CALL = { media: "off", microphone: "off", muted: false };
 
 /** @param {string} id */
 const el = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -41,8 +45,9 @@ function left(until) {
  * @param {OnlineShown} game
  * @param {number} seat your seat
  * @param {boolean} over the game is over (a rematch may be offered)
+ * @param {LocalVoice} voice this side's call (game/online-voice.js)
  */
-export function renderOnline(game, seat = game.side === "host" ? 0 : 1, over = false) {
+export function renderOnline(game, seat = game.side === "host" ? 0 : 1, over = false, voice = NO_CALL) {
   shown = game;
   const bar = el("online-bar");
   bar.hidden = false;
@@ -89,9 +94,49 @@ export function renderOnline(game, seat = game.side === "host" ? 0 : 1, over = f
   el("online-warning").textContent = game.problems.length
     ? t("online.unfair", { detail: game.problems.join(" ") })
     : "";
+  renderVoice(game.channel && status?.joined ? (status.voice ?? null) : null, voice, seat, name);
   renderChat(game, seat);
   clearInterval(clock);
-  if (deadline) clock = setInterval(() => shown && renderOnline(shown, seat, over), 1000);
+  if (deadline) clock = setInterval(() => shown && renderOnline(shown, seat, over, voice), 1000);
+}
+
+/**
+ * The voice call: what the engine says of it (null: no call can be made now) and this side's microphone.
+ * @param {OnlineVoice | null} voice
+ * @param {LocalVoice} local
+ * @param {number} seat
+ * @param {string} name the other player's
+ */
+function renderVoice(voice, local, seat, name) {
+  el("voice").hidden = !voice;
+  if (!voice) return;
+  const other = 1 - seat;
+  /** @type {string[]} */
+  const said = [];
+  if (voice.on) {
+    if (local.media === "connected") said.push(t("voice.on", { name }));
+    else if (local.media === "failed") said.push(t("voice.failed", { name }));
+    else said.push(t("voice.connecting", { name }));
+    if (local.microphone === "denied" || local.microphone === "missing") said.push(t("voice.noMicrophone", { name }));
+    else if (local.muted) said.push(t("voice.youMuted"));
+    if (voice.muted.includes(other)) said.push(t("voice.theyMuted", { name }));
+  } else if (voice.asked === seat) {
+    said.push(t("voice.waiting", { name }));
+  } else if (voice.asked === other) {
+    said.push(t("voice.asked", { name }));
+  } else if (voice.last && (voice.last.by === other || voice.last.why === "lost")) {
+    said.push(t(`voice.ended.${voice.last.why}`, { name }));
+  }
+  el("voice-status").textContent = said.join(" ");
+  el("voice-ask").hidden = voice.on || voice.asked !== null;
+  el("voice-accept").hidden = voice.asked !== other;
+  el("voice-decline").hidden = voice.asked !== other;
+  const mute = el("voice-mute");
+  mute.hidden = !voice.on || local.microphone === "denied" || local.microphone === "missing";
+  mute.setAttribute("aria-pressed", String(local.muted));
+  const hangUp = el("voice-hang-up");
+  hangUp.hidden = !voice.on && voice.asked !== seat;
+  hangUp.textContent = voice.on ? t("voice.hangUp") : t("voice.withdraw");
 }
 
 /**
