@@ -43,6 +43,7 @@ function howTo() {
     part(t("help.online.title"), t("help.online.play")),
     part(t("help.online.fairTitle"), t("help.online.fair")),
     part(t("help.online.privacyTitle"), t("help.online.privacy")),
+    part(t("help.online.voiceTitle"), t("help.online.voice")),
   ];
 }
 
