@@ -25,3 +25,11 @@ def test_a_bad_setting_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         bench.main(["--ai", "--set", "READ_PLAY=maybe"])
     assert "READ_PLAY is true or false" in capsys.readouterr().err
+
+
+def test_the_review_benchmark_prints_its_figures(capsys: pytest.CaptureFixture[str]) -> None:
+    from py_engine.tools import review_bench
+
+    assert review_bench.main(["--budget", "20", "--deals", "1"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("HU24 seed 1: ") and "budget 20 ms a decision: longest request" in out

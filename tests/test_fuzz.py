@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import random
 from collections import Counter
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -14,6 +17,7 @@ from hypothesis import strategies as st
 from py_engine.core.actions import NEXT
 from py_engine.core.rules import BOOLEANS, CHOICES, PARAMETERS, PRESET_IDS, PRESETS, Rules, make_rules
 from py_engine.service.match import Match
+from py_engine.service.protocol import Engine
 from py_engine.service.record import load_record
 from py_engine.service.review import undo
 from py_engine.service.views import view
@@ -152,3 +156,77 @@ def test_undo_restores_the_state_before_the_seats_last_action(preset_id: str, se
         assert removed >= 1
         assert view(replayed, 0) == mine[-1]["0"]
         assert view(replayed, 1) == mine[-1]["1"]
+
+
+# ----------------------------------------------------------- tampered records
+
+#: What a tampered file may hold where a record has something else: every JSON type, numbers a page's
+#: JavaScript cannot hold exactly, and the infinity that "1e400" parses to.
+WRONG_VALUES: list[object] = [0.5, 1.0, 0.0, True, False, None, [], {}, [0], {"a": 1}, "", "x", -1, 2]
+WRONG_VALUES += [2**53, 10**30, float("inf")]
+
+
+def _valid_record(preset_id: str, seed: int) -> dict[str, Any]:
+    """A record of two deals (the second one in play) played at random, forfeited at odd seeds."""
+    rng = random.Random(seed)
+    match = Match(PRESETS[preset_id], seed)
+    while match.deal_number < 2 or len(match.records[-1].actions) < 5:
+        seat = match.deal.to_act if not match.deal.over else 0
+        match.act(seat, random_action(match.legal(seat), rng))
+    if seed % 2:
+        match.forfeit(1, "resigned")
+    record: dict[str, Any] = match.record()
+    return record
+
+
+def _places(value: object, path: tuple[str | int, ...] = ()) -> Iterator[tuple[str | int, ...]]:
+    """Every place in a record: each field, and the first, middle and last item of each list."""
+    if path:
+        yield path
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from _places(item, (*path, key))
+    elif isinstance(value, list) and value:
+        for index in sorted({0, len(value) // 2, len(value) - 1}):
+            yield from _places(value[index], (*path, index))
+
+
+def _tampered(record: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
+    """The record with one place changed: each wrong value in turn, removed, or an object with a field more."""
+    for path in _places(record):
+        changes: list[object] = [*WRONG_VALUES, "removed", "field added"]
+        for change in changes:
+            copy = json.loads(json.dumps(record))
+            *parents, last = path
+            holder = functools.reduce(lambda node, key: node[key], parents, copy)
+            if change == "removed":
+                if not isinstance(holder, dict):
+                    continue
+                del holder[last]
+            elif change == "field added":
+                if not isinstance(holder[last], dict):
+                    continue
+                holder[last]["added"] = 1
+            else:
+                holder[last] = change
+            yield f"{'.'.join(map(str, path))} = {change!r}", copy
+
+
+@pytest.mark.parametrize("preset_id", PRESET_IDS)
+def test_a_tampered_record_is_refused_as_bad_record_and_changes_nothing(preset_id: str) -> None:
+    """Loaded, imported or restored: never internal_error, and a refusal leaves the engine as it was."""
+    engine = Engine()
+    for seed in (1,) if IN_PYODIDE else (1, 2):
+        record = _valid_record(preset_id, seed)
+        assert json.loads(engine.handle(json.dumps({"v": 1, "cmd": "load", "record": record})))["ok"]
+        requests = [("load", "record"), ("table_import", "record"), ("table_restore", "saved")]
+        for n, (what, copy) in enumerate(_tampered(record)):
+            cmd, name = requests[n % len(requests)]  # each command in turn: all three read records alike
+            argument = {"record": copy, "seating": {"mode": "hotseat"}, "holder": 0} if cmd == "table_restore" else copy
+            before = (dict(engine.games), dict(engine.tables))
+            # infinity as a file can hold it: a number too large for a double
+            text = json.dumps({"v": 1, "id": 1, "cmd": cmd, name: argument}).replace("Infinity", "1e400")
+            answer = json.loads(engine.handle(text))
+            if not answer["ok"]:
+                assert answer["error"]["code"] == "bad_record", (what, answer)
+                assert (engine.games, engine.tables) == before, what

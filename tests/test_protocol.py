@@ -398,40 +398,96 @@ def test_a_tampered_record_is_bad_record_not_internal_error(field: str, value: A
     assert answer["ok"] is False and answer["error"]["code"] == "bad_record", answer
 
 
-def test_deeply_nested_json_is_bad_json() -> None:
-    for text in ("[" * 1000 + "]" * 1000, '{"v": 1, "cmd": "presets", "x": ' + "[" * 5000 + "]" * 5000 + "}"):
-        answer = _answer(text)
-        assert answer["error"]["code"] == "bad_json", answer
+def test_deeply_nested_json_is_a_clear_bad_request() -> None:
+    for depth in (1_000, 100_000):
+        for text in ("[" * depth + "]" * depth, '{"v": 1, "cmd": "presets", "x": ' + "[" * depth + "]" * depth + "}"):
+            answer = _answer(text)
+            assert answer["error"]["code"] == "bad_request", answer
+            assert answer["error"]["message"] == "the request is nested more than 64 deep"
     assert _answer('{"v": 1, "cmd": "presets", "x": ' + "[" * 50 + "]" * 50 + "}")["ok"] is True
+
+
+def strict_json(text: str) -> dict[str, Any]:
+    answer: dict[str, Any] = json.loads(text, parse_constant=lambda c: pytest.fail(f"non-standard JSON answered: {c}"))
+    return answer
 
 
 def test_nan_and_infinity_are_not_json() -> None:
     for constant in ("NaN", "Infinity", "-Infinity"):
-        text = handle('{"v": 1, "id": ' + constant + ', "cmd": "presets"}')
-        answer = json.loads(text, parse_constant=lambda c: pytest.fail(f"non-standard JSON answered: {c}"))
+        answer = strict_json(handle('{"v": 1, "id": ' + constant + ', "cmd": "presets"}'))
         assert answer["error"]["code"] == "bad_json" and answer["id"] is None
 
 
-def test_a_review_shares_one_cap_over_its_decisions(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_id_too_large_for_json_is_refused_and_any_other_echoed_as_read() -> None:
+    for id_text in ("1e400", "-1e400", "[1, 1e999]", '{"a": -1e309}'):
+        answer = strict_json(handle('{"v": 1, "id": ' + id_text + ', "cmd": "presets"}'))
+        assert answer["ok"] is False and answer["id"] is None, answer
+        assert answer["error"]["code"] == "bad_request" and "'id'" in answer["error"]["message"]
+    # Finite numbers come back as the same double (shortest form); integers exactly, however long.
+    for id_text, echoed in (("0.1", "0.1"), ("1e308", "1e+308"), ("1.00000000000000001", "1.0"), ("1" * 30, "1" * 30)):
+        text = handle('{"v": 1, "id": ' + id_text + ', "cmd": "presets"}')
+        assert text.startswith('{"v":1,"id":' + echoed + ',"ok":true'), text[:60]
+
+
+def test_answers_never_hold_nan(monkeypatch: pytest.MonkeyPatch) -> None:
+    engine = Engine()
+    monkeypatch.setitem(engine._commands, "presets", lambda req: {"value": float("nan")})
+    answer = strict_json(engine.handle('{"v": 1, "id": 3, "cmd": "presets"}'))
+    assert answer["error"]["code"] == "internal_error" and answer["id"] == 3
+
+
+def test_a_seed_is_a_json_safe_integer(engine: Engine) -> None:
+    for seed in (2**53, -(2**53), 10**30):
+        assert error_code(call(engine, cmd="new_game", preset="AT20", seed=seed)) == "bad_request"
+    game = call(engine, cmd="new_game", preset="AT20", seed=2**53 - 1)["game"]
+    assert call(engine, cmd="save", game=game)["record"]["seed"] == 2**53 - 1
+
+
+def _finished_deal(engine: Engine, preset: str, seed: int) -> str:
+    """A single-deal game played to its end, each seat leading or following with its first card; its handle."""
+    game = call(engine, cmd="new_game", preset=preset, seed=seed, match=False)["game"]
+    while not (view := call(engine, cmd="view", game=game, seat=0)["view"])["game_over"]:
+        seat = view["to_act"] if view["to_act"] is not None else 0
+        legal = call(engine, cmd="legal", game=game, seat=seat)["actions"]
+        action = next((a for a in legal if a.startswith("play:")), legal[0])
+        assert call(engine, cmd="act", game=game, seat=seat, action=action)["ok"]
+    return game
+
+
+def _bare(step: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in step.items() if k not in ("ranking", "clearly_worse")}
+
+
+def test_a_review_is_evaluated_in_parts_each_within_the_cap(monkeypatch: pytest.MonkeyPatch) -> None:
     from py_engine.service import review
 
-    budgets: list[int | None] = []
+    budgets: list[list[int | None]] = []
     real_rank = review.rank
 
     def recording(match: Any, seat: int, settings: Any) -> Any:
-        budgets.append(settings.budget_ms)
+        budgets[-1].append(settings.budget_ms)
         return real_rank(match, seat, type(settings)(budget_ms=1, seed=settings.seed))
 
     monkeypatch.setattr(review, "rank", recording)
-    game = _answer(json.dumps({"v": 1, "cmd": "new_game", "preset": "AT20", "seed": 3, "match": False}))["game"]
-    while True:
-        view = _answer(json.dumps({"v": 1, "cmd": "view", "game": game, "seat": 0}))["view"]
-        if view["deal_result"]:
-            break
-        seat = view["to_act"] if view["to_act"] is not None else 0
-        legal = _answer(json.dumps({"v": 1, "cmd": "legal", "game": game, "seat": seat}))["actions"]
-        action = next((a for a in legal if a.startswith("play:")), legal[0])
-        _answer(json.dumps({"v": 1, "cmd": "act", "game": game, "seat": seat, "action": action}))
-    answer = _answer(json.dumps({"v": 1, "cmd": "review", "game": game, "evaluate": 0, "budget_ms": 10_000}))
-    assert answer["ok"], answer
-    assert budgets and sum(b or 0 for b in budgets) <= review.MAX_REVIEW_MS
+    engine = Engine()
+    game = _finished_deal(engine, "HU24", 3)
+    largest = review.MAX_REVIEW_MS
+    assert error_code(call(engine, cmd="review", game=game, evaluate=0, budget_ms=largest + 1)) == "bad_request"
+    assert error_code(call(engine, cmd="review", game=game, evaluate=0, from_step=-1)) == "bad_request"
+    budgets.append([])
+    whole = call(engine, cmd="review", game=game, evaluate=0, budget_ms=1)["review"]
+    assert whole["next_step"] is None
+    evaluated = [i for i, step in enumerate(whole["steps"]) if "ranking" in step]
+    assert len(evaluated) > 2
+    # At 700 ms a decision, two fit in one request: the rest is asked for from next_step on.
+    parts: list[list[int]] = []
+    start = 0
+    while start is not None:
+        budgets.append([])
+        answer = call(engine, cmd="review", game=game, evaluate=0, budget_ms=700, from_step=start)["review"]
+        assert sum(b or 0 for b in budgets[-1]) <= largest
+        parts.append([i for i, step in enumerate(answer["steps"]) if "ranking" in step])
+        assert [_bare(step) for step in answer["steps"]] == [_bare(step) for step in whole["steps"]]
+        start = answer["next_step"]
+    assert [len(p) for p in parts[:-1]] == [2] * (len(parts) - 1) and 1 <= len(parts[-1]) <= 2
+    assert [i for part in parts for i in part] == evaluated

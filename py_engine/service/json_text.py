@@ -1,4 +1,4 @@
-"""JSON text from outside (the page, a peer's browser): standard JSON only, never too deep or too long."""
+"""JSON text in and out: standard JSON only (no NaN or Infinity either way), never too deep or too long."""
 
 from __future__ import annotations
 
@@ -14,6 +14,10 @@ class JsonTextError(ValueError):
     """The text is not JSON this engine accepts; the message completes "the request ..."."""
 
 
+class JsonLimitError(JsonTextError):
+    """The text is JSON, but nested too deep or too long to be read."""
+
+
 def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
@@ -21,13 +25,27 @@ def _reject_constant(name: str) -> Any:
 def parse_json(text: Any, max_chars: int | None = None) -> Any:
     """The text's JSON value; no NaN or Infinity, nested at most MAX_DEPTH deep, at most ``max_chars`` long."""
     if max_chars is not None and isinstance(text, str) and len(text) > max_chars:
-        raise JsonTextError(f"is longer than {max_chars} characters")
+        raise JsonLimitError(f"is longer than {max_chars} characters")
     if isinstance(text, str) and _depth(text) > MAX_DEPTH:
-        raise JsonTextError(f"is nested more than {MAX_DEPTH} deep")
+        raise JsonLimitError(f"is nested more than {MAX_DEPTH} deep")
     try:
         return json.loads(text, parse_constant=_reject_constant)
     except (TypeError, ValueError, RecursionError) as e:
         raise JsonTextError(f"is not valid JSON: {e}") from None
+
+
+def dump_json(value: Any) -> str:
+    """``value`` as compact standard JSON; raises ValueError rather than write NaN or Infinity."""
+    return json.dumps(value, separators=(",", ":"), allow_nan=False)
+
+
+def finite(value: Any) -> bool:
+    """Whether ``value`` (parsed JSON) can be written back as standard JSON: no number in it overflowed."""
+    try:
+        dump_json(value)
+    except ValueError:
+        return False
+    return True
 
 
 _STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?')

@@ -47,6 +47,15 @@ def check_deck(rules: Rules, deck: Any) -> list[int]:
     return cards
 
 
+#: Seeds are integers of at most 53 bits, which a page's JavaScript reads exactly (a saved game goes through it).
+SEED_LIMIT = 2**53
+
+
+def is_seed(value: Any) -> bool:
+    """Whether ``value`` may seed a match: a JSON integer (not a float, not a boolean) below SEED_LIMIT in size."""
+    return type(value) is int and abs(value) < SEED_LIMIT
+
+
 #: Why a game can end without being played out (:meth:`Match.forfeit`): a player
 #: gave up the whole game, did not come back in time, or both players left (no winner).
 FORFEITS = ("resigned", "time", "abandoned")

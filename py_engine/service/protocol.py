@@ -15,15 +15,18 @@ Extensions beyond PROTOCOL.md (additive, so ``v`` stays 1):
   carries ``detail``: ``{"reason": ..., "values": {...}}`` (see ``RulesError``).
 * ``undo`` ``{game, seat}`` → takes back the seat's last action and all that
   followed it (the game is replayed from its record).
-* ``review`` ``{game, deal?, evaluate?, budget_ms?}`` → a finished deal of the
-  current match step by step with every card shown; with ``evaluate: seat``
-  each decision of that seat carries the computer's ranking of its options.
+* ``review`` ``{game, deal?, evaluate?, budget_ms?, from_step?}`` → a finished
+  deal of the current match step by step with every card shown; with
+  ``evaluate: seat`` each decision of that seat carries the computer's ranking
+  of its options, as many as fit in ``MAX_REVIEW_MS`` from ``from_step`` on
+  (``next_step``: where the next request goes on).
+
+Answers are standard JSON (no NaN or Infinity); an ``id`` that would not be is refused.
 """
 
 from __future__ import annotations
 
 import functools
-import json
 import random
 import time
 from collections.abc import Callable
@@ -32,11 +35,22 @@ from typing import TYPE_CHECKING, Any
 from ..core.actions import action_name, sorted_names
 from ..core.errors import EngineError
 from ..core.rules import BOOLEANS, CHOICES, PARAMETERS, PRESET_IDS, PRESETS, Rules, RulesError, make_rules
-from .json_text import JsonTextError, parse_json
-from .match import Match, check_deck
+from .json_text import JsonLimitError, JsonTextError, dump_json, finite, parse_json
+from .match import SEED_LIMIT, Match, check_deck, is_seed
 from .record import load_record
-from .requests import MAX_BUDGET_MS, MAX_ITERATIONS, MS, ProtocolError, arg, find, left_of, positive
-from .table import DEFAULT_LEVEL, LEVEL_BUDGET_MS, LEVELS, Seating, Table
+from .requests import (
+    MAX_BUDGET_MS,
+    MAX_ITERATIONS,
+    MAX_REVIEW_MS,
+    MS,
+    ProtocolError,
+    arg,
+    find,
+    left_of,
+    positive,
+    step_index,
+)
+from .table import DEFAULT_LEVEL, LEVEL_BUDGET_MS, LEVELS, REVIEW_BUDGET_MS, Seating, Table
 from .views import filter_events, view
 
 if TYPE_CHECKING:
@@ -138,9 +152,12 @@ class Engine:
             try:
                 req = parse_json(request)
             except JsonTextError as e:
-                raise ProtocolError("bad_json", f"the request {e}") from None
+                code = "bad_request" if isinstance(e, JsonLimitError) else "bad_json"
+                raise ProtocolError(code, f"the request {e}") from None
             if not isinstance(req, dict):
                 raise ProtocolError("bad_request", "the request must be a JSON object")
+            if not finite(req.get("id")):
+                raise ProtocolError("bad_request", "the request's 'id' holds a number too large for JSON")
             req_id = req.get("id")
             if "v" not in req:
                 raise ProtocolError("bad_request", "missing protocol version 'v'")
@@ -162,7 +179,7 @@ class Engine:
                     "bad_request", f"{cmd!r} is not for the page: it would show what a seat may not see"
                 )
             result = command(req)
-            return json.dumps({"v": VERSION, "id": req_id, "ok": True, **result}, separators=(",", ":"))
+            return dump_json({"v": VERSION, "id": req_id, "ok": True, **result})
         except ProtocolError as e:
             return _error(req_id, e.code, e.message, e.detail)
         except EngineError as e:
@@ -232,7 +249,9 @@ class Engine:
         rules = self.requested_rules(req)
         seed = arg(req, "seed", int, None)
         if seed is None:
-            seed = random.SystemRandom().randrange(2**53)
+            seed = random.SystemRandom().randrange(SEED_LIMIT)
+        elif not is_seed(seed):
+            raise ProtocolError("bad_request", f"argument 'seed' must be an integer of less than {SEED_LIMIT} in size")
         dealer = self._seat(req, "dealer", None) if req.get("dealer") is not None else None
         deck = None
         if req.get("deck") is not None:
@@ -317,13 +336,14 @@ class Engine:
         match = self._game(req)
         number = arg(req, "deal", int, match.deal_number if match.deal.over else match.deal_number - 1)
         evaluate = self._seat(req, "evaluate", None) if req.get("evaluate") is not None else None
-        budget = positive(req, "budget_ms", 10_000, MS) or 300
+        budget = positive(req, "budget_ms", MAX_REVIEW_MS, MS) or REVIEW_BUDGET_MS
         # deal numbers restart with each match; the record counts the whole session
         offset = len(match.records) - match.deal_number
         from . import review  # imported on first use: see _LAZY_MODULES
 
         seats = () if evaluate is None else (evaluate,)
-        return {"review": review.review_deal(match, number + offset, seats, budget, arg(req, "seed", int, 0))}
+        seed = arg(req, "seed", int, 0)
+        return {"review": review.review_deal(match, number + offset, seats, budget, seed, step_index(req))}
 
     # ------------------------------------------------------------------ tables
 
@@ -386,8 +406,8 @@ class Engine:
         if any(seat not in (0, 1) or isinstance(seat, bool) for seat in seats):
             raise ProtocolError("bad_request", f"argument 'evaluate' must list seats 0 and 1, not {seats!r}")
         index = arg(req, "deal", int)
-        budget = positive(req, "budget_ms", 10_000, MS)
-        review = table.review(index, sorted(set(seats)), budget, arg(req, "seed", int, 0))
+        budget = positive(req, "budget_ms", MAX_REVIEW_MS, MS)
+        review = table.review(index, sorted(set(seats)), budget, arg(req, "seed", int, 0), step_index(req))
         return {"review": review, "seating": table.seating.to_json()}
 
     def _table_import(self, req: dict[str, Any]) -> dict[str, Any]:
@@ -455,9 +475,9 @@ def _error(req_id: Any, code: str, message: str, detail: dict[str, Any] | None =
     if detail is not None:
         error["detail"] = detail
     try:
-        return json.dumps({"v": VERSION, "id": req_id, "ok": False, "error": error}, allow_nan=False)
+        return dump_json({"v": VERSION, "id": req_id, "ok": False, "error": error})
     except (TypeError, ValueError, RecursionError):
-        return json.dumps({"v": VERSION, "id": None, "ok": False, "error": {"code": code, "message": message}})
+        return dump_json({"v": VERSION, "id": None, "ok": False, "error": {"code": code, "message": message}})
 
 
 _DEFAULT = Engine()

@@ -7,7 +7,7 @@ from typing import Any
 from ..core.actions import NEXT, parse_action
 from ..core.errors import BadRecordError, EngineError
 from ..core.rules import RulesError, rules_from_dict
-from .match import FORFEITS, Match, check_deck
+from .match import FORFEITS, SEED_LIMIT, Match, check_deck, is_seed
 
 FORMAT = "py_engine/record"
 VERSION = 1
@@ -18,7 +18,7 @@ def _need(condition: bool, message: str) -> None:
         raise BadRecordError(message)
 
 
-def _is_seat(value: Any) -> bool:
+def is_seat(value: Any) -> bool:
     """0 or 1 as a JSON integer (not 0.0, not false)."""
     return type(value) is int and value in (0, 1)
 
@@ -31,16 +31,16 @@ def load_record(record: Any) -> Match:
     """
     _need(isinstance(record, dict), "a record must be an object")
     _need(record.get("format") == FORMAT, f"not a record: format must be {FORMAT!r}")
-    _need(
-        record.get("version") == VERSION, f"unsupported record version {record.get('version')!r} (expected {VERSION})"
-    )
+    version = record.get("version")
+    _need(type(version) is int and version == VERSION, f"unsupported record version {version!r} (expected {VERSION})")
     try:
         rules = rules_from_dict(record.get("rules"))
     except RulesError as e:
         raise BadRecordError(f"record rules: {e}") from None
     seed = record.get("seed")
-    _need(isinstance(seed, int) and not isinstance(seed, bool), "record seed must be an integer")
-    single = record.get("match", True) is False
+    _need(is_seed(seed), f"record seed must be an integer of less than {SEED_LIMIT} in size")
+    in_match = record.get("match", True)
+    _need(isinstance(in_match, bool), "record match must be true or false")
     deals = record.get("deals")
     _need(isinstance(deals, list) and len(deals) > 0, "a record needs at least one deal")
     match: Match | None = None
@@ -48,13 +48,13 @@ def load_record(record: Any) -> Match:
         where = f"deal {number}"
         _need(isinstance(entry, dict), f"{where} must be an object")
         dealer = entry.get("dealer")
-        _need(_is_seat(dealer), f"{where}: dealer must be 0 or 1")
+        _need(is_seat(dealer), f"{where}: dealer must be 0 or 1")
         try:
             deck = check_deck(rules, entry.get("deck"))
         except ValueError as e:
             raise BadRecordError(f"{where}: {e}") from None
         if match is None:
-            match = Match(rules, seed, dealer=dealer, deck=deck, single_deal=single)
+            match = Match(rules, seed, dealer=dealer, deck=deck, single_deal=not in_match)
         else:
             _need(NEXT in match.legal(0), f"{where}: the previous deal is not over, or the game has ended")
             match.next_deal(deck)
@@ -63,7 +63,7 @@ def load_record(record: Any) -> Match:
         _need(isinstance(actions, list), f"{where}: actions must be a list")
         for index, item in enumerate(actions, start=1):
             _need(
-                isinstance(item, list) and len(item) == 2 and _is_seat(item[0]),
+                isinstance(item, list) and len(item) == 2 and is_seat(item[0]),
                 f"{where}, action {index}: expected [seat, action]",
             )
             seat, text = item
@@ -81,11 +81,11 @@ def load_record(record: Any) -> Match:
         _need(
             isinstance(ended, dict)
             and ended.get("reason") in FORFEITS
-            and (ended.get("seat") is None or _is_seat(ended.get("seat"))),
+            and (ended.get("seat") is None or is_seat(ended.get("seat"))),
             "ended must be {seat, reason} with a seat 0, 1 or null and a reason " + ", ".join(FORFEITS),
         )
         try:
-            match.forfeit(ended["seat"], ended["reason"])
+            match.forfeit(ended.get("seat"), ended["reason"])
         except (EngineError, ValueError) as e:
             raise BadRecordError(f"ended: {e}") from None
     return match

@@ -9,6 +9,8 @@ MS = "a positive number of milliseconds"
 #: Beyond these a request would tie up the engine (a worker cannot be interrupted): refused.
 MAX_BUDGET_MS = 60_000
 MAX_ITERATIONS = 1_000_000
+#: The most search time one review request may spend: a longer review is asked for in parts (``from_step``).
+MAX_REVIEW_MS = 2_000
 
 
 class ProtocolError(Exception):
@@ -35,6 +37,14 @@ def positive(req: dict[str, Any], name: str, limit: int, what: str) -> int | Non
     value: int | None = arg(req, name, int, None, what=what)
     if value is not None and not 0 < value <= limit:
         raise ProtocolError("bad_request", f"argument {name!r} must be {what} up to {limit}, not {value!r}")
+    return value
+
+
+def step_index(req: dict[str, Any]) -> int:
+    """The optional ``from_step`` of a review: the first step to evaluate (0-based, default 0)."""
+    value: int = arg(req, "from_step", int, 0, what="a step number (0 or more)")
+    if value < 0:
+        raise ProtocolError("bad_request", f"argument 'from_step' must be a step number (0 or more), not {value!r}")
     return value
 
 

@@ -6,6 +6,7 @@ what was played.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from ..ai import Request, rank
@@ -15,6 +16,7 @@ from ..core.deal import Deal, marriage_offer
 from ..core.errors import IllegalActionError
 from .match import Match
 from .record import load_record
+from .requests import MAX_REVIEW_MS
 
 
 def undo(match: Match, seat: int) -> tuple[Match, int]:
@@ -57,21 +59,17 @@ def _snapshot(deal: Deal) -> dict[str, Any]:
     }
 
 
-#: The most computing time one review may take (milliseconds), however many decisions it evaluates.
-MAX_REVIEW_MS = 12_000
-#: The least time a decision is given (below it the search says too little).
-MIN_DECISION_MS = 20
-
-
 def review_deal(
-    match: Match, number: int, evaluate: tuple[int, ...] = (), budget_ms: int = 300, seed: int = 0
+    match: Match, number: int, evaluate: tuple[int, ...] = (), budget_ms: int = 300, seed: int = 0, from_step: int = 0
 ) -> dict[str, Any]:
     """Deal ``number`` (1-based, in the current record) step by step with every card shown.
 
     Only a finished deal can be reviewed: during play this would reveal hidden
-    cards. Each decision of a seat in ``evaluate`` carries the
-    computer's ranking of the alternatives (from that seat's knowledge only)
-    and ``clearly_worse`` when the chosen action scored well below the best.
+    cards. The decisions of the seats in ``evaluate`` from step ``from_step``
+    (0-based) on carry the computer's ranking of the alternatives (from that
+    seat's knowledge only, ``budget_ms`` each, at most MAX_REVIEW_MS together)
+    and ``clearly_worse`` when the chosen action scored well below the best;
+    ``next_step`` is the first step left to evaluate (None: none is left).
     """
     record = match.record()
     deals = record["deals"]
@@ -84,16 +82,22 @@ def review_deal(
     replay = load_record(partial)
     opening = _snapshot(replay.deal)
     steps: list[dict[str, Any]] = []
-    # The whole review shares one cap: each evaluated decision gets its share of it, at most budget_ms.
-    evaluated = sum(1 for seat, _ in entry["actions"] if seat in evaluate)
-    budget_ms = max(MIN_DECISION_MS, min(budget_ms, MAX_REVIEW_MS // max(1, evaluated)))
+    given = 0  # the budgets given so far
+    started = time.perf_counter()
+    next_step: int | None = None
     for seat, text in entry["actions"]:
         step: dict[str, Any] = {"seat": seat, "action": text}
-        if seat in evaluate and len(replay.legal(seat)) > 1:
-            ranking = rank(replay, seat, Request(budget_ms=budget_ms, seed=seed))
-            chosen = next((v for a, v in ranking if action_name(a) == text), None)
-            step["ranking"] = [{"action": action_name(a), "value": v} for a, v in ranking]
-            step["clearly_worse"] = chosen is not None and ranking[0][1] - chosen > 0.15
+        if seat in evaluate and len(steps) >= from_step and next_step is None and len(replay.legal(seat)) > 1:
+            # The budgets given, or the time taken if more (a search overruns its budget a little).
+            spent = max(given, int((time.perf_counter() - started) * 1000))
+            if spent + budget_ms > MAX_REVIEW_MS:
+                next_step = len(steps)  # this decision and the rest: in the next request
+            else:
+                given += budget_ms
+                ranking = rank(replay, seat, Request(budget_ms=budget_ms, seed=seed))
+                chosen = next((v for a, v in ranking if action_name(a) == text), None)
+                step["ranking"] = [{"action": action_name(a), "value": v} for a, v in ranking]
+                step["clearly_worse"] = chosen is not None and ranking[0][1] - chosen > 0.15
         start = len(replay.events)
         replay.act_text(seat, text)
         step["events"] = [e.to_json() for e in replay.events[start:]]
@@ -105,6 +109,7 @@ def review_deal(
         "dealer": entry["dealer"],
         "start": opening,
         "steps": steps,
+        "next_step": next_step,
         "result": replay.deal.result.to_dict(),
         "trump_suit": SUITS[replay.deal.trump],
         # What each marriage is worth in this deal, to say the computer's choice in words.

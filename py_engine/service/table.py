@@ -42,7 +42,7 @@ from ..core.errors import BadActionError, EngineError, GameOverError, IllegalAct
 from ..core.events import Event
 from .json_text import plain_text
 from .match import Match
-from .record import load_record
+from .record import is_seat, load_record
 from .views import filter_events, view
 
 Mode = Literal["computer", "hotseat", "watch", "online"]
@@ -414,7 +414,7 @@ class Table:
         if isinstance(saved, dict) and "record" in saved:
             holder = saved.get("holder")
             seating = Seating.from_json(saved.get("seating"))
-            return cls(load_record(saved["record"]), seating, holder if holder in (0, 1) else None)
+            return cls(load_record(saved["record"]), seating, holder if is_seat(holder) else None)
         players = saved.get("players") if isinstance(saved, dict) else None
         return cls(load_record(saved), Seating.from_json(players), kept=False)
 
@@ -450,15 +450,17 @@ class Table:
             for i, r in enumerate(records)
         ]
 
-    def review(self, index: int, evaluate: list[int], budget_ms: int | None, seed: int = 0) -> dict[str, Any]:
+    def review(
+        self, index: int, evaluate: list[int], budget_ms: int | None, seed: int = 0, from_step: int = 0
+    ) -> dict[str, Any]:
         """Deal ``index`` (0-based, in the whole game) with every card shown; ``evaluate``: seats whose decisions
-        carry the computer's opinion."""
+        from step ``from_step`` on carry the computer's opinion (in parts: see ``review_deal``)."""
         if not 0 <= index < len(self.match.records):
             raise EngineError(f"no deal {index} in this game")
         from . import review  # imported on first use
 
         budget = budget_ms if budget_ms is not None else REVIEW_BUDGET_MS
-        return review.review_deal(self.match, index + 1, tuple(evaluate), budget, seed)
+        return review.review_deal(self.match, index + 1, tuple(evaluate), budget, seed, from_step)
 
 
 class NothingFinishedError(EngineError):

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from ...core.errors import EngineError
-from ..json_text import JsonTextError, parse_json, plain_text
+from ..json_text import JsonTextError, dump_json, parse_json, plain_text
 
 PROTOCOL = 1
 #: A player's hand stays face up to the other for this long after "show my cards".
@@ -100,7 +99,7 @@ class Outbox:
 
     def put(self, kind: str, **fields: Any) -> None:
         self.sent += 1
-        self.pending.append(json.dumps({"v": PROTOCOL, "t": kind, "n": self.sent, **fields}, separators=(",", ":")))
+        self.pending.append(dump_json({"v": PROTOCOL, "t": kind, "n": self.sent, **fields}))
 
     def take(self) -> list[str]:
         out, self.pending = self.pending, []
