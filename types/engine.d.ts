@@ -299,6 +299,8 @@ export interface Review {
   dealer: Seat;
   start: Snapshot;
   steps: ReviewStep[];
+  /** The first step whose evaluation is left for the next request (from_step), or null when none is. */
+  next_step: number | null;
   result: DealResult;
   trump_suit: Suit;
   /** Each suit's marriage in this deal: its points and cards (to say a ranked marriage in words). */

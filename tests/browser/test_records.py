@@ -11,7 +11,7 @@ from playwright.sync_api import FilePayload, Page, expect
 from py_engine.service.record import load_record
 from py_engine.service.review import review_deal
 
-from .conftest import STEP_TIMEOUT_MS, Site, Watch
+from .conftest import STEP_TIMEOUT_MS, TEST_QUERY, Site, Watch
 from .helpers import Oracle, check_no_leak, do, messages, new_game, open_table, phase, step_count
 from .modes_helpers import SCRIPTED_AT20, set_preferences
 
@@ -259,3 +259,79 @@ def test_review_marks_a_clearly_worse_decision(site: Site, page: Page, watch: Wa
     text = page.locator("#review-move")
     expect(text).to_contain_text("The computer would have played")
     expect(text).to_contain_text("game points better")
+
+
+#: Closes the review the moment its first answer is shown, when its evaluation has just been asked for;
+#: ``window.__closedEvaluated`` keeps whether the evaluation had come by then.
+CLOSE_WHEN_LOADED = """() => {
+    delete window.__closedEvaluated;
+    const dialog = document.querySelector('#review-dialog');
+    const observer = new MutationObserver(() => {
+        if (dialog.dataset.loaded !== '1') return;
+        observer.disconnect();
+        window.__closedEvaluated = dialog.dataset.evaluated;
+        dialog.close();
+    });
+    observer.observe(dialog, {attributes: true, attributeFilter: ['data-loaded']});
+}"""
+
+
+def test_review_closed_while_evaluating_leaves_no_error(site: Site, page: Page, watch: Watch) -> None:
+    watch.attach(page)
+    open_table(page, site.url)
+    play_scripted_deal(page)
+    dialog = page.locator(REVIEW)
+    # Closed as soon as it evaluates, reopened at once, twice: a late answer must not land in the next review.
+    for _ in range(2):
+        page.evaluate(CLOSE_WHEN_LOADED)
+        page.locator("#result [data-control='review']").click()
+        page.wait_for_function("() => window.__closedEvaluated !== undefined", timeout=STEP_TIMEOUT_MS)
+        assert page.evaluate("window.__closedEvaluated") == "0", "closed while evaluating"
+        expect(dialog).to_be_hidden()
+    open_review_from_result(page)
+    expect(dialog).to_have_attribute("data-step", "0")
+    expect(page.locator("#review-moves li[data-evaluated='1']").first).to_be_attached()
+    page.keyboard.press("Escape")
+    expect(dialog).to_be_hidden()
+    # The game goes on.
+    steps = step_count(page)
+    do(page, "next")
+    assert phase(page) not in OVER and step_count(page) > steps
+
+
+def review_parts(page: Page) -> int:
+    """How many evaluated parts of reviews the worker has answered."""
+    return sum('"ranking"' in m and '"next_step"' in m for m in messages(page))
+
+
+def test_a_review_evaluates_in_parts_and_stops_asking_when_closed(site: Site, page: Page, watch: Watch) -> None:
+    # 1 s a decision: at most two decisions in each request of at most 2 s, so the table is answered in between.
+    watch.attach(page)
+    open_table(page, site.url, TEST_QUERY + "&review_ms=1000")
+    play_scripted_deal(page)
+    record = json.loads(export_text(page))
+    full = review_deal(load_record(record), 1, (0,), 1)
+    decisions = sum("ranking" in step for step in full["steps"])
+    assert decisions > 4, "more decisions than two parts hold"
+    dialog = page.locator(REVIEW)
+    evaluated = page.locator("#review-moves li[data-evaluated='1']")
+    page.locator("#result [data-control='review']").click()
+    expect(dialog).to_have_attribute("data-evaluated", "1", timeout=STEP_TIMEOUT_MS * 2)
+    expect(evaluated).to_have_count(decisions)
+    assert review_parts(page) >= (decisions + 1) // 2
+    page.keyboard.press("Escape")
+
+    # Closed after its first part: at most the part on its way is answered, and the game goes on.
+    page.locator("#result [data-control='review']").click()
+    expect(dialog).to_have_attribute("data-loaded", "1", timeout=STEP_TIMEOUT_MS)  # the list drawn anew, unevaluated
+    expect(evaluated.first).to_be_attached(timeout=STEP_TIMEOUT_MS)
+    page.keyboard.press("Escape")
+    expect(dialog).to_be_hidden()
+    at_close = review_parts(page)
+    assert evaluated.count() < decisions, "closed while evaluating"
+    steps = step_count(page)
+    do(page, "next")
+    assert phase(page) not in OVER and step_count(page) > steps
+    game = page.evaluate("window.__test.game()")
+    assert page.evaluate("table => window.__test.request({cmd: 'table_show', table})", game)["ok"]
+    assert review_parts(page) <= at_close + 1

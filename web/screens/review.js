@@ -43,9 +43,8 @@ import { seatNames } from "./modes.js";
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
 const params = new URLSearchParams(window.location.search);
-// Each evaluated decision gets this much thinking (less in tests).
-// Tests evaluate quickly; otherwise the engine's review budget.
-const BUDGET = params.get("test") === "1" ? { budget_ms: 80 } : {};
+// Each evaluated decision gets the engine's review budget; tests evaluate quickly (80 ms, or review_ms).
+const BUDGET = params.get("test") === "1" ? { budget_ms: Number(params.get("review_ms")) || 80 } : {};
 
 /** @type {Session | null} */
 let session = null;
@@ -299,61 +298,76 @@ function go(n) {
   renderPosition(review, step);
 }
 
-/**
- * A review request of the session's game.
- * @param {import("../../types/engine.js").Request<"table_review">} payload
- */
-async function request(payload) {
-  return /** @type {Session} */ (session).client.request(payload, { timeoutMs: 120_000 });
-}
+/** Numbers every deal loaded, in every session: an answer that comes after another load (or a close) is dropped. */
+let loads = 0;
 
 /**
- * Show deal ``index``: at once without evaluation, then with the computer's opinions.
+ * Show deal ``index``: at once without evaluation, then with the computer's opinions, which come in parts
+ * (the engine bounds each request, so that the table's requests are answered in between).
  * @param {number} index
  */
 async function loadDeal(index) {
   const current = /** @type {Session} */ (session); // loadDeal starts only with a session
-  current.token = (current.token || 0) + 1;
-  const token = current.token;
+  loads += 1;
+  const token = loads;
+  current.token = token;
+  const stale = () => session !== current || current.token !== token; // closed, or another deal chosen meanwhile
+  /** @param {import("../../types/engine.js").Request<"table_review">} payload */
+  const review = (payload) => current.client.request(payload, { timeoutMs: 120_000 });
   const dialog = $("review-dialog");
   current.index = index;
   dialog.dataset.deal = String(index);
   dialog.dataset.evaluated = "0";
   $("review-status").textContent = "";
+  /** @param {unknown} error */
+  const failed = (error) => {
+    if (!stale()) $("review-status").textContent = t("notice.error", { detail: /** @type {Error} */ (error).message });
+  };
   let answer;
   try {
-    answer = await request({ cmd: "table_review", table: current.game, deal: index });
+    answer = await review({ cmd: "table_review", table: current.game, deal: index });
   } catch (error) {
-    $("review-status").textContent = t("notice.error", { detail: /** @type {Error} */ (error).message });
+    failed(error);
     return;
   }
-  if (!session || token !== session.token) return; // closed, or another deal chosen meanwhile
-  session.review = answer.review;
-  renderMoves(session.review);
-  renderResult(session.review);
+  if (stale()) return;
+  current.review = answer.review;
+  renderMoves(current.review);
+  renderResult(current.review);
   go(0);
   dialog.dataset.loaded = "1";
-  const seats = evaluateSeats(session.evaluate);
-  if (!seats.length) {
-    dialog.dataset.evaluated = "1";
-    return;
+  const seats = evaluateSeats(current.evaluate);
+  /** @type {number | null} */
+  let from = seats.length ? 0 : null;
+  if (from !== null) $("review-status").textContent = t("modes.review.evaluating");
+  while (from !== null) {
+    try {
+      answer = await review({
+        cmd: "table_review",
+        table: current.game,
+        deal: index,
+        evaluate: seats,
+        from_step: from,
+        ...BUDGET,
+      });
+    } catch (error) {
+      failed(error);
+      return;
+    }
+    if (stale()) return;
+    const steps = answer.review.steps;
+    const shown = /** @type {Review} */ (current.review);
+    shown.steps = shown.steps.map((step, i) => (steps[i].ranking ? steps[i] : step));
+    renderMoves(shown);
+    go(current.step);
+    from = answer.review.next_step;
   }
-  $("review-status").textContent = t("modes.review.evaluating");
-  try {
-    answer = await request({ cmd: "table_review", table: session.game, deal: index, evaluate: seats, ...BUDGET });
-  } catch (error) {
-    if (session && token === session.token)
-      $("review-status").textContent = t("notice.error", { detail: /** @type {Error} */ (error).message });
-    return;
+  if (seats.length) {
+    $("review-status").textContent = tp(
+      "modes.review.evaluated",
+      /** @type {Review} */ (current.review).steps.filter((step) => step.clearly_worse).length,
+    );
   }
-  if (!session || token !== session.token) return;
-  session.review = answer.review;
-  renderMoves(session.review);
-  go(session.step);
-  $("review-status").textContent = tp(
-    "modes.review.evaluated",
-    session.review.steps.filter((step) => step.clearly_worse).length,
-  );
   dialog.dataset.evaluated = "1";
 }
 
