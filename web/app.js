@@ -22,7 +22,7 @@ import { draw, notify, placeholderTable } from "./game/draw.js";
 import { showHelp } from "./game/help-and-tutorial.js";
 import { installInput } from "./game/input.js";
 import { installOnlineDoor, openOnline } from "./game/online-door.js";
-import { applyLanguageAndDeck, onSettingsClosed, openSettings } from "./game/settings-dialog.js";
+import { applyLanguageAndDeck, installSettingsDialog, openSettings } from "./game/settings-dialog.js";
 import { start } from "./game/start.js";
 import { reducedMotion, state, TEST } from "./game/state.js";
 import { installTestHooks } from "./game/test-hooks.js";
@@ -45,8 +45,8 @@ function main() {
   installInput();
   /** @type {HTMLElement} */ (document.getElementById("open-settings")).addEventListener("click", () => openSettings());
   /** @type {HTMLElement} */ (document.getElementById("new-game")).addEventListener("click", () => openSettings(true));
+  installSettingsDialog();
   const settings = /** @type {HTMLDialogElement} */ (document.getElementById("settings-dialog"));
-  settings.addEventListener("close", onSettingsClosed);
   settings.addEventListener("close", () => {
     if (settings.returnValue === "online") openOnline();
   });

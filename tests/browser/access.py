@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
 from .conftest import STEP_TIMEOUT_MS
-from .helpers import step_count, wait_ready
+from .helpers import CONFIRM, step_count, wait_ready
 
 # AT20, the computer leads (you deal) from KH QH AH TH AS with hearts trumps (JH face up):
 # it declares 40 and closes the talon (a sure Schwarz), then leads. You hold KC QC JC QD JD.
@@ -45,6 +45,17 @@ def press(page: Page, key: str) -> None:
         timeout=STEP_TIMEOUT_MS,
     )
     wait_ready(page)
+
+
+def press_and_confirm(page: Page, key: str, ask: str) -> None:
+    """Press a key that asks first (``ask``: the question), answer yes by keyboard, and wait for the move."""
+    page.keyboard.press(key)
+    expect(page.locator(CONFIRM)).to_be_visible()
+    expect(page.locator(CONFIRM)).to_have_attribute("data-ask", ask)
+    expect(page.locator("[data-action='confirm-no']")).to_be_focused()  # the safe answer first
+    page.keyboard.press("Tab")
+    expect(page.locator("[data-action='confirm-yes']")).to_be_focused()
+    press(page, "Enter")
 
 
 def focused(page: Page) -> dict[str, Any]:

@@ -17,6 +17,7 @@ from .conftest import BOOT_TIMEOUT_MS, STEP_TIMEOUT_MS
 from .conftest import TEST_QUERY as TEST_QUERY  # re-exported: tests import it with the other helpers
 
 TABLE = "#table"
+CONFIRM = "#confirm-dialog"
 CARD_RE = re.compile(r'"([AKQJT9][HDCS])"')
 
 
@@ -52,15 +53,33 @@ def actions(page: Page) -> list[str]:
     return [a for a in found if a != "new-game"]
 
 
+def answer_question(page: Page, ask: str, yes: bool = True) -> None:
+    """Answer the question asked before a costly step (``ask``: its ``#confirm-dialog[data-ask]``)."""
+    dialog = page.locator(CONFIRM)
+    expect(dialog).to_be_visible()
+    expect(dialog).to_have_attribute("data-ask", ask)
+    dialog.locator(f"[data-action='confirm-{'yes' if yes else 'no'}']").click()
+    expect(dialog).to_be_hidden()
+
+
+def asks_first(page: Page, action: str) -> bool:
+    """Does ``action`` ask first: resigning always, a claim unless the settings say not to?"""
+    return action == "resign" or (action == "claim" and bool(page.evaluate("window.__test.settings().confirmClaim")))
+
+
 def do(page: Page, what: str) -> None:
-    """Play a card ("QH") or press an action button ("close", "marry:H"), then wait for the computer."""
+    """Play a card ("QH") or press an action button ("close", "marry:H", a claim or resignation answered yes),
+    then wait for the computer."""
     before = step_count(page)
     if re.fullmatch(r"[AKQJT9][HDCS]", what):
         assert what in legal_cards(page), f"{what} is not offered as a legal card: {legal_cards(page)}"
         page.locator(f"#my-hand [data-card='{what}']").click()
     else:
         assert what in actions(page), f"{what} is not offered: {actions(page)}"
+        asking = asks_first(page, what)
         page.locator(f"#table button[data-action='{what}']").first.click()
+        if asking:
+            answer_question(page, what)
     page.wait_for_function(
         "before => { const d = document.querySelector('#table').dataset;"
         " return Number(d.step) > before && d.ready === '1'; }",

@@ -21,6 +21,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from .conftest import BOOT_TIMEOUT_MS, STEP_TIMEOUT_MS, TEST_QUERY, Site
+from .helpers import answer_question
 
 NETWORK_KEY = "sixty-six.network.v1"
 SETTINGS_KEY = "sixty-six.settings.v1"
@@ -224,6 +225,8 @@ def move(player: Player, rng: random.Random) -> bool:
         page.locator(f"#my-hand [data-card='{choice[5:]}']").click()
     else:
         page.locator(f"#table button[data-action='{choice}']").first.click()
+        if choice == "claim":
+            answer_question(page, "claim")
     return True
 
 

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from .access import announcements, focused, press, tab_to
+from .access import announcements, focused, press, press_and_confirm, tab_to
 from .conftest import BOOT_TIMEOUT_MS, Site, Watch
 from .helpers import actions, legal_cards, new_game, open_table, phase, table_data, wait_ready
 from .test_table import OVER, SCRIPTED_AT20
@@ -91,7 +91,7 @@ def test_shortcut_keys_take_every_action(site: Site, page: Page, watch: Watch) -
         hand = page.locator("#my-hand .card").evaluate_all("els => els.map(e => e.dataset.card)")
         press(page, str(hand.index(code) + 1))
     assert "claim" in actions(page)
-    press(page, "a")
+    press_and_confirm(page, "a", "claim")
     assert phase(page) in OVER
     expect(page.locator("#result .result-title")).to_have_text("You win the deal")
     press(page, "n")

@@ -13,6 +13,7 @@ from .helpers import (
     TABLE,
     Oracle,
     actions,
+    answer_question,
     check_no_leak,
     do,
     dom_cards,
@@ -167,6 +168,7 @@ def test_hotseat_claim_out_of_turn(site: Site, page: Page, watch: Watch, control
     expect(button).to_contain_text(NAMES[claimer])
     steps = step_count(page)
     button.click()
+    answer_question(page, "claim")
     wait_step(page, steps)
     assert phase(page) in ("deal_over", "match_over")
     check_messages(messages(page, start), oracle)

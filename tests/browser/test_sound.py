@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 from playwright.sync_api import BrowserContext, BrowserType, Page, expect
 
-from .access import COMPUTER_MARRIES_AND_CLOSES, press, sounds
+from .access import COMPUTER_MARRIES_AND_CLOSES, press, press_and_confirm, sounds
 from .conftest import BOOT_TIMEOUT_MS, ROOT, Site, Watch
-from .helpers import actions, legal_cards, new_game, open_table, phase, wait_ready
+from .helpers import actions, answer_question, legal_cards, new_game, open_table, phase, wait_ready
 from .test_table import OVER, SCRIPTED_AT20
 
 pytestmark = pytest.mark.browser
@@ -26,7 +26,10 @@ def play_by_keys(page: Page, moves: list[str]) -> None:
     for move in moves:
         if move in letters:
             assert move in actions(page), f"{move} is not offered: {actions(page)}"
-            press(page, letters[move])
+            if move == "claim":
+                press_and_confirm(page, letters[move], "claim")
+            else:
+                press(page, letters[move])
         else:
             hand = page.locator("#my-hand .card").evaluate_all("els => els.map(e => e.dataset.card)")
             assert move in legal_cards(page)
@@ -107,6 +110,7 @@ def test_the_mute_switch_silences_every_sound_and_is_remembered(site: Site, page
     # Turned on again, sound comes back.
     page.locator("#setting-sound").check()
     page.locator("[data-action='settings-new-game']").click()
+    answer_question(page, "abandon")  # the deal in play
     expect(page.locator("#settings-dialog")).to_be_hidden()
     page.wait_for_function("() => window.__test.sounds().on === true")
     new_game(page, **SCRIPTED_AT20)

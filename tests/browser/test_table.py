@@ -377,6 +377,7 @@ def test_settings_are_remembered(site: Site, page: Page, watch: Watch) -> None:
         "level": 5,
         "dealer": "me",
         "points": "both",
+        "confirmClaim": True,
         "language": None,
         "deck": None,
         "pace": "fast",

@@ -6,6 +6,7 @@
 
 import { t } from "../platform/i18n.js";
 import { block } from "../platform/identity.js";
+import { confirmStep } from "../screens/confirm.js";
 import { exportRecord, importRecord } from "../screens/records.js";
 import { openReview } from "../screens/review.js";
 import { saveSettings } from "../screens/settings.js";
@@ -16,6 +17,7 @@ import {
   adoptTable,
   ask,
   cancelAi,
+  confirmed,
   errorText,
   noteHelpTaken,
   perform,
@@ -46,10 +48,11 @@ function takeOver() {
   });
 }
 
-/** Two players: the player handing over the device claims 66 from the hand-over screen. */
-function claimWhileHandingOver() {
+/** Two players: the player handing over the device claims 66 from the hand-over screen (asked first). */
+async function claimWhileHandingOver() {
   if (!state.handover || state.busy || state.handover.claimSeat === null) return;
   const seat = state.handover.claimSeat;
+  if (!(await confirmed("claim")) || state.handover?.claimSeat !== seat || state.busy) return;
   state.handover = null;
   hideHandover();
   run(async () => playTableAnswer(await ask({ cmd: "table_act", table: state.game, seat, action: "claim" })));
@@ -176,10 +179,10 @@ export function onSpeed(event) {
 }
 
 /**
- * A button of the online bar.
+ * A button of the online bar (conceding, blocking and leaving ask first).
  * @param {string} what
  */
-function onOnlineControl(what) {
+async function onOnlineControl(what) {
   const game = currentOnline();
   if (!game) return;
   if (what.startsWith("voice-")) onVoiceControl(what.slice("voice-".length));
@@ -187,11 +190,17 @@ function onOnlineControl(what) {
   else if (what === "pause") intend({ t: "pause" });
   else if (what === "back") intend({ t: "back" });
   else if (what === "rematch") intend({ t: "rematch" });
-  else if (what === "resign") {
-    if (window.confirm(t("online.resign.confirm"))) intend({ t: "resign" });
-  } else if (what === "block" || what === "leave") {
-    const question = what === "block" ? t("online.block.confirm") : t("online.leave.confirm");
-    if (!window.confirm(question)) return;
+  else if (what === "resign" || what === "block" || what === "leave") {
+    const [question, yes] = {
+      resign: [t("online.resign.confirm"), t("online.resign")],
+      block: [t("online.block.confirm"), t("online.block")],
+      leave: [t("online.leave.confirm"), t("online.leave")],
+    }[what];
+    if (!(await confirmStep({ ask: `online-${what}`, question, yes })) || currentOnline() !== game) return;
+    if (what === "resign") {
+      intend({ t: "resign" });
+      return;
+    }
     if (what === "block") {
       const other = 1 - state.seat;
       const identity = game.status?.identities?.[other] || (game.side === "guest" ? game.room?.host.identity : "");

@@ -6,7 +6,7 @@
 import { t } from "../platform/i18n.js";
 import { PLAIN_SEATING } from "../screens/modes.js";
 import { draw } from "./draw.js";
-import { cancelAi, run, startGame } from "./loop.js";
+import { cancelAi, mayAbandon, run, startGame } from "./loop.js";
 import { openSettings, ruleParameters } from "./settings-dialog.js";
 import { dom, params, state, TEST } from "./state.js";
 
@@ -19,8 +19,11 @@ export async function showHelp() {
     rules: state.view ? state.view.rules : null,
     presets: state.presets,
     parameters: ruleParameters,
+    // The tutorial asks first while a match is in play (its first-visit offer comes with a fresh one).
     // Importing or resetting the local data starts the page afresh from it; a reset also drops the saved game.
-    onTutorial: startTutorial,
+    onTutorial: async () => {
+      if (await mayAbandon(t("tutorial.offerStart"))) startTutorial();
+    },
     onImported: () => window.location.reload(),
     onReset: async () => {
       cancelAi();

@@ -14,6 +14,7 @@
 
 import { t } from "../platform/i18n.js";
 import { beginGame, noteAssistance, noteFinishedDeal } from "../platform/stats.js";
+import { confirmStep } from "../screens/confirm.js";
 import { overridesFor, saveCustomRules } from "../screens/custom-rules.js";
 import { newSeating } from "../screens/modes.js";
 import { DEFAULTS, dealerArgument, saveSettings } from "../screens/settings.js";
@@ -24,7 +25,7 @@ import { playFrames } from "./frames.js";
 import { clone, dom, pause, state, TEST, timing } from "./state.js";
 
 /** @import { EngineClient, EngineError } from "../engine/engine-client.js" */
-/** @import { Action, Answers, Command, Request, Rules, TableAnswer, View } from "../../types/engine.js" */
+/** @import { Action, Answers, Command, Request, Rules, Seat, TableAnswer, View } from "../../types/engine.js" */
 /**
  * new_game's arguments: the preset and custom rules, and any other of the
  * protocol's (seed, deck, dealer, match, seating).
@@ -158,18 +159,69 @@ async function computerMove() {
 }
 
 /**
- * Act for the seat at the bottom, or (``seat``: two players) claim for the other one.
+ * May the seat at the bottom take ``action`` now (or ``seat``, the other player, claim)?
+ * @param {Action} action
+ * @param {Seat} seat
+ */
+function mayAct(action, seat) {
+  if (!state.booted || state.busy || !state.view || state.handover || state.meta.mode === "watch") return false;
+  return seat !== state.seat || state.view.legal.includes(action);
+}
+
+/**
+ * Go ahead with ``action``? A claim (unless the settings say not to ask) and resigning ask first.
+ * @param {Action} action
+ * @returns {Promise<boolean>}
+ */
+export function confirmed(action) {
+  if (action === "claim" && state.settings.confirmClaim)
+    return confirmStep({ ask: "claim", question: t("confirm.claim"), yes: t("confirm.claim.yes") });
+  if (action === "resign")
+    return confirmStep({ ask: "resign", question: t("confirm.resign"), yes: t("action.resign") });
+  return Promise.resolve(true);
+}
+
+/**
+ * Is there a match in play that a new game would abandon: one you play in (not one you watch), not over,
+ * and begun (a trick taken, or a deal or a Bummerl before this one)? Two players: the hand-over screen with
+ * no view (between deals) counts as one.
+ */
+function matchInPlay() {
+  if (state.game === null || state.meta.mode === "watch") return false;
+  const view = state.view;
+  if (!view) return state.handover !== null;
+  return !view.game_over && (view.tricks_played > 0 || view.match.deal_number > 1 || view.match.match_number > 1);
+}
+
+/**
+ * Go ahead with what abandons the match in play (``yes``: the words of the button that does)?
+ * It asks only if there is one.
+ * @param {string} yes
+ * @returns {Promise<boolean>}
+ */
+export function mayAbandon(yes) {
+  if (!matchInPlay()) return Promise.resolve(true);
+  return confirmStep({ ask: "abandon", question: t("confirm.abandon"), yes });
+}
+
+/**
+ * Act for the seat at the bottom, or (``seat``: two players) claim for the other one; a costly action asks first
+ * (the computer waits meanwhile).
  * @param {Action} action
  */
-export function perform(action, seat = state.seat) {
-  if (!state.booted || state.busy || !state.view || state.handover || state.meta.mode === "watch") return;
-  if (seat === state.seat && !state.view.legal.includes(action)) return;
+export async function perform(action, seat = state.seat) {
+  if (!mayAct(action, seat)) return;
+  const waiting = state.aiTimer !== null;
+  cancelAi();
+  if (!(await confirmed(action)) || !mayAct(action, seat)) {
+    if (waiting) proceed();
+    return;
+  }
   if (state.meta.mode === "online") {
     state.online?.perform(action);
     return;
   }
   state.tutorial?.acted(action);
-  cancelAi();
   state.hint = null;
   run(async () => playTableAnswer(await ask({ cmd: "table_act", table: state.game, seat, action })));
 }

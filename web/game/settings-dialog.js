@@ -2,10 +2,13 @@
 // The settings dialog (settings.js keeps the settings): the language, the
 // card pattern, the rules with their custom changes (custom-rules.js, checked
 // by the engine), the level, the dealer, the points shown, the way to play
-// (mode-settings.js), sound and shortcuts. The language and the card pattern
-// apply at once; the rest with the next game.
+// (mode-settings.js), whether a claim asks first, sound and shortcuts. Saved,
+// the language, the card pattern and the claim's question apply at once; the
+// rest with the next game. Cancel, Escape and the backdrop close it unsaved;
+// starting a new game asks first while a match is in play.
 
 import { LANGUAGES, localize, setLanguage, t } from "../platform/i18n.js";
+import { closeOnBackdrop } from "../screens/confirm.js";
 import { mountRulesEditor, overridesFor, saveCustomRules } from "../screens/custom-rules.js";
 import { fillModeSettings, readModeSettings } from "../screens/mode-settings.js";
 import { savePreferences } from "../screens/modes.js";
@@ -15,7 +18,7 @@ import { renderKeyHelp, setShortcutsOn, shortcutsOn } from "../table/keyboard.js
 import { setSoundOn, soundOn } from "../table/sound.js";
 import { fillSelect, presetName } from "../table/table.js";
 import { bootFailed, bootProgress, draw, placeholderTable } from "./draw.js";
-import { newGame } from "./loop.js";
+import { mayAbandon, newGame } from "./loop.js";
 import { dom, state } from "./state.js";
 
 /** @import { EngineClient, EngineError } from "../engine/engine-client.js" */
@@ -123,6 +126,7 @@ export function openSettings(focusNewGame = false) {
   );
   fillModeSettings(state.prefs);
   /** @type {HTMLElement} */ (document.getElementById("import-error")).hidden = true;
+  /** @type {HTMLInputElement} */ (document.getElementById("setting-confirm-claim")).checked = s.confirmClaim;
   /** @type {HTMLInputElement} */ (document.getElementById("setting-sound")).checked = soundOn();
   /** @type {HTMLInputElement} */ (document.getElementById("setting-shortcuts")).checked = shortcutsOn();
   renderKeyHelp(/** @type {HTMLElement} */ (document.getElementById("keys-list")));
@@ -135,6 +139,28 @@ export function openSettings(focusNewGame = false) {
   if (state.booted) mountEditor(dialog);
   dialog.showModal();
   if (focusNewGame) /** @type {HTMLElement} */ (dialog.querySelector('[data-action="settings-new-game"]')).focus();
+}
+
+/**
+ * Listen to the settings dialog: its closing (onSettingsClosed), Cancel and the backdrop (closed
+ * unsaved), and "new game", which asks first while a match is in play (no: the dialog stays open).
+ */
+export function installSettingsDialog() {
+  const dialog = /** @type {HTMLDialogElement} */ (document.getElementById("settings-dialog"));
+  dialog.addEventListener("close", onSettingsClosed);
+  closeOnBackdrop(dialog);
+  /** @type {HTMLElement} */ (document.getElementById("settings-cancel")).addEventListener("click", () =>
+    dialog.close(),
+  );
+  /** @type {HTMLFormElement} */ (document.getElementById("settings-form")).addEventListener(
+    "submit",
+    async (event) => {
+      const submitter = /** @type {HTMLButtonElement | null} */ (event.submitter);
+      if (submitter?.value !== "new") return;
+      event.preventDefault();
+      if (await mayAbandon(t("top.newGame"))) dialog.close("new");
+    },
+  );
 }
 
 /**
@@ -154,6 +180,7 @@ export async function onSettingsClosed() {
     level: Number(data.get("level")),
     dealer: String(data.get("dealer")),
     points: String(data.get("points")),
+    confirmClaim: data.get("confirmClaim") === "on",
     pace: String(data.get("pace")),
     // Language and pattern stay "not chosen" (the browser's language, its usual pattern) until changed here.
     language: language === dialog.dataset.shownLanguage ? state.settings.language : language,

@@ -11,13 +11,14 @@ import { DECK_STYLES } from "../table/cards.js";
 /** @import { RuleSet } from "../../types/engine.js" */
 /**
  * The player's settings: the rules (a preset's id), the computer's level,
- * who deals first, the running points shown, the language and the card
- * pattern (null until chosen).
+ * who deals first, the running points shown, whether a claim of 66 asks
+ * first, the language and the card pattern (null until chosen).
  * @typedef {{
  *   preset: string,
  *   level: number,
  *   dealer: string,
  *   points: string,
+ *   confirmClaim: boolean,
  *   language: string | null,
  *   deck: string | null,
  *   pace: string,
@@ -48,6 +49,7 @@ export const DEFAULTS = Object.freeze({
   level: 3,
   dealer: "random",
   points: "auto",
+  confirmClaim: true,
   language: null,
   deck: null,
   pace: "normal",
@@ -81,6 +83,7 @@ function valid(settings) {
     if (LEVELS.includes(settings.level)) out.level = settings.level;
     if (DEALERS.includes(settings.dealer)) out.dealer = settings.dealer;
     if (POINTS_MODES.includes(settings.points)) out.points = settings.points;
+    if (typeof settings.confirmClaim === "boolean") out.confirmClaim = settings.confirmClaim;
     if (LANGUAGES.includes(settings.language)) out.language = settings.language;
     if (DECK_STYLES.includes(settings.deck)) out.deck = settings.deck;
     if (PACES.includes(settings.pace)) out.pace = settings.pace;

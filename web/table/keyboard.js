@@ -8,9 +8,10 @@
 // - Single-key shortcuts, off in text fields and dialogs and never with
 //   Ctrl, Alt or Meta: 1-9 play the n-th card of your hand, M declares a
 //   marriage (or goes to the marriage buttons if there are several), E
-//   exchanges the trump card, C closes the talon, A claims 66, P passes, N
-//   starts the next deal (or a new match). They can be turned off in the
-//   settings (remembered), for screen readers or keyboards that need the keys.
+//   exchanges the trump card, C closes the talon, A claims 66 (asking first
+//   unless switched off: game/loop.js), P passes, N starts the next deal (or
+//   a new match). They can be turned off in the settings (remembered), for
+//   screen readers or keyboards that need the keys.
 // - In a modal dialog, Tab and Shift+Tab go round the dialog's controls;
 //   Escape closes it (the browser's own <dialog> behaviour).
 //
@@ -128,8 +129,10 @@ function typing(target) {
   );
 }
 
+/** The open dialog on top (a question may open over the settings): the one with the focus, else the last. */
 function modal() {
-  return /** @type {HTMLDialogElement | null} */ (document.querySelector("dialog[open]"));
+  const open = [.../** @type {NodeListOf<HTMLDialogElement>} */ (document.querySelectorAll("dialog[open]"))];
+  return open.find((dialog) => dialog.contains(document.activeElement)) ?? open.at(-1) ?? null;
 }
 
 /**
