@@ -17,6 +17,7 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from .conftest import BOOT_TIMEOUT_MS, STEP_TIMEOUT_MS, Site
+from .helpers import answer_question
 from .online_fixtures import Relay, nostr_relay, webrtc_browser  # noqa: F401 (fixtures)
 from .online_helpers import (
     Player,
@@ -137,7 +138,11 @@ def test_two_browsers_play_a_whole_match_by_link(webrtc_browser: Browser, site: 
     guest.page.locator("#online-rematch").click()
     host.page.locator("#online-rematch").click()
     until(host, "() => !window.__test.view().game_over && window.__test.view().match.scores.join() === '0,0'")
-    agree(host, guest)
+    state = agree(host, guest)
+    # Conceding asks first: no changes nothing.
+    guest.page.locator("#online-resign").click()
+    answer_question(guest.page, "online-resign", yes=False)
+    assert progress(host) == state and not host.view()["game_over"]  # type: ignore[index]
 
     # A guest that does not come back within 60 seconds loses on time.
     guest.page.evaluate("() => window.__test.dropConnection()")
