@@ -29,7 +29,7 @@ function theirDeed(event) {
  */
 export async function playFrames(frames, view) {
   const pace = timing();
-  for (const { event, view: frame } of frames) {
+  for (const [i, { event, view: frame }] of frames.entries()) {
     const me = frame.seat;
     const theirs = event.seat !== undefined && event.seat !== me;
     narrate(event, frame);
@@ -51,6 +51,8 @@ export async function playFrames(frames, view) {
         await show(clone(frame));
         break;
       case "draw":
+        // Both players draw after a trick: the two cards fly together (the later frame shows both).
+        if (frames[i + 1]?.event.type === "draw") break;
         await show(clone(frame));
         await pause(pace.draw);
         break;
