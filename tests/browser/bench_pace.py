@@ -91,11 +91,12 @@ def play(page: Page, moves: int) -> list[dict[str, float]]:
     table.wait_for(state="attached")
     page.wait_for_function("() => document.querySelector('#table').dataset.ready === '1'", timeout=TIMEOUT_MS * 3)
     while page.evaluate("window.__pace.cycles.length") < moves:
-        phase = table.get_attribute("data-phase")
-        if phase in ("deal_over", "match_over"):
-            page.locator("#table button[data-action='next'], #table button[data-action='new-game']").first.click()
-        else:
-            page.locator("#my-hand .card[data-legal='1']").first.click()
+        # A card if you have one to play, else the button that goes on (the next deal, a new match).
+        page.locator(
+            "#my-hand .card[data-legal='1'], #table button[data-action='next'], #table button[data-action='new-game']"
+        ).first.click()
+        if page.locator("#confirm-dialog[open]").count():
+            page.locator("[data-action='confirm-yes']").click()
         page.wait_for_function(
             """() => {
               const d = document.querySelector('#table').dataset;
