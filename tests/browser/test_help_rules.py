@@ -96,7 +96,7 @@ def test_the_summary_says_what_the_engine_plays_for_every_preset(site: Site, pag
     page.locator("#open-help").click()
     page.locator("#help-dialog [data-help='howto']").click()
     expect(page.locator("#help-content")).to_have_attribute("data-ready", "howto", timeout=STEP_TIMEOUT_MS)
-    expect(page.locator("#help-content h3")).to_have_count(11)  # eight of the game, three of online play
+    expect(page.locator("#help-content h3")).to_have_count(12)  # eight of the game, four of online play
     expect(page.locator("#help-dialog [data-help='howto']")).to_have_attribute("aria-pressed", "true")
 
 

@@ -274,7 +274,9 @@ def test_room_code_connects_through_a_local_relay_and_refuses_a_third(
     # Typed as a person would: lower case, with a space.
     typed = f"{code[:3].lower()} {code[3:].lower()}"
     guest_info = guest.evaluate(
-        "async ([code, relays]) => T.keep(await T.room.joinRoom(code, { relays, iceServers: [] }))",
+        # (The guest waits up to 60 s for the host here: a test machine under load is slower than a player's.)
+        "async ([code, relays]) =>"
+        " T.keep(await T.room.joinRoom(code, { relays, iceServers: [], peerTimeoutMs: 60000 }))",
         [typed, relays],
     )
     host_info = host.evaluate("() => T.opened")

@@ -35,6 +35,10 @@ export async function start(translated, invitation = "") {
     bootFailed({ key: "boot.noWasm" });
     return;
   }
+  // The browser may tell the page it is offline only after a download has failed: say it then.
+  window.addEventListener("offline", () => {
+    if (state.failure?.key === "boot.engineFailed") bootFailed({ ...state.failure, key: "boot.offline" });
+  });
   // boot.js has usually started this worker already; the client adopts it.
   state.client = new EngineClient(engineWorkerUrl(), {
     onProgress: bootProgress,

@@ -133,8 +133,8 @@ async function enter(code, role, config) {
       },
       code,
       // Trystero's own 10 s for the password handshake ran out on a loaded machine when a room was
-      // opened again; the guest waits PEER_TIMEOUT_MS for the host anyway.
-      { onJoinError: (details) => joinErrors.push(details.error), handshakeTimeoutMs: PEER_TIMEOUT_MS },
+      // opened again; the guest waits its peerTimeoutMs for the host anyway.
+      { onJoinError: (details) => joinErrors.push(details.error), handshakeTimeoutMs: config.peerTimeoutMs },
     );
   } catch (error) {
     throw asOnlineError(error, "webrtc_error");
