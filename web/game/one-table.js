@@ -35,8 +35,8 @@ function showElsewhere(why) {
   });
 }
 
-/** Another tab has taken the table: stop everything here and say so. */
-function lost() {
+/** Another tab has taken the table (its lock was stolen, or a save was refused): stop here and say so. */
+export function lost() {
   if (state.superseded) return;
   state.superseded = true;
   // The connection drops as a lost one would: the tab that took over meets the other player again.
@@ -64,9 +64,4 @@ export async function holdTheTable() {
     await claimTable({ onLost: lost, steal: true });
   }
   dialog().close();
-}
-
-/** A save of this tab was refused (another tab claimed the game since): as if the lock were lost. */
-export function supersededBySave() {
-  lost();
 }

@@ -17,7 +17,7 @@ import { narrateGame } from "../table/narrate.js";
 import { bootFailed, bootProgress, notify } from "./draw.js";
 import { maybeOfferTutorial } from "./help-and-tutorial.js";
 import { adoptTable, errorText, proceed, recordStats, startGame } from "./loop.js";
-import { holdTheTable, supersededBySave } from "./one-table.js";
+import { holdTheTable, lost } from "./one-table.js";
 import { resumeOnline } from "./online.js";
 import { onlineLobby, openOnline } from "./online-door.js";
 import { clone, dom, params, state, TEST, testLog } from "./state.js";
@@ -54,7 +54,7 @@ export async function start(translated, invitation = "") {
     onNotice: (message) => {
       if (message.type === "snapshot") dom.root.dataset.snapshot = message.status;
       if (message.type === "warning") notify(t("notice.warning", { detail: message.message }));
-      if (message.type === "superseded") supersededBySave();
+      if (message.type === "superseded") lost(); // a save refused: another tab claimed the game since
     },
   });
   await translated;
