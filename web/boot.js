@@ -106,6 +106,21 @@ export function showBootFailure(label, ...message) {
   box.hidden = false;
 }
 
+/**
+ * The words of a failed boot in English, for when no language file could be
+ * loaded (a first visit that goes offline). Same texts as i18n/en.json (a
+ * Node test compares them).
+ * @type {Readonly<Record<string, string>>}
+ */
+export const BOOT_WORDS_IN_ENGLISH = {
+  "boot.failed": "The game cannot start",
+  "boot.offline":
+    "You are offline, and this browser does not have the whole game yet. Connect to the internet and reload the page.",
+  "boot.engineFailed": "The game engine could not start.",
+  "boot.gameFailed": "The game could not start.",
+  "boot.noWasm": "This browser cannot run WebAssembly, which the game engine needs. Please use a current browser.",
+};
+
 // The page itself, once the worker has been asked for. If its scripts cannot
 // be loaded, the worker is stopped and the failure shown in English (the
 // translations are among those scripts).
@@ -114,9 +129,9 @@ import("./app.js").catch(async (error) => {
   early = null;
   await documentParsed();
   showBootFailure(
-    "The game could not start.",
+    BOOT_WORDS_IN_ENGLISH["boot.failed"],
     navigator.onLine
       ? `Its scripts could not be loaded (${error.message || error}). Reload the page to try again.`
-      : "You are offline, and this browser does not have the whole game yet. Connect to the internet and reload the page.",
+      : BOOT_WORDS_IN_ENGLISH["boot.offline"],
   );
 });

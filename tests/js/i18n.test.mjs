@@ -171,3 +171,13 @@ test("localize fills data-i18n, data-i18n-label and data-i18n-title", async () =
   assert.equal(title.title, en["help.stats"]);
   assert.ok(en["stats.title"] && en["help.close"] && en["help.stats"]);
 });
+
+test("boot.js's English words for a failed boot are those of en.json", async () => {
+  const { readFile } = await import("node:fs/promises");
+  const source = await readFile(new URL("../../web/boot.js", import.meta.url), "utf8");
+  const block = /BOOT_WORDS_IN_ENGLISH = \{([^}]*)\}/.exec(source);
+  assert.ok(block, "boot.js defines BOOT_WORDS_IN_ENGLISH");
+  const pairs = [...block[1].matchAll(/"(boot\.\w+)":\s*"([^"]*)"/g)];
+  assert.ok(pairs.length >= 4);
+  for (const [, key, text] of pairs) assert.equal(text, en[key], key);
+});

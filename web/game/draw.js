@@ -5,7 +5,7 @@
 // names), the status line and notices, the keyboard focus across redraws,
 // and the boot screen (its progress, or why it failed).
 
-import { showBootFailure } from "../boot.js";
+import { BOOT_WORDS_IN_ENGLISH, showBootFailure } from "../boot.js";
 import { has, t } from "../platform/i18n.js";
 import { seatNames } from "../screens/modes.js";
 import { resultButtons } from "../screens/records.js";
@@ -229,12 +229,12 @@ export function bootProgress(progress) {
 export function bootFailed(failure) {
   state.failure = failure;
   /** @type {(string | Node)[]} */
-  const message = [t(failure.key)];
+  const message = [t(failure.key) || BOOT_WORDS_IN_ENGLISH[failure.key] || failure.key];
   if (failure.detail) {
     const detail = document.createElement("small");
     detail.className = "boot-detail";
     detail.textContent = failure.detail;
     message.push(detail);
   }
-  showBootFailure(t("boot.failed"), ...message);
+  showBootFailure(t("boot.failed") || BOOT_WORDS_IN_ENGLISH["boot.failed"], ...message);
 }
