@@ -25,6 +25,7 @@ from .helpers import answer_question
 
 NETWORK_KEY = "sixty-six.network.v1"
 SETTINGS_KEY = "sixty-six.settings.v1"
+CUSTOM_RULES_KEY = "sixty-six.custom-rules"
 #: How often a wait looks again (ms): a page in the background gets no animation frames to poll on.
 POLL_MS = 25
 #: How long agree() waits for the guest before it looks at the host's state again (ms).
@@ -65,23 +66,28 @@ def new_player(
     clock: bool = True,
     init_script: str = "",
     booted: bool = True,
+    match: tuple[str, int] | None = None,
 ) -> Player:
     """A page of the site in a new context, booted, with the network settings of the tests.
 
     ``clock``: the page's clock is Playwright's, to be moved on by the test (not for timing anything).
     ``init_script``: more JavaScript to run in the page before its own.
     ``booted``: False to go on while the page boots (boot two at once, then wait_booted).
+    ``match``: (preset, game points to win): the preset it hosts, with a shorter match as custom rules.
     """
     context = browser.new_context(locale=locale, permissions=["clipboard-read", "clipboard-write"])
     network = {"relays": [relay] if relay else ["ws://127.0.0.1:9"], "stun": [], "turn": []}
     # The player's language, chosen in the settings (not left to the browser's locale). Only on the site:
     # Firefox runs init scripts in the new page's about:blank too, where storage is "insecure".
-    settings = json.dumps({"language": locale[:2]})
+    settings = json.dumps({"language": locale[:2], **({"preset": match[0]} if match else {})})
+    custom = json.dumps({"preset": match[0], "rules": {"match_target": match[1]}}) if match else ""
     context.add_init_script(
         "if (location.protocol.startsWith('http')) {"
         f" localStorage.setItem({json.dumps(NETWORK_KEY)}, {json.dumps(json.dumps(network))});"
         f" if (!localStorage.getItem({json.dumps(SETTINGS_KEY)}))"
-        f" localStorage.setItem({json.dumps(SETTINGS_KEY)}, {json.dumps(settings)}); }}"
+        f" localStorage.setItem({json.dumps(SETTINGS_KEY)}, {json.dumps(settings)});"
+        + (f" localStorage.setItem({json.dumps(CUSTOM_RULES_KEY)}, {json.dumps(custom)});" if match else "")
+        + " }"
     )
     if init_script:
         context.add_init_script(init_script)

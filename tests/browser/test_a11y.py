@@ -69,6 +69,7 @@ def scripted_deal_with_axe(page: Page, label_: str) -> None:
     axe_check(page, f"{label_}: the end of the deal")
 
 
+@pytest.mark.page_logic
 def test_axe_finds_nothing_on_the_table_during_play_and_at_deal_end(site: Site, page: Page, watch: Watch) -> None:
     watch.attach(page)
     open_table(page, site.url)
@@ -163,6 +164,7 @@ def assert_told_in_order(lines: list[str], expected: list[str]) -> None:
             raise AssertionError(f"the live region never said {sentence!r} (after line {position}): {lines}")
 
 
+@pytest.mark.page_logic
 def test_the_live_region_tells_every_event(site: Site, page: Page, watch: Watch) -> None:
     watch.attach(page)
     open_table(page, site.url)
@@ -342,6 +344,7 @@ def close_with_escape(page: Page, dialog: str) -> None:
     expect(page.locator(dialog)).to_be_hidden()
 
 
+@pytest.mark.page_logic
 def test_axe_finds_nothing_on_the_review_statistics_and_help_screens(site: Site, page: Page, watch: Watch) -> None:
     watch.attach(page)
     open_table(page, site.url)
@@ -377,6 +380,7 @@ def test_axe_finds_nothing_on_the_review_statistics_and_help_screens(site: Site,
     close_with_escape(page, "#settings-dialog")
 
 
+@pytest.mark.page_logic
 def test_axe_and_the_live_region_with_two_players_and_watching(site: Site, page: Page, watch: Watch) -> None:
     watch.attach(page)
     open_table(page, site.url)

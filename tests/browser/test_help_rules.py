@@ -129,6 +129,7 @@ def test_every_parameter_is_worded_in_every_language(site: Site, page: Page, wat
         assert not same, f"{language} repeats the English sentences of {same}"
 
 
+@pytest.mark.page_logic
 def test_a_custom_rule_reaches_the_engine_and_the_summary(site: Site, page: Page, watch: Watch) -> None:
     watch.attach(page)
     open_table(page, site.url)

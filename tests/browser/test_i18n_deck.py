@@ -82,6 +82,7 @@ def label(language: str, deck: str, code: str) -> str:
     return text
 
 
+@pytest.mark.page_logic
 def test_the_deck_switch_redraws_every_card_and_is_remembered(site: Site, page: Page, watch: Watch) -> None:
     watch.attach(page)
     open_table(page, site.url)  # an English browser: French suits until you choose

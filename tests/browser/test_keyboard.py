@@ -62,6 +62,7 @@ def test_a_whole_deal_with_the_keyboard_alone(site: Site, page: Page, watch: Wat
         assert page.locator("#my-hand .card").count() == 6
 
 
+@pytest.mark.page_logic
 def test_shortcut_keys_take_every_action(site: Site, page: Page, watch: Watch) -> None:
     """E exchanges, M declares, C closes, digits play, A claims, N deals on: the scripted AT20 deal by shortcuts."""
     watch.attach(page)

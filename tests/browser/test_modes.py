@@ -51,6 +51,7 @@ def start_hotseat(page: Page, options: dict[str, Any]) -> tuple[Oracle, int]:
     return Oracle(options), start
 
 
+@pytest.mark.page_logic
 def test_hotseat_hand_over_hides_the_previous_hand(site: Site, page: Page, watch: Watch) -> None:
     watch.attach(page)
     open_table(page, site.url)
@@ -99,6 +100,7 @@ def test_hotseat_hand_over_hides_the_previous_hand(site: Site, page: Page, watch
     assert my_hand(page) == hand(oracle, 1)
 
 
+@pytest.mark.page_logic
 def test_hotseat_plays_a_whole_deal_without_revealing_a_hand(site: Site, page: Page, watch: Watch) -> None:
     watch.attach(page)
     open_table(page, site.url)
@@ -198,6 +200,7 @@ def wait_steps(page: Page, at_least: int) -> None:
     )
 
 
+@pytest.mark.page_logic
 def test_watch_mode_plays_on_by_itself_showing_both_hands_not_the_talon(site: Site, page: Page, watch: Watch) -> None:
     watch.attach(page)
     level_one(page)

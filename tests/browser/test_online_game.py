@@ -58,7 +58,8 @@ def chat(player: Player, text: str | None = None, phrase: str | None = None) -> 
 
 
 def test_two_browsers_play_a_whole_match_by_link(webrtc_browser: Browser, site: Site, players: list[Player]) -> None:  # noqa: F811
-    host = new_player(webrtc_browser, site, locale="en-US")
+    # A match to 4 (one deal gives at most 3): every deal-to-deal step of a match to 7, in half the moves.
+    host = new_player(webrtc_browser, site, locale="en-US", match=("AT20", 4))
     guest = new_player(webrtc_browser, site, locale="de-DE")
     players += [host, guest]
     connect_by_link(host, guest)
@@ -67,6 +68,7 @@ def test_two_browsers_play_a_whole_match_by_link(webrtc_browser: Browser, site: 
     # Each table shows its own seat at the bottom, the other's name, and no card it may not see.
     host_view, guest_view = host.view(), guest.view()
     assert host_view and guest_view and host_view["seat"] == 0 and guest_view["seat"] == 1
+    assert guest_view["match"]["target"] == 4  # the host's rules
     assert not set(host_view["hand"]) & set(guest_view["hand"])
     assert guest_view["opponent_shown"] is None
     expect(guest.page.locator("#online-status")).to_contain_text("Anna")
@@ -169,7 +171,7 @@ def test_two_browsers_play_a_whole_match_by_room_code(
     nostr_relay: Relay,  # noqa: F811
     players: list[Player],
 ) -> None:
-    host = new_player(webrtc_browser, site, locale="hu-HU", relay=nostr_relay.url)
+    host = new_player(webrtc_browser, site, locale="hu-HU", relay=nostr_relay.url, match=("HU24", 4))
     guest = new_player(webrtc_browser, site, locale="en-GB", relay=nostr_relay.url)
     players += [host, guest]
     code = host_by_room(host, "Anna")

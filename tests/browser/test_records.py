@@ -188,6 +188,7 @@ def test_malformed_or_unreplayable_import_is_refused_and_changes_nothing(site: S
         assert step_count(page) > steps
 
 
+@pytest.mark.page_logic
 def test_review_steps_forward_and_back(site: Site, page: Page, watch: Watch) -> None:
     watch.attach(page)
     open_table(page, site.url)
@@ -276,6 +277,7 @@ CLOSE_WHEN_LOADED = """() => {
 }"""
 
 
+@pytest.mark.page_logic
 def test_review_closed_while_evaluating_leaves_no_error(site: Site, page: Page, watch: Watch) -> None:
     watch.attach(page)
     open_table(page, site.url)
@@ -304,6 +306,7 @@ def review_parts(page: Page) -> int:
     return sum('"ranking"' in m and '"next_step"' in m for m in messages(page))
 
 
+@pytest.mark.page_logic
 def test_a_review_evaluates_in_parts_and_stops_asking_when_closed(site: Site, page: Page, watch: Watch) -> None:
     # 1 s a decision: at most two decisions in each request of at most 2 s, so the table is answered in between.
     watch.attach(page)

@@ -6,11 +6,10 @@ Web Audio context by name, and the ones dropped (muted, before a gesture).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import BrowserContext, BrowserType, Page, expect
+from playwright.sync_api import BrowserContext, Page, expect
 
 from .access import COMPUTER_MARRIES_AND_CLOSES, press, press_and_confirm, sounds
 from .conftest import BOOT_TIMEOUT_MS, ROOT, Site, Watch
@@ -121,22 +120,13 @@ def test_the_mute_switch_silences_every_sound_and_is_remembered(site: Site, page
 
 
 @pytest.fixture
-def reduced_motion_page(
-    browser_name: str, browser_type: BrowserType, browser_type_launch_args: dict[str, Any], new_context: Any
-) -> Iterator[Page]:
-    """A page whose browser prefers reduced motion: Chromium emulates it per context; Firefox over
-    WebDriver BiDi does not, so a Firefox is started with its preference set."""
-    if browser_name != "firefox":
-        context: BrowserContext = new_context(reduced_motion="reduce")
-        yield context.new_page()
-        return
-    browser = browser_type.launch(**browser_type_launch_args, firefox_user_prefs={"ui.prefersReducedMotion": 1})
-    try:
-        yield browser.new_context().new_page()
-    finally:
-        browser.close()
+def reduced_motion_page(new_context: Any) -> Page:
+    """A page whose browser prefers reduced motion (emulated per context)."""
+    context: BrowserContext = new_context(reduced_motion="reduce")
+    return context.new_page()
 
 
+@pytest.mark.page_logic
 def test_reduced_motion_makes_the_sounds_softer(
     site: Site, reduced_motion_page: Page, page: Page, watch: Watch
 ) -> None:

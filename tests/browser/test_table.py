@@ -103,6 +103,7 @@ def play_out_deal(page: Page, oracle: Oracle | None = None, start: int = 0) -> i
         assert moves < 40, "the deal does not end"
 
 
+@pytest.mark.page_logic
 def test_whole_deal_against_the_computer(site: Site, page: Page, watch: Watch) -> None:
     watch.attach(page)
     open_table(page, site.url)
@@ -486,5 +487,5 @@ def test_a_runtime_that_cannot_start_is_explained(site: Site, new_context: Any) 
     page.route("**/app.js", lambda route: route.abort())
     page.goto(site.url + TEST_QUERY)
     expect(page.locator("#boot-error")).to_contain_text("scripts could not be loaded", timeout=BOOT_TIMEOUT_MS)
-    expect(page.locator("#boot-label")).to_have_text("The game could not start.")
+    expect(page.locator("#boot-label")).to_have_text("The game cannot start")  # boot.failed, in English
     assert table_data(page)["boot"] == "failed"

@@ -88,6 +88,7 @@ def test_the_first_visit_offers_a_guided_deal(site: Site, page: Page, watch: Wat
     expect(page.locator("#tutorial-offer")).to_have_count(0)
 
 
+@pytest.mark.page_logic
 def test_the_tutorial_can_be_declined_skipped_and_reopened(site: Site, page: Page, watch: Watch) -> None:
     watch.attach(page)
     open_table(page, site.url, OFFER_QUERY)
@@ -132,6 +133,7 @@ def test_the_tutorial_speaks_every_language(site: Site, page: Page, watch: Watch
     assert len(texts) == 6
 
 
+@pytest.mark.page_logic
 def test_a_first_visit_plays_the_rules_of_the_browsers_language(site: Site, new_context: Any, watch: Watch) -> None:
     """Hungarian → HU24, said on the first screen, changeable from there; the other languages and regions."""
     page = new_context(locale="hu-HU").new_page()
