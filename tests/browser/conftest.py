@@ -158,18 +158,43 @@ def forget_the_player(context: BrowserContext, site: Site) -> None:
         page.close()
 
 
-@pytest.fixture(scope="session")
-def warm_context(browser: Browser, browser_context_args: dict[str, Any], site: Site) -> Iterator[BrowserContext]:
-    """This test process's shared context, after one first visit that stored the snapshot and the offline cache."""
-    context = browser.new_context(**browser_context_args)
+def warmed_up(context: BrowserContext, site: Site) -> BrowserContext:
+    """``context`` after one first visit that stored the snapshot and the offline cache."""
     page = context.new_page()
     page.goto(site.url + TEST_QUERY)
     table = page.locator("#table")
     expect(table).to_have_attribute("data-snapshot", "stored", timeout=BOOT_TIMEOUT_MS)
     expect(table).to_have_attribute("data-sw", "ready", timeout=BOOT_TIMEOUT_MS)
     forget_the_player(context, site)
+    return context
+
+
+#: A phone's screen and input: the options of the phone context.
+PHONE = {"viewport": {"width": 360, "height": 740}, "has_touch": True, "is_mobile": True}
+
+
+@pytest.fixture(scope="session")
+def warm_context(browser: Browser, browser_context_args: dict[str, Any], site: Site) -> Iterator[BrowserContext]:
+    """This test process's shared context, warmed up (see warmed_up)."""
+    context = warmed_up(browser.new_context(**browser_context_args), site)
     yield context
     context.close()
+
+
+@pytest.fixture(scope="session")
+def warm_phone_context(browser: Browser, browser_context_args: dict[str, Any], site: Site) -> Iterator[BrowserContext]:
+    """This test process's shared phone context (PHONE), warmed up once like warm_context."""
+    context = warmed_up(browser.new_context(**{**browser_context_args, **PHONE}), site)
+    yield context
+    context.close()
+
+
+@pytest.fixture
+def phone_context(request: pytest.FixtureRequest, site: Site) -> Iterator[BrowserContext]:
+    """A phone's context (PHONE) that has visited the site before; the player is wiped after the test."""
+    shared: BrowserContext = request.getfixturevalue("warm_phone_context")
+    yield shared
+    forget_the_player(shared, site)
 
 
 @pytest.fixture

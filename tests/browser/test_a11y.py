@@ -39,7 +39,6 @@ pytestmark = pytest.mark.browser
 
 AXE = Axe()
 LIGHTEST_FELT = "#1d6e40"  # --felt in styles.css, the light centre of the gradient
-PHONE = {"viewport": {"width": 360, "height": 740}, "has_touch": True, "is_mobile": True}
 
 
 def axe_check(page: Page, where: str) -> None:
@@ -80,9 +79,8 @@ def test_axe_finds_nothing_on_the_table_during_play_and_at_deal_end(site: Site, 
     axe_check(page, "after the computer declared and closed")
 
 
-def test_axe_finds_nothing_on_a_phone(site: Site, new_context: Any, watch: Watch) -> None:
-    context: BrowserContext = new_context(**PHONE)
-    page = context.new_page()
+def test_axe_finds_nothing_on_a_phone(site: Site, phone_context: BrowserContext, watch: Watch) -> None:
+    page = phone_context.new_page()
     watch.attach(page)
     open_table(page, site.url)
     scripted_deal_with_axe(page, "360 px")
@@ -270,8 +268,10 @@ def assert_fits_a_phone(page: Page, where: str) -> None:
     assert wide <= 0, f"{where}: the dialog's content is {wide} px wider than the dialog"
 
 
-def test_touch_targets_and_no_sideways_scroll_at_360_px(site: Site, new_context: Any, watch: Watch) -> None:
-    context: BrowserContext = new_context(**PHONE)
+def test_touch_targets_and_no_sideways_scroll_at_360_px(
+    site: Site, phone_context: BrowserContext, watch: Watch
+) -> None:
+    context = phone_context
     page = context.new_page()
     watch.attach(page)
     open_table(page, site.url)
@@ -433,9 +433,8 @@ def test_axe_and_the_live_region_with_two_players_and_watching(site: Site, page:
     assert any(line.startswith("Computer 1") or line.startswith("Computer 2") for line in announcements(page))
 
 
-def test_the_other_screens_fit_a_phone(site: Site, new_context: Any, watch: Watch) -> None:
-    context: BrowserContext = new_context(**PHONE)
-    page = context.new_page()
+def test_the_other_screens_fit_a_phone(site: Site, phone_context: BrowserContext, watch: Watch) -> None:
+    page = phone_context.new_page()
     watch.attach(page)
     open_table(page, site.url)
     finish_scripted_deal(page)
@@ -460,8 +459,10 @@ def test_the_other_screens_fit_a_phone(site: Site, new_context: Any, watch: Watc
     assert_fits_a_phone(page, "the settings with the custom rules open")
 
 
-def test_axe_finds_nothing_in_the_tutorial_and_it_fits_a_phone(site: Site, new_context: Any, watch: Watch) -> None:
-    context: BrowserContext = new_context(**PHONE)
+def test_axe_finds_nothing_in_the_tutorial_and_it_fits_a_phone(
+    site: Site, phone_context: BrowserContext, watch: Watch
+) -> None:
+    context = phone_context
     page = context.new_page()
     watch.attach(page)
     open_table(page, site.url, "?test=1&fast=1&tutorial=offer")  # in test mode the offer is off unless asked for

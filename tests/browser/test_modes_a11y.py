@@ -2,22 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from playwright.sync_api import BrowserContext, expect
 
 from .conftest import STEP_TIMEOUT_MS, Site, Watch
 from .helpers import TABLE, do, new_game, open_table, phase, step_count
 from .modes_helpers import SCRIPTED_AT20, set_preferences, take_over, wait_step
-from .test_a11y import PHONE, assert_fits_a_phone, axe_check
+from .test_a11y import assert_fits_a_phone, axe_check
 
 pytestmark = pytest.mark.browser
 
 
-def test_modes_screens_on_a_phone(site: Site, new_context: Any, watch: Watch) -> None:
-    context: BrowserContext = new_context(**PHONE)
-    page = context.new_page()
+def test_modes_screens_on_a_phone(site: Site, phone_context: BrowserContext, watch: Watch) -> None:
+    page = phone_context.new_page()
     watch.attach(page)
     open_table(page, site.url)
 

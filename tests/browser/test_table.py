@@ -385,9 +385,9 @@ def test_settings_are_remembered(site: Site, page: Page, watch: Watch) -> None:
     }
 
 
-def test_phone_portrait_layout(site: Site, new_context: Any, watch: Watch) -> None:
-    context: BrowserContext = new_context(viewport={"width": 360, "height": 640}, has_touch=True, is_mobile=True)
-    page = context.new_page()
+def test_phone_portrait_layout(site: Site, phone_context: BrowserContext, watch: Watch) -> None:
+    page = phone_context.new_page()
+    page.set_viewport_size({"width": 360, "height": 640})
     watch.attach(page)
     open_table(page, site.url)
     new_game(page, preset="HU24", seed=4, dealer=1)  # six cards, you lead: the widest hand
