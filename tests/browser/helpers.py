@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from py_engine.core.cards import CARD_NAMES, names
 from py_engine.service.protocol import Engine
@@ -242,3 +242,11 @@ def check_no_leak(log: list[str], oracle: Oracle) -> int:
         oracle.checked += 1
     assert oracle.started, "the new game's answer is not in the log"
     return oracle.checked
+
+
+def tap(locator: Locator, browser_name: str) -> None:
+    """A finger's tap: in Firefox a click (over WebDriver BiDi, Playwright's tap reaches no page there)."""
+    if browser_name == "firefox":
+        locator.click()
+    else:
+        locator.tap()

@@ -27,7 +27,9 @@ from .helpers import (
     new_game,
     open_table,
     phase,
+    step_count,
     table_data,
+    tap,
     wait_ready,
 )
 
@@ -385,7 +387,7 @@ def test_settings_are_remembered(site: Site, page: Page, watch: Watch) -> None:
     }
 
 
-def test_phone_portrait_layout(site: Site, phone_context: BrowserContext, watch: Watch) -> None:
+def test_phone_portrait_layout(site: Site, phone_context: BrowserContext, watch: Watch, browser_name: str) -> None:
     page = phone_context.new_page()
     page.set_viewport_size({"width": 360, "height": 640})
     watch.attach(page)
@@ -403,7 +405,9 @@ def test_phone_portrait_layout(site: Site, phone_context: BrowserContext, watch:
         "els => els.map(e => { const r = e.getBoundingClientRect(); return [r.width, r.height]; })"
     ):
         assert size[0] >= 44 and size[1] >= 44
-    page.locator("#my-hand .card[data-legal='1']").first.tap()
+    before = step_count(page)
+    tap(page.locator("#my-hand .card[data-legal='1']").first, browser_name)
+    page.wait_for_function("n => Number(document.getElementById('table').dataset.step) >= n", arg=before + 1)
     wait_ready(page)
 
 

@@ -1,6 +1,8 @@
 // @ts-check
 // Your input on the table: a click or tap on a card or a button, dragging
-// a card to the trick with the mouse, and the keyboard (keyboard.js).
+// a card to the trick (mouse, finger or pen; a finger's swipe towards the
+// trick is enough), picking a card by a first tap (a setting), and the
+// keyboard (keyboard.js).
 
 import { t } from "../platform/i18n.js";
 import { cardLabel } from "../table/cards.js";
@@ -12,8 +14,9 @@ import { dom, ready, state } from "./state.js";
 
 /** @import { KeyboardGame } from "../table/keyboard.js" */
 /**
- * A card being dragged: where the pointer went down, whether it has moved, and which pointer it is.
- * @typedef {{card: HTMLButtonElement, x: number, y: number, moved: boolean, id: number}} Drag
+ * A card being dragged: where the pointer went down, whether it has moved, which pointer it is, and
+ * whether it is a finger or a pen (a swipe towards the trick plays the card).
+ * @typedef {{card: HTMLButtonElement, x: number, y: number, moved: boolean, id: number, swipe: boolean}} Drag
  */
 
 /**
@@ -22,6 +25,7 @@ import { dom, ready, state } from "./state.js";
  */
 function onTableClick(event) {
   const target = /** @type {Element} */ (event.target).closest("button");
+  if (!target?.dataset.card || !dom.myHand.contains(target)) unpick();
   if (!target || !dom.root.contains(target) || target.disabled) return;
   if (target.getAttribute("aria-disabled") === "true") {
     if (target.dataset.card) refuse("card", target.dataset.card);
@@ -34,12 +38,29 @@ function onTableClick(event) {
   if (target.dataset.control) {
     onControl(target.dataset.control);
   } else if (target.dataset.card && dom.myHand.contains(target)) {
-    perform(`play:${target.dataset.card}`);
+    // With "tap to pick", a first tap or click picks the card; the keyboard's Enter (detail 0) plays it.
+    if (state.settings.tapToSelect && event.detail > 0 && !target.classList.contains("picked")) pick(target);
+    else perform(`play:${target.dataset.card}`);
   } else if (target.dataset.action === "new-game") {
     newGame();
   } else if (target.dataset.action) {
     perform(target.dataset.action);
   }
+}
+
+/**
+ * Pick ``card`` (raised, said): the next tap on it plays it.
+ * @param {HTMLElement} card
+ */
+function pick(card) {
+  unpick();
+  card.classList.add("picked"); // until the hand is drawn again
+  say(t("a11y.say.picked", { card: cardLabel(/** @type {string} */ (card.dataset.card)) }));
+}
+
+/** No card is picked any more. */
+function unpick() {
+  for (const card of dom.myHand.querySelectorAll(".card.picked")) card.classList.remove("picked");
 }
 
 /**
@@ -72,7 +93,7 @@ const keyboardGame = {
   refuse,
 };
 
-// Dragging a card to the table (mouse only; touch and keyboard use a tap or Enter).
+// Dragging a card to the trick, with the mouse, a finger or a pen.
 /** @type {Drag | null} */
 let drag = null;
 
@@ -80,12 +101,13 @@ let suppressClick = false;
 
 /** @param {PointerEvent} event */
 function onPointerDown(event) {
-  if (event.pointerType !== "mouse" || event.button !== 0) return;
+  if (event.button !== 0) return;
   const card = /** @type {HTMLButtonElement | null} */ (
     /** @type {Element} */ (event.target).closest("#my-hand .card.legal")
   );
   if (!card || card.disabled) return;
-  drag = { card, x: event.clientX, y: event.clientY, moved: false, id: event.pointerId };
+  const swipe = event.pointerType !== "mouse";
+  drag = { card, x: event.clientX, y: event.clientY, moved: false, id: event.pointerId, swipe };
 }
 
 /** @param {PointerEvent} event */
@@ -97,10 +119,27 @@ function onPointerMove(event) {
   if (!drag.moved) {
     drag.moved = true;
     drag.card.classList.add("dragging");
-    drag.card.setPointerCapture(event.pointerId);
+    try {
+      drag.card.setPointerCapture(event.pointerId);
+    } catch {
+      // The pointer is no longer active (lifted meanwhile): the drag ends at its pointerup.
+    }
   }
   drag.card.style.setProperty("translate", `${dx}px ${dy}px`);
-  dom.trick.classList.toggle("drop-target", overTrick(event));
+  dom.trick.classList.toggle("drop-target", overTrick(event) || (drag.swipe && swipedToTrick(drag, event)));
+}
+
+/**
+ * Has a finger moved the card far enough towards the trick to mean "play it"?
+ * Upwards more than sideways, and at least 40% of the way (and 40 px) from where it started.
+ * @param {Drag} drag
+ * @param {PointerEvent} event
+ */
+function swipedToTrick(drag, event) {
+  const box = dom.trick.getBoundingClientRect();
+  const up = drag.y - event.clientY;
+  const way = drag.y - (box.top + box.height / 2);
+  return up > Math.abs(event.clientX - drag.x) && up >= Math.max(40, 0.4 * way);
 }
 
 /**
@@ -122,6 +161,7 @@ function overTrick(event) {
 function onPointerUp(event) {
   if (!drag || event.pointerId !== drag.id) return;
   const { card, moved } = drag;
+  const play = moved && event.type === "pointerup" && (overTrick(event) || (drag.swipe && swipedToTrick(drag, event)));
   drag = null;
   dom.trick.classList.remove("drop-target");
   if (!moved) return;
@@ -130,15 +170,11 @@ function onPointerUp(event) {
     suppressClick = false;
   }, 0);
   card.classList.remove("dragging");
-  if (overTrick(event)) {
-    card.style.removeProperty("translate");
-    perform(`play:${card.dataset.card}`);
-  } else {
-    card.style.removeProperty("translate");
-  }
+  card.style.removeProperty("translate");
+  if (play) perform(`play:${card.dataset.card}`);
 }
 
-/** Listen to the table: the keyboard, then clicks and the mouse's dragging. */
+/** Listen to the table: the keyboard, then clicks, taps and dragging. */
 export function installInput() {
   installKeyboard({ hand: dom.myHand, game: keyboardGame });
   dom.root.addEventListener("click", onTableClick);

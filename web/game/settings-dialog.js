@@ -127,6 +127,7 @@ export function openSettings(focusNewGame = false) {
   fillModeSettings(state.prefs);
   /** @type {HTMLElement} */ (document.getElementById("import-error")).hidden = true;
   /** @type {HTMLInputElement} */ (document.getElementById("setting-confirm-claim")).checked = s.confirmClaim;
+  /** @type {HTMLInputElement} */ (document.getElementById("setting-tap-select")).checked = s.tapToSelect;
   /** @type {HTMLInputElement} */ (document.getElementById("setting-sound")).checked = soundOn();
   /** @type {HTMLInputElement} */ (document.getElementById("setting-shortcuts")).checked = shortcutsOn();
   renderKeyHelp(/** @type {HTMLElement} */ (document.getElementById("keys-list")));
@@ -181,6 +182,7 @@ export async function onSettingsClosed() {
     dealer: String(data.get("dealer")),
     points: String(data.get("points")),
     confirmClaim: data.get("confirmClaim") === "on",
+    tapToSelect: data.get("tapToSelect") === "on",
     pace: String(data.get("pace")),
     // Language and pattern stay "not chosen" (the browser's language, its usual pattern) until changed here.
     language: language === dialog.dataset.shownLanguage ? state.settings.language : language,

@@ -19,6 +19,7 @@ import { DECK_STYLES } from "../table/cards.js";
  *   dealer: string,
  *   points: string,
  *   confirmClaim: boolean,
+ *   tapToSelect: boolean,
  *   language: string | null,
  *   deck: string | null,
  *   pace: string,
@@ -50,6 +51,7 @@ export const DEFAULTS = Object.freeze({
   dealer: "random",
   points: "auto",
   confirmClaim: true,
+  tapToSelect: false,
   language: null,
   deck: null,
   pace: "normal",
@@ -84,6 +86,7 @@ function valid(settings) {
     if (DEALERS.includes(settings.dealer)) out.dealer = settings.dealer;
     if (POINTS_MODES.includes(settings.points)) out.points = settings.points;
     if (typeof settings.confirmClaim === "boolean") out.confirmClaim = settings.confirmClaim;
+    if (typeof settings.tapToSelect === "boolean") out.tapToSelect = settings.tapToSelect;
     if (LANGUAGES.includes(settings.language)) out.language = settings.language;
     if (DECK_STYLES.includes(settings.deck)) out.deck = settings.deck;
     if (PACES.includes(settings.pace)) out.pace = settings.pace;
