@@ -37,17 +37,17 @@ ITERATIONS: dict[str, int | None] = {"2": 10, "heuristic": None}
 #: (preset, match seed, level of both seats) → SHA-256 of the transcript.
 PINNED: dict[tuple[str, int, str], str] = {
     # 57 actions, final scores [7, 0]
-    ("AT20", 7, "2"): "479f133f2cf15b24d2ac541c4a568654b8308d76ae4bdeb5fcc2695d2f2e12d3",
+    ("AT20", 7, "2"): "dba5df8032f675c3f4d23446b8a88eb0b1b1e423cfb3c72f70f5d314c2e0c095",
     # 59 actions, final scores [7, 5]
-    ("AT20", 20240, "heuristic"): "64fbb35091904fdb2323fb17916f0bd99596ae2d0f80d0b135e678dd9c64c647",
+    ("AT20", 20240, "heuristic"): "3074757706ddb2df117cfe4403c872effad9ae83d3a9b1a1155ec17882283ff2",
     # 134 actions, final scores [7, 4]
-    ("DE24", 66, "2"): "d9048abe98c8ffe78dbb2f71b8495e43fd99351e22df4d147a05fd28449f5435",
+    ("DE24", 66, "2"): "931aee03aaf7407e19674f48170134297903632b7b7c9f317fc2f4b1d91a325c",
     # 125 actions, final scores [6, 7]
-    ("DE24", 4242, "heuristic"): "b410f1739dbf02cc3921df21e59cae03eee003175f286e0d432ea51f11033d4b",
+    ("DE24", 4242, "heuristic"): "c0e2299652c958d14490f4db7cf54c30111c6f0e708e771feb18e1701ad2f066",
     # 136 actions, final scores [6, 7]
-    ("HU24", 24, "2"): "89a30769493de14ce5ff7e0ba65c8e481b1d4ed5df3806952052e8a07c723f2f",
+    ("HU24", 24, "2"): "ac70440d72132bb0f7145ec9dccc82e7d43258c3bc8ef09887e2f200182ab6b2",
     # 122 actions, final scores [4, 7]
-    ("HU24", 1966, "heuristic"): "44d393564e186e26c4bb2ec04bca1974c8514d22f159c253171618e2ba7ab929",
+    ("HU24", 1966, "heuristic"): "67d4a70456ada616bd7bc1ed1ee16f99fdcefbddf6450891cea109b0cc39b391",
 }
 
 MAX_ACTIONS = 5000

@@ -21,6 +21,8 @@ import pytest
 from py_engine.core.actions import CLAIM, CLOSE, NEXT, PASS, RESIGN, parse_action
 from py_engine.core.cards import POINTS, names, parse_card
 from py_engine.core.errors import GameOverError, IllegalActionError
+from py_engine.core.events import describe_result
+from py_engine.core.rules import PRESETS
 from py_engine.service.match import Match
 
 from .scenario import legal, make_deck, start
@@ -379,6 +381,24 @@ def test_case_26_later_tricks_and_marriages_ignored(preset: str) -> None:
     assert totals(m)[0] >= 33 and (preset != "HU24" or points(m)[0] >= 33)  # at the end it would be 1
     claim_66(m, 1)
     check_result(m, 1, 2, "close_success", "schneider")  # the snapshot: 1 trick, 13 points
+
+
+@pytest.mark.parametrize("preset", ["HU24", "KLUB20", "SZLI20", "AT20", "DE24"])  # marriages after closing
+def test_case_26_the_result_tells_the_state_at_closing(preset: str) -> None:
+    # The page says that the Schneider line counted the points at the moment of closing: the result
+    # carries the non-closer's tricks and points then, under at_close only (none under at_end: DE24).
+    layout, before, after, _ = CASE26_B[DECK[preset]]
+    m = new(preset, layout)
+    run(m, before + " " + after)
+    claim_66(m, 1)
+    result = m.deal.result
+    assert result is not None and result.code == "close_success"
+    at_close = (1, 13) if PRESETS[preset].close_basis == "at_close" else None
+    assert result.at_close == at_close
+    told = result.to_dict()["at_close"]
+    assert told == (None if at_close is None else {"tricks": 1, "points": 13})
+    said = describe_result(result, 1)
+    assert ("when the talon was closed, with 13 points and 1 trick" in said) == (at_close is not None), said
 
 
 # ---------------------------------------------------------------------------------------------

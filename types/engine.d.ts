@@ -75,6 +75,8 @@ export interface DealResult {
   /** The seat that claimed, resigned or closed (null when nobody did). */
   by: Seat | null;
   carry_over: number;
+  /** A successful close under close_basis at_close: the non-closer's tricks and points when the talon was closed. */
+  at_close?: { tricks: number; points: number } | null;
   reason?: string;
 }
 

@@ -337,6 +337,10 @@ def describe_result(result: DealResult, seat: int) -> str:
     basis = _BASIS_WORDS[result.basis].format(
         loser=who(loser), noted="non-closer" if "noncloser" in result.basis else "player"
     )
+    if basis and result.at_close is not None:
+        tricks_then, points_then = result.at_close
+        plural = "s" if tricks_then != 1 else ""
+        basis += f" when the talon was closed, with {points_then} points and {tricks_then} trick{plural}"
     text = text[0].upper() + text[1:]
     if winner is None:
         return text + "."

@@ -32,7 +32,10 @@ class DealResult:
 
     ``code`` says how it was decided, ``basis`` why the winner got that many
     game points, ``by`` the seat whose act ended it (claimer, resigner), or
-    ``None`` when the cards ran out.
+    ``None`` when the cards ran out. ``at_close`` is set when the basis was
+    judged at the moment the talon was closed (a successful close under
+    ``close_basis = at_close``): the non-closer's tricks and points then
+    (the points that the Schneider line counts, ``schneider_basis``).
     """
 
     winner: int | None
@@ -41,8 +44,10 @@ class DealResult:
     basis: str
     by: int | None = None
     carry_over: bool = False
+    at_close: tuple[int, int] | None = None
 
     def to_dict(self) -> dict[str, Any]:
+        at_close = self.at_close
         return {
             "winner": self.winner,
             "game_points": self.game_points,
@@ -50,6 +55,7 @@ class DealResult:
             "basis": self.basis,
             "by": self.by,
             "carry_over": self.carry_over,
+            "at_close": None if at_close is None else {"tricks": at_close[0], "points": at_close[1]},
         }
 
 
@@ -85,9 +91,8 @@ def close_success(deal: Deal, by: int | None) -> DealResult:
     if deal.rules.close_basis == "at_close":
         tricks, points, _ = deal.close_snapshot
         basis = award_basis(tricks, points)
-    else:
-        basis = _award(deal, 1 - closer)
-    return _result(closer, "close_success", basis, by)
+        return DealResult(closer, BASIS_POINTS[basis], "close_success", basis, by, at_close=(tricks, points))
+    return _result(closer, "close_success", _award(deal, 1 - closer), by)
 
 
 def close_failed(deal: Deal, by: int | None) -> DealResult:
