@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from py_engine.core.errors import NotYourTurnError
+from py_engine.core.errors import RECORD_ERROR_REASONS, NotYourTurnError
 from py_engine.core.rules import PRESET_IDS, PRESETS
 from py_engine.service.protocol import Engine, handle
 
@@ -168,6 +168,43 @@ def test_load_refuses_records_that_do_not_replay(engine: Engine) -> None:
     for broken in (None, [], {"format": "py_engine/record", "version": 9}, {**record, "deals": []}):
         assert error_code(call(engine, cmd="load", record=broken)) == "bad_record"
     assert len(engine.games) == n_games
+
+
+def test_a_refused_record_says_why_for_the_page(engine: Engine) -> None:
+    """Each bad_record carries detail {reason, values}: the page says it in the player's language."""
+    game = new_at20(engine)
+    call(engine, cmd="act", game=game, seat=1, action="play:AD")
+    record = call(engine, cmd="save", game=game)["record"]
+
+    def changed(**fields: Any) -> dict[str, Any]:
+        copy: dict[str, Any] = json.loads(json.dumps(record))
+        copy.update(fields)
+        return copy
+
+    def detail(bad: Any) -> dict[str, Any]:
+        answer = call(engine, cmd="load", record=bad)
+        assert error_code(answer) == "bad_record", answer
+        found: dict[str, Any] = answer["error"]["detail"]
+        return found
+
+    deal = record["deals"][0]
+    cases: list[tuple[Any, str, dict[str, int]]] = [
+        ([], "not_record", {}),
+        (changed(format="something else"), "not_record", {}),
+        (changed(version=2), "version", {}),
+        (changed(rules={**record["rules"], "id": "XX99"}), "rules", {}),
+        (changed(seed="seven"), "damaged", {}),
+        (changed(deals=[]), "damaged", {}),
+        (changed(deals=[{**deal, "dealer": 3}]), "damaged", {"deal": 1}),
+        (changed(deals=[{**deal, "deck": deal["deck"][:-1]}]), "damaged", {"deal": 1}),
+        (changed(deals=[{**deal, "actions": [[1]]}]), "damaged", {"deal": 1, "action": 1}),
+        (changed(deals=[{**deal, "actions": [[1, "play:AC"]]}]), "no_replay", {"deal": 1, "action": 1}),
+        (changed(deals=[{**deal, "actions": [[1, "next"]]}]), "no_replay", {"deal": 1, "action": 1}),
+        (changed(deals=[deal, deal]), "no_replay", {"deal": 2}),
+    ]
+    for bad, reason, values in cases:
+        assert detail(bad) == {"reason": reason, "values": values}, (reason, values)
+    assert {reason for _, reason, _ in cases} == set(RECORD_ERROR_REASONS)
 
 
 def test_ai_move_and_hint_are_legal(engine: Engine) -> None:

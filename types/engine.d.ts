@@ -344,7 +344,7 @@ export interface Notice {
   bytes?: number;
 }
 
-/** A bad_rules error's particulars: why, and the values concerned. */
+/** A bad_rules or bad_record error's particulars: why, and the values concerned. */
 export interface RulesErrorDetail {
   reason?: string;
   values?: Record<string, unknown>;

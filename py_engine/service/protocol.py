@@ -13,6 +13,8 @@ Extensions beyond PROTOCOL.md (additive, so ``v`` stays 1):
   that ``new_game`` would play with these overrides, or the ``bad_rules`` error
   that it would give. A ``bad_rules`` error (here and in ``new_game``) also
   carries ``detail``: ``{"reason": ..., "values": {...}}`` (see ``RulesError``).
+* A ``bad_record`` error carries ``detail`` too: ``{"reason": ..., "values": {...}}``
+  with a reason of ``RECORD_ERROR_REASONS`` (see ``BadRecordError``).
 * ``undo`` ``{game, seat}`` → takes back the seat's last action and all that
   followed it (the game is replayed from its record).
 * ``review`` ``{game, deal?, evaluate?, budget_ms?, from_step?}`` → a finished
@@ -183,7 +185,7 @@ class Engine:
         except ProtocolError as e:
             return _error(req_id, e.code, e.message, e.detail)
         except EngineError as e:
-            return _error(req_id, e.code, str(e))
+            return _error(req_id, e.code, str(e), e.detail)
         except Exception as e:  # a bug: still answer, never raise
             return _error(req_id, "internal_error", f"{type(e).__name__}: {e}")
 

@@ -13,9 +13,9 @@ FORMAT = "py_engine/record"
 VERSION = 1
 
 
-def _need(condition: bool, message: str) -> None:
+def _need(condition: bool, message: str, reason: str = "damaged", **values: int) -> None:
     if not condition:
-        raise BadRecordError(message)
+        raise BadRecordError(message, reason, values)
 
 
 def is_seat(value: Any) -> bool:
@@ -27,16 +27,20 @@ def load_record(record: Any) -> Match:
     """Replay a record (PROTOCOL.md) into a new :class:`Match`.
 
     Raises :class:`BadRecordError` naming the first thing that does not
-    replay exactly.
+    replay exactly (its ``reason`` says what kind of thing it is).
     """
-    _need(isinstance(record, dict), "a record must be an object")
-    _need(record.get("format") == FORMAT, f"not a record: format must be {FORMAT!r}")
+    _need(isinstance(record, dict), "a record must be an object", "not_record")
+    _need(record.get("format") == FORMAT, f"not a record: format must be {FORMAT!r}", "not_record")
     version = record.get("version")
-    _need(type(version) is int and version == VERSION, f"unsupported record version {version!r} (expected {VERSION})")
+    _need(
+        type(version) is int and version == VERSION,
+        f"unsupported record version {version!r} (expected {VERSION})",
+        "version",
+    )
     try:
         rules = rules_from_dict(record.get("rules"))
     except RulesError as e:
-        raise BadRecordError(f"record rules: {e}") from None
+        raise BadRecordError(f"record rules: {e}", "rules") from None
     seed = record.get("seed")
     _need(is_seed(seed), f"record seed must be an integer of less than {SEED_LIMIT} in size")
     in_match = record.get("match", True)
@@ -46,35 +50,57 @@ def load_record(record: Any) -> Match:
     match: Match | None = None
     for number, entry in enumerate(deals, start=1):
         where = f"deal {number}"
-        _need(isinstance(entry, dict), f"{where} must be an object")
+        _need(isinstance(entry, dict), f"{where} must be an object", deal=number)
         dealer = entry.get("dealer")
-        _need(is_seat(dealer), f"{where}: dealer must be 0 or 1")
+        _need(is_seat(dealer), f"{where}: dealer must be 0 or 1", deal=number)
         try:
             deck = check_deck(rules, entry.get("deck"))
         except ValueError as e:
-            raise BadRecordError(f"{where}: {e}") from None
+            raise BadRecordError(f"{where}: {e}", "damaged", {"deal": number}) from None
         if match is None:
             match = Match(rules, seed, dealer=dealer, deck=deck, single_deal=not in_match)
         else:
-            _need(NEXT in match.legal(0), f"{where}: the previous deal is not over, or the game has ended")
+            _need(
+                NEXT in match.legal(0),
+                f"{where}: the previous deal is not over, or the game has ended",
+                "no_replay",
+                deal=number,
+            )
             match.next_deal(deck)
-            _need(match.dealer == dealer, f"{where}: the dealer must be seat {match.dealer}, not {dealer}")
+            _need(
+                match.dealer == dealer,
+                f"{where}: the dealer must be seat {match.dealer}, not {dealer}",
+                "no_replay",
+                deal=number,
+            )
         actions = entry.get("actions")
-        _need(isinstance(actions, list), f"{where}: actions must be a list")
+        _need(isinstance(actions, list), f"{where}: actions must be a list", deal=number)
         for index, item in enumerate(actions, start=1):
             _need(
                 isinstance(item, list) and len(item) == 2 and is_seat(item[0]),
                 f"{where}, action {index}: expected [seat, action]",
+                deal=number,
+                action=index,
             )
             seat, text = item
             try:
                 action = parse_action(text)
-                _need(action != NEXT, f"{where}, action {index}: 'next' is implied between deals, not recorded")
+                _need(
+                    action != NEXT,
+                    f"{where}, action {index}: 'next' is implied between deals, not recorded",
+                    "no_replay",
+                    deal=number,
+                    action=index,
+                )
                 match.act(seat, action)
             except BadRecordError:
                 raise
             except (EngineError, ValueError) as e:
-                raise BadRecordError(f"{where}, action {index} (seat {seat} {text!r}) does not replay: {e}") from None
+                raise BadRecordError(
+                    f"{where}, action {index} (seat {seat} {text!r}) does not replay: {e}",
+                    "no_replay",
+                    {"deal": number, "action": index},
+                ) from None
     assert match is not None
     ended = record.get("ended")
     if ended is not None:
@@ -87,5 +113,5 @@ def load_record(record: Any) -> Match:
         try:
             match.forfeit(ended.get("seat"), ended["reason"])
         except (EngineError, ValueError) as e:
-            raise BadRecordError(f"ended: {e}") from None
+            raise BadRecordError(f"ended: {e}", "no_replay", {"deal": len(deals)}) from None
     return match
