@@ -324,3 +324,79 @@ def test_the_search_shown_the_opponents_hand_still_guesses_the_talon() -> None:
     assert all(w.hands == deal.hands for w in worlds)
     assert all(sorted(w.talon) == sorted(deal.talon) for w in worlds)
     assert len({w.talon for w in worlds}) > 10
+
+
+def test_a_ranking_values_claims_exactly_and_can_rank_play_past_a_claim() -> None:
+    """A claim (resignation, pass) is valued by the game points it gives, not a stand-in; a review also
+    ranks the cards the seat could play instead of claiming (``every_action``)."""
+    from py_engine.ai import Request, rank_exactly
+    from py_engine.ai.player import match_utility
+    from py_engine.core.actions import RESIGN
+
+    rng = random.Random(7)
+    match = Match(PRESETS["AT20"], 7, dealer=0, single_deal=True)
+    while True:
+        assert not match.deal.over, "no position with a claim and other actions"
+        seat = match.deal.to_act
+        legal = match.legal(seat)
+        if CLAIM in legal and match.deal.claim_is_valid(seat) and len(legal) > 2:
+            break
+        match.act(seat, rng.choice([a for a in legal if a != CLAIM] or legal))
+    claimed = match.deal.clone()
+    claimed.apply(CLAIM, seat)
+    assert claimed.result is not None
+    worth = match_utility(seat, match.scores, match.rules.match_target, match.carry)(claimed.result)
+    request = Request(budget_ms=100, seed=1)
+
+    ranking, exact = rank_exactly(match, seat, request)
+    assert ranking[0] == (CLAIM, round(worth, 4)) and CLAIM in exact  # the computer claims
+    assert all(value == -1.0 for action, value in ranking[1:])  # ... and searches nothing else
+
+    ranking, exact = rank_exactly(match, seat, request, every_action=True)
+    values = dict(ranking)
+    assert values[CLAIM] == round(worth, 4) and CLAIM in exact
+    plays = [a for a in legal if a not in (CLAIM, RESIGN)]
+    assert plays and all(-1.0 < values[a] <= 1.0 for a in plays)
+    assert sorted(values) == sorted(legal)
+
+
+def test_a_review_says_which_opinions_are_exact() -> None:
+    """After the last trick the closer passes instead of claiming 66: both values are the game points
+    they give (2 for the claim, the failed close's 2 against), so the review's opinion is exact."""
+    from py_engine.service.review import review_deal
+
+    # AT20: the dealer (seat 0) has 1 trick worth 13 when seat 1 closes; seat 1 ends with 69 points.
+    talon = ["TD", "JD", "QC", "AH", "KS", "AC", "TS", "TH", "AD"]
+    match = start("AT20", ["JH", "TC", "JS", "KD", "QS"], ["KH", "QH", "JC", "KC", "AS"], "QD", talon)
+    moves = [
+        "QS",
+        "KH",
+        "JS",
+        "AS",
+        "QH",
+        "TD",
+        "close",
+        "JH",
+        "JD",
+        "marry:C",
+        "KC",
+        "TC",
+        "KD",
+        "QC",
+        "KS",
+        "AC",
+        "AH",
+        "JC",
+    ]
+    for move in moves:
+        seat = match.deal.to_act
+        match.act(seat, parse_action(move if len(move) > 2 else f"play:{move}"))
+    assert match.deal.to_act == 1 and match.deal.claim_is_valid(1)
+    match.act(1, PASS)
+    assert match.deal.result is not None and match.deal.result.code == "close_failed"
+    review = review_deal(match, 1, (1,), 50)
+    last = review["steps"][-1]
+    assert last["action"] == "pass" and last["exact"] is True and last["clearly_worse"] is True
+    assert last["ranking"] == [{"action": "claim", "value": 0.6667}, {"action": "pass", "value": -0.6667}]
+    searched = [step for step in review["steps"][:-1] if "ranking" in step]
+    assert searched and all(isinstance(step["exact"], bool) for step in searched)

@@ -492,20 +492,20 @@ def _finished_deal(engine: Engine, preset: str, seed: int) -> str:
 
 
 def _bare(step: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in step.items() if k not in ("ranking", "clearly_worse")}
+    return {k: v for k, v in step.items() if k not in ("ranking", "clearly_worse", "exact")}
 
 
 def test_a_review_is_evaluated_in_parts_each_within_the_cap(monkeypatch: pytest.MonkeyPatch) -> None:
     from py_engine.service import review
 
     budgets: list[list[int | None]] = []
-    real_rank = review.rank
+    real_rank = review.rank_exactly
 
-    def recording(match: Any, seat: int, settings: Any) -> Any:
+    def recording(match: Any, seat: int, settings: Any, **options: Any) -> Any:
         budgets[-1].append(settings.budget_ms)
-        return real_rank(match, seat, type(settings)(budget_ms=1, seed=settings.seed))
+        return real_rank(match, seat, type(settings)(budget_ms=1, seed=settings.seed), **options)
 
-    monkeypatch.setattr(review, "rank", recording)
+    monkeypatch.setattr(review, "rank_exactly", recording)
     engine = Engine()
     game = _finished_deal(engine, "HU24", 3)
     largest = review.MAX_REVIEW_MS

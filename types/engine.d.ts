@@ -291,6 +291,8 @@ export interface ReviewStep {
   action: Action;
   ranking?: Ranked[];
   clearly_worse?: boolean;
+  /** The ranking's values are exact (every card known, solved), not estimated. */
+  exact?: boolean;
   events: GameEvent[];
   state: Snapshot;
 }

@@ -8,6 +8,6 @@ and its limits.
 
 from .config import SearchConfig
 from .player import DEFAULT_LEVEL, Decision
-from .service import HINT_BUDGET_MS, Request, choose, rank
+from .service import HINT_BUDGET_MS, Request, choose, rank, rank_exactly
 
-__all__ = ["DEFAULT_LEVEL", "HINT_BUDGET_MS", "Decision", "Request", "SearchConfig", "choose", "rank"]
+__all__ = ["DEFAULT_LEVEL", "HINT_BUDGET_MS", "Decision", "Request", "SearchConfig", "choose", "rank", "rank_exactly"]

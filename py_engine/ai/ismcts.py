@@ -95,12 +95,14 @@ def search(
     iterations: int | None = None,
     budget_s: float | None = None,
     reading_iterations: int | None = None,
+    claim_at_root: bool = True,
 ) -> SearchResult:
     """Search the decision of ``seat`` (on turn) and rank its actions, playing by ``config``.
 
     ``reading_iterations``, if given, replaces ``iterations`` when the search trusts its reading of
     the opponent (``config.read_play``, ``config.read_trust``): the arena's stand-in for the
-    iterations the reading costs against the clock.
+    iterations the reading costs against the clock. With ``claim_at_root=False`` the seat does not
+    claim at the root, though it may: its other actions are searched (to rank them all).
     """
     start = time.perf_counter()
     deadline = start + budget_s if budget_s is not None else math.inf
@@ -144,6 +146,9 @@ def search(
         value: float | None = None
         while world.result is None:
             claim = claim_choice(world)
+            if claim is not None and not path and not claim_at_root and claim[0] == seat:
+                other = 1 - seat
+                claim = (other, CLAIM) if world.windows >> other & 1 and world.claim_is_valid(other) else None
             if claim is not None:
                 world.apply(claim[1], claim[0])
                 continue

@@ -192,6 +192,7 @@ def decide(
     budget_ms: int | None = None,
     clock: bool = True,
     config: SearchConfig | None = None,
+    take_forced: bool = True,
 ) -> Decision:
     """Choose an action for ``seat`` (on turn, or with a valid claim out of turn).
 
@@ -199,17 +200,22 @@ def decide(
     ``clock=False`` the search ignores every time budget and runs its iteration
     count, so the decision depends on the seed alone (the arena plays this way).
     A seat that is not on turn and has no valid claim gets a
-    :class:`~py_engine.core.errors.NotYourTurnError`.
+    :class:`~py_engine.core.errors.NotYourTurnError`. With ``take_forced=False``
+    a seat on turn that could claim (or must pass) still has its other actions
+    searched (to rank them all; claims, passes and resignations are left out of
+    the ranking, which is empty when nothing else is legal).
     """
     if config is None:
         config = level.config
     start = time.perf_counter()
     forced = forced_decision(deal, seat)
-    if forced is not None:
+    if forced is not None and (take_forced or seat != deal.to_act):
         return Decision(forced, [(forced, 1.0)], {"iterations": 0, "ms": 0.0})
     if seat != deal.to_act:
         raise NotYourTurnError(f"seat {seat} is not on turn and has no valid claim")
     actions = [a for a in deal.legal_actions(seat) if a not in (CLAIM, PASS, RESIGN)]
+    if not actions:
+        return Decision(deal.legal_actions(seat)[0], [], {"iterations": 0, "ms": 0.0})
     if config.play_score and level.kind == "search":
         utility = score_utility(utility, deal)
     stats: dict[str, Any] = {"iterations": 0}
@@ -237,9 +243,19 @@ def decide(
         # answering) comes off the search's own time.
         budget_s = None if budget is None else max(0.01, budget / 1000 * BUDGET_SHARE - (time.perf_counter() - start))
         result = search(
-            deal, seat, rng, utility, config=config, iterations=its, budget_s=budget_s, reading_iterations=reading_its
+            deal,
+            seat,
+            rng,
+            utility,
+            config=config,
+            iterations=its,
+            budget_s=budget_s,
+            reading_iterations=reading_its,
+            claim_at_root=take_forced,
         )
         ranking = [(a, v) for a, v, _ in result.ranking]
+        if not ranking:  # without its claim the seat could only let the other claim (take_forced=False)
+            return Decision(actions[0], [], stats)
         stats["iterations"] = result.iterations
         if imprecision:
             top = result.ranking[0][2]

@@ -12,10 +12,12 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, replace
 
-from ..core.actions import NEXT
+from ..core.actions import CLAIM, NEXT, PASS, RESIGN
+from ..core.deal import Deal
 from ..core.errors import EngineError, GameOverError, NotYourTurnError
 from ..service.match import Match
-from .player import DEFAULT_LEVEL, Decision, decide, forced_decision, level_named, match_utility
+from .ismcts import Utility
+from .player import DEFAULT_LEVEL, Decision, decide, forced_decision, level_named, match_utility, seat_to_decide
 
 #: Time budget of a hint when none is given.
 HINT_BUDGET_MS = 700
@@ -31,12 +33,14 @@ class Request:
     seed: int | None = None
 
 
-def choose(match: Match, seat: int, request: Request, *, game_points: bool = False) -> Decision:
+def choose(
+    match: Match, seat: int, request: Request, *, game_points: bool = False, take_forced: bool = True
+) -> Decision:
     """The action the computer takes for ``seat`` (which must have something to do).
 
     The match's score and carry-over go to the search with the utility (:func:`match_utility`); a
     level that plays the score (``SearchConfig.play_score``) values results by the chance to win the
-    match, unless ``game_points`` asks for values in game points.
+    match, unless ``game_points`` asks for values in game points. ``take_forced=False``: see :func:`decide`.
     """
     legal = match.legal(seat)
     if not legal:
@@ -54,7 +58,15 @@ def choose(match: Match, seat: int, request: Request, *, game_points: bool = Fal
     try:
         config = replace(level.config, play_score=False) if game_points else None
         return decide(
-            deal, seat, level, rng, utility, iterations=request.iterations, budget_ms=request.budget_ms, config=config
+            deal,
+            seat,
+            level,
+            rng,
+            utility,
+            iterations=request.iterations,
+            budget_ms=request.budget_ms,
+            config=config,
+            take_forced=take_forced,
         )
     except EngineError as error:
         # The request was checked above: a refusal from inside the search is the engine's own failure.
@@ -67,14 +79,58 @@ def rank(match: Match, seat: int, request: Request) -> list[tuple[int, float]]:
     The top level ranks them, within the request's budget (``HINT_BUDGET_MS`` if none), by the deal's
     game points even where it plays the match score: the page shows the values as game points.
     """
+    return rank_exactly(match, seat, request)[0]
+
+
+def rank_exactly(
+    match: Match, seat: int, request: Request, *, every_action: bool = False
+) -> tuple[list[tuple[int, float]], set[int]]:
+    """:func:`rank`'s ranking, and the actions whose values are exact rather than estimated.
+
+    A claim, a resignation and a pass settle the deal at once (a pass after the last trick, once the
+    other seat has decided as the computer would): their values are the game points they give. The
+    rest are exact where the deal is solved with every card known (the talon used up, few cards
+    left), else estimated by a search over the deals the seat thinks possible. Where the seat could
+    claim, the computer would claim without searching; ``every_action`` searches the other actions
+    all the same (a review ranks what the player did instead). An action left unvalued gets -1.
+    """
     legal = match.legal(seat)
     if match.deal.over or not legal:
-        return [(a, 0.0) for a in legal]
+        return [(a, 0.0) for a in legal], set()
     if seat != match.deal.to_act:
-        return [(a, 0.0) for a in legal]
+        return [(a, 0.0) for a in legal], set()
     budget = request.budget_ms if request.budget_ms is not None else HINT_BUDGET_MS
-    decision = choose(match, seat, Request(level="5", budget_ms=budget, seed=request.seed), game_points=True)
-    ranked = dict(decision.ranking)
-    order = [a for a, _ in decision.ranking if a in legal]
-    rest = [a for a in legal if a not in ranked]
-    return [(a, round(ranked[a], 4)) for a in order] + [(a, -1.0) for a in rest]
+    level5 = Request(level="5", budget_ms=budget, seed=request.seed)
+    decision = choose(match, seat, level5, game_points=True, take_forced=not every_action)
+    utility = match_utility(seat, match.scores, match.rules.match_target, match.carry)
+    settled: dict[int, float] = {}
+    for action in legal:
+        value = _settled_value(match.deal, seat, action, utility) if action in (CLAIM, RESIGN, PASS) else None
+        if value is not None:
+            settled[action] = value
+    searched = [(a, v) for a, v in decision.ranking if a in legal and a not in settled]
+    exact = {a for a, _ in searched} if decision.stats.get("exact") is True else set()
+    ranking = [(a, round(v, 4)) for a, v in searched]
+    for action, value in settled.items():
+        # Into the searched order: before the first action valued lower.
+        at = next((i for i, (_, v) in enumerate(ranking) if v < value), len(ranking))
+        ranking.insert(at, (action, round(value, 4)))
+        exact.add(action)
+    ranked = {a for a, _ in ranking}
+    return ranking + [(a, -1.0) for a in legal if a not in ranked], exact
+
+
+def _settled_value(deal: Deal, seat: int, action: int, utility: Utility) -> float | None:
+    """The value of an action that ends the deal at once, or after the last trick's claims are decided as the
+    computer decides them; None if the deal goes on."""
+    world = deal.clone()
+    world.apply(action, seat)
+    for _ in range(2):  # at most the other seat's claim or pass is left
+        if world.result is not None:
+            break
+        mover = seat_to_decide(world)
+        forced = forced_decision(world, mover)
+        if forced is None:
+            return None
+        world.apply(forced, mover)
+    return utility(world.result) if world.result is not None else None

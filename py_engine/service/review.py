@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from ..ai import Request, rank
+from ..ai import Request, rank_exactly
 from ..core.actions import action_name
 from ..core.cards import CARD_NAMES, SUITS, names
 from ..core.deal import Deal, marriage_offer
@@ -68,7 +68,9 @@ def review_deal(
     cards. The decisions of the seats in ``evaluate`` from step ``from_step``
     (0-based) on carry the computer's ranking of the alternatives (from that
     seat's knowledge only, ``budget_ms`` each, at most MAX_REVIEW_MS together)
-    and ``clearly_worse`` when the chosen action scored well below the best;
+    and ``clearly_worse`` when the chosen action scored well below the best, and
+    ``exact`` when the best action's value and the chosen one's are exact (an action that settles the
+    deal, or every card known and solved) rather than estimated;
     ``next_step`` is the first step left to evaluate (None: none is left).
     """
     record = match.record()
@@ -94,9 +96,11 @@ def review_deal(
                 next_step = len(steps)  # this decision and the rest: in the next request
             else:
                 given += budget_ms
-                ranking = rank(replay, seat, Request(budget_ms=budget_ms, seed=seed))
+                ranking, exact = rank_exactly(replay, seat, Request(budget_ms=budget_ms, seed=seed), every_action=True)
                 chosen = next((v for a, v in ranking if action_name(a) == text), None)
                 step["ranking"] = [{"action": action_name(a), "value": v} for a, v in ranking]
+                # Both values exact: the best action's and the one taken.
+                step["exact"] = ranking[0][0] in exact and any(action_name(a) == text for a in exact)
                 step["clearly_worse"] = chosen is not None and ranking[0][1] - chosen > 0.15
         start = len(replay.events)
         replay.act_text(seat, text)
