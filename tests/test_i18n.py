@@ -141,6 +141,7 @@ def families() -> set[str]:
             f"result.match.{side}",
             f"result.deal.{side}",
             f"result.gain.{side}",
+            f"result.atClose.{side}",
         }
     keys.add("result.deal.none")
     keys |= {f"modes.mode.{k}" for k in js_list(sources["screens/modes.js"], "MODES")}

@@ -32,6 +32,7 @@ from .helpers import (
     tap,
     wait_ready,
 )
+from .test_i18n_deck import LANGUAGES, choose, no_missing_keys, words
 
 pytestmark = pytest.mark.browser
 
@@ -170,6 +171,65 @@ def test_scripted_deal_uses_every_action(site: Site, new_context: Any, watch: Wa
     wait_ready(page)
     # A random deal: if the computer leads, it may close the talon before you act.
     assert phase(page) in ("open", "closed") and table_data(page)["gameOver"] == "0"
+
+
+def test_a_close_result_says_the_points_at_closing(site: Site, page: Page, watch: Watch) -> None:
+    """AT20 scores a successful close on the state at closing: the end of the deal says so, with that state."""
+    watch.attach(page)
+    open_table(page, site.url)
+    new_game(page, **SCRIPTED_AT20)
+    for move in ("exchange", "marry:H", "close", "KH", "AH", "TH", "claim"):
+        do(page, move)
+    assert phase(page) in OVER
+    result = page.evaluate("window.__test.view().deal_result")
+    # The computer had no trick and no point when you closed: Schwarz, judged then.
+    assert (result["code"], result["basis"]) == ("close_success", "schwarz")
+    assert result["at_close"] == {"tricks": 0, "points": 0}
+    reason = page.locator("#result .result-reason")
+    for language in ("en", "hu"):
+        if language != "en":
+            choose(page, language=language)
+        w = words(language)
+        said = w["result.atClose.opp"]["other"].replace("{points}", "0").replace("{n}", "0")
+        expect(reason).to_contain_text(w["result.code.close_success.me"])
+        expect(reason).to_contain_text(said)
+    assert "takarás" in reason.inner_text()
+
+
+@pytest.mark.page_logic
+def test_the_points_at_closing_are_said_in_every_language(site: Site, page: Page, watch: Watch) -> None:
+    """The at-close sentence of every language, for each side and with names, from the result's at_close."""
+    watch.attach(page)
+    open_table(page, site.url)
+    new_game(page, **SCRIPTED_AT20)
+    reason = """([winner, atClose]) => import('./table/table.js').then((m) => m.dealReason({
+        winner, game_points: 2, code: 'close_success', basis: 'schneider', by: null, at_close: atClose}))"""
+    for language in LANGUAGES:
+        choose(page, language=language)
+        w = words(language)
+        for winner, side in ((0, "opp"), (1, "me")):
+            said = page.evaluate(reason, [winner, {"tricks": 1, "points": 13}])
+            forms = w[f"result.atClose.{side}"]
+            assert forms["one"].replace("{points}", "13").replace("{n}", "1") in said, (language, said)
+            assert "⟦" not in said
+            # Without at_close (at_end rules, or no close) the sentence is not there.
+            plain = page.evaluate(reason, [winner, None])
+            assert plain and plain in said and plain != said
+        # Two people at one device: the sentence names the closer's opponent.
+        named = page.evaluate(
+            """async () => {
+                const names = await import('./table/names.js');
+                const table = await import('./table/table.js');
+                names.nameSeats({me: 'Anna', opp: 'Béla'});
+                const said = table.dealReason({winner: 0, game_points: 2, code: 'close_success',
+                    basis: 'schneider', by: null, at_close: {tricks: 2, points: 40}});
+                names.nameSeats(null);
+                return said;
+            }"""
+        )
+        two = w["modes.named.atClose"]["few" if language in ("ro", "pl", "sr") else "other"]
+        assert two.replace("{name}", "Béla").replace("{points}", "40").replace("{n}", "2") in named, named
+    no_missing_keys(page)
 
 
 def table_state(page: Page) -> dict[str, Any]:

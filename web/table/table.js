@@ -470,10 +470,20 @@ function dealHeading(model) {
 }
 
 /**
- * Why the deal ended and what it scores, from deal_result's code, basis and winner (seat 0's view).
- * @param {Pick<DealResult, "winner" | "code" | "basis" | "by" | "game_points">} result
+ * Why the deal ended and what it scores, from deal_result's code, basis and winner (seat 0's view); after a
+ * close judged at the moment of closing (at_close), also that moment's tricks and points of the closer's opponent.
+ * @param {Pick<DealResult, "winner" | "code" | "basis" | "by" | "game_points" | "at_close">} result
  */
 export function dealReason(result) {
+  const reason = dealReasonOnly(result);
+  const atClose = result.at_close;
+  if (!atClose || result.winner === null || result.winner === undefined) return reason;
+  // Judged when the talon was closed: say so, and what the closer's opponent had then (the Schneider line counts that).
+  return `${reason} ${tp(`result.atClose.${side(1 - result.winner)}`, atClose.tricks, { points: atClose.points })}`;
+}
+
+/** @param {Pick<DealResult, "winner" | "code" | "basis" | "by" | "game_points">} result */
+function dealReasonOnly(result) {
   const winner = result.winner ?? null;
   const loser = winner === null ? null : 1 - winner;
   const person = CODE_PERSON[result.code];
