@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 
 import pytest
 
+from py_engine.core.errors import RECORD_ERROR_REASONS
 from py_engine.core.events import _CODE_WORDS
 from py_engine.core.rules import BOOLEANS, CHOICES, PARAMETERS, PRESETS, RULES_ERROR_REASONS
 from py_engine.core.scoring import BASIS_POINTS
@@ -148,6 +149,9 @@ def families() -> set[str]:
     keys |= {f"pace.{k}" for k in js_list(sources["screens/settings.js"], "PACES")}
     keys |= {f"damaged.what.{k}" for k in [*js_list(sources["game/start.js"], "DAMAGE_NAMES"), "other"]}
     keys |= {f"elsewhere.{why}" for why in ("open", "moved")}  # game/one-table.js: showElsewhere(why)
+    # screens/records.js: why the engine refused a record file, in the engine's own list.
+    assert js_list(sources["screens/records.js"], "RECORD_ERRORS") == list(RECORD_ERROR_REASONS)
+    keys |= {f"modes.import.error.{reason}" for reason in RECORD_ERROR_REASONS}
     keys |= {f"modes.named.{k}" for k in js_list(sources["table/names.js"], "NAMED")}
     keys |= rule_keys()
     keys |= online_keys(sources)

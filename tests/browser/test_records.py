@@ -8,12 +8,17 @@ from typing import Any
 import pytest
 from playwright.sync_api import FilePayload, Page, expect
 
+from py_engine.core.actions import parse_action
+from py_engine.core.cards import parse_card
+from py_engine.core.rules import PRESETS
+from py_engine.service.match import Match
 from py_engine.service.record import load_record
 from py_engine.service.review import review_deal
 
 from .conftest import STEP_TIMEOUT_MS, TEST_QUERY, Site, Watch
 from .helpers import Oracle, check_no_leak, do, messages, new_game, open_table, phase, step_count
 from .modes_helpers import SCRIPTED_AT20, set_preferences
+from .test_i18n_deck import choose, no_missing_keys, words
 
 pytestmark = pytest.mark.browser
 
@@ -175,7 +180,10 @@ def test_malformed_or_unreplayable_import_is_refused_and_changes_nothing(site: S
     page.locator("#settings-dialog [data-action='settings-save']").click()
     import_file(page, json.dumps(bad), name="bad.json")
     expect(error).to_be_visible()
-    expect(error).to_contain_text("This record does not replay, so it was not opened")
+    # Said in words, the engine's own (English, technical) words small beneath.
+    expect(error).to_have_attribute("data-reason", "no_replay")
+    expect(error).to_contain_text("Deal 1 of this record does not follow the rules, so the record cannot be replayed.")
+    expect(error.locator("small.error-detail")).to_contain_text("deal 1, action 4")
     expect(page.locator(REVIEW)).to_be_hidden()
 
     page.locator("#settings-dialog [data-action='settings-save']").click()
@@ -338,3 +346,42 @@ def test_a_review_evaluates_in_parts_and_stops_asking_when_closed(site: Site, pa
     game = page.evaluate("window.__test.game()")
     assert page.evaluate("table => window.__test.request({cmd: 'table_show', table})", game)["ok"]
     assert review_parts(page) <= at_close + 1
+
+
+def test_a_refused_record_is_explained_in_the_players_language(site: Site, page: Page, watch: Watch) -> None:
+    """Hungarian: each refusal in a Hungarian sentence, the engine's English words only small beneath it."""
+    watch.attach(page)
+    open_table(page, site.url)
+    choose(page, language="hu")
+    w = words("hu")
+    good = record_at20()
+    error = page.locator("#import-error")
+    broken = json.loads(json.dumps(good))
+    broken["deals"][0]["actions"][1] = [1, "play:QS"]
+    cases = [
+        (broken, "no_replay", w["modes.import.error.no_replay"].replace("{deal}", "1")),
+        ({**good, "version": 7}, "version", w["modes.import.error.version"]),
+        ({**good, "rules": {**good["rules"], "id": "XX99"}}, "rules", w["modes.import.error.rules"]),
+        ({**good, "deals": []}, "damaged", w["modes.import.error.damaged"]),
+        ({"format": "a shopping list"}, "not_record", w["modes.import.error.not_record"]),
+    ]
+    for record, reason, sentence in cases:
+        import_file(page, json.dumps(record))
+        expect(error).to_have_attribute("data-reason", reason)
+        expect(error).to_be_visible()
+        shown = error.evaluate("e => [e.firstChild.textContent, e.querySelector('small')?.textContent ?? '']")
+        assert shown[0] == sentence, (reason, shown)
+        assert shown[1], "the engine's words beneath"
+        page.keyboard.press("Escape")
+        expect(page.locator("#settings-dialog")).to_be_hidden()
+    no_missing_keys(page)
+
+
+def record_at20() -> dict[str, Any]:
+    """A record to damage: AT20 as SCRIPTED_AT20 deals it, the first trick played."""
+    deck = [parse_card(code) for code in SCRIPTED_AT20["deck"]]
+    match = Match(PRESETS["AT20"], SCRIPTED_AT20["seed"], dealer=SCRIPTED_AT20["dealer"], deck=deck)
+    for seat, action in ((0, "play:AH"), (1, "play:AC")):
+        match.act(seat, parse_action(action))
+    record: dict[str, Any] = match.record()
+    return record

@@ -49,27 +49,51 @@ const file = (text) => new Blob([text], { type: "application/json" });
 test("a file larger than a record can be is refused unread", async () => {
   const worker = client(() => assert.fail("the worker must not be asked"));
   const huge = { size: records.MAX_RECORD_BYTES + 1, text: () => assert.fail("must not be read") };
-  assert.deepEqual(await records.importRecord(worker, huge), { error: en["modes.import.tooBig"] });
+  assert.deepEqual(await records.importRecord(worker, huge), { error: en["modes.import.tooBig"], reason: "tooBig" });
   assert.deepEqual(worker.requests, []);
 });
 
 test("a file that is not a JSON object is not a record", async () => {
   const worker = client(() => assert.fail("the worker must not be asked"));
-  for (const text of ["{not json", "[1, 2]", "null", '"a record"']) {
-    assert.deepEqual(await records.importRecord(worker, file(text)), { error: en["modes.import.notRecord"] }, text);
+  for (const [text, reason] of [
+    ["{not json", "notJson"],
+    ["[1, 2]", "not_record"],
+    ["null", "not_record"],
+    ['"a record"', "not_record"],
+  ]) {
+    const refused = await records.importRecord(worker, file(text));
+    assert.deepEqual(refused, { error: en["modes.import.error.not_record"], reason }, text);
   }
   assert.deepEqual(worker.requests, []);
 });
 
-test("the worker's refusal is shown with its reason", async () => {
-  const refuse = (code) =>
+test("the worker's refusal is said in the page's words, its own words kept as the detail", async () => {
+  const refuse = (code, detail) =>
     client(() => {
-      throw Object.assign(new Error("deal 2 does not replay"), { code });
+      throw Object.assign(new Error("deal 2, action 4 (seat 0 'play:JD') does not replay"), { code, detail });
     });
-  const bad = await records.importRecord(refuse("bad_record"), file('{"v": 1}'));
-  assert.deepEqual(bad, { error: "This record does not replay, so it was not opened (deal 2 does not replay)." });
-  const other = await records.importRecord(refuse("internal"), file('{"v": 1}'));
-  assert.deepEqual(other, { error: en["notice.error"].replace("{detail}", "deal 2 does not replay") });
+  const bad = await records.importRecord(
+    refuse("bad_record", { reason: "no_replay", values: { deal: 2, action: 4 } }),
+    file('{"v": 1}'),
+  );
+  assert.deepEqual(bad, {
+    error: "Deal 2 of this record does not follow the rules, so the record cannot be replayed.",
+    reason: "no_replay",
+    detail: "deal 2, action 4 (seat 0 'play:JD') does not replay",
+  });
+  for (const reason of records.RECORD_ERRORS) {
+    const refused = await records.importRecord(refuse("bad_record", { reason, values: {} }), file("{}"));
+    assert.equal(refused.reason, reason);
+    assert.equal(refused.error, en[`modes.import.error.${reason}`].replace("{deal}", "?"));
+  }
+  // Another failure (or a reason this page does not know): a plain sentence, the engine's words beneath.
+  for (const answer of [refuse("internal_error", null), refuse("bad_record", { reason: "newer", values: {} })]) {
+    assert.deepEqual(await records.importRecord(answer, file('{"v": 1}')), {
+      error: en["modes.import.failed"],
+      reason: "failed",
+      detail: "deal 2, action 4 (seat 0 'play:JD') does not replay",
+    });
+  }
 });
 
 test("a record without a finished deal is closed again and refused", async () => {
@@ -77,7 +101,7 @@ test("a record without a finished deal is closed again and refused", async () =>
     request.cmd === "table_import" ? { table: "t1", deals: [{ finished: false }] } : { ok: true },
   );
   const answer = await records.importRecord(worker, file('{"v": 1, "deals": []}'));
-  assert.deepEqual(answer, { error: en["modes.import.noFinished"] });
+  assert.deepEqual(answer, { error: en["modes.import.noFinished"], reason: "noFinished" });
   assert.deepEqual(worker.requests, [
     { cmd: "table_import", record: { v: 1, deals: [] } },
     { cmd: "table_close", table: "t1" },

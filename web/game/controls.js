@@ -133,11 +133,20 @@ export async function onImportFile(event) {
   error.hidden = true;
   if (!file || !state.booted) return;
   const opened = await importRecord(/** @type {EngineClient} */ (state.client), file);
-  if (opened.error) {
-    error.textContent = opened.error;
+  if (opened.error !== undefined) {
+    // Why, in the player's words; the engine's own (English) words small beneath, as for a failed boot.
+    error.replaceChildren(opened.error);
+    if (opened.detail) {
+      const detail = document.createElement("small");
+      detail.className = "error-detail";
+      detail.textContent = opened.detail;
+      error.append(detail);
+    }
+    error.dataset.reason = opened.reason;
     error.hidden = false;
     return;
   }
+  delete error.dataset.reason;
   /** @type {HTMLDialogElement} */ (document.getElementById("settings-dialog")).close();
   // Not an error: a game to review.
   const review = /** @type {{game: string, meta: Seating, deals: DealEntry[]}} */ (opened);

@@ -7,7 +7,8 @@
 // never tells a card that is still hidden. Opening a file never touches the
 // game in play: the engine loads it as a separate table for the review
 // screen, and a file that is not a record, or does not replay, is refused
-// with a message.
+// with a sentence in the player's language (the engine's own words, in
+// English, only beneath it).
 
 import { t } from "../platform/i18n.js";
 
@@ -59,34 +60,61 @@ function readText(file) {
 }
 
 /**
- * Open a record file for review: {game, meta, deals} (a separate table), or
- * {error} with the reason in the page's language.
+ * Why a record was refused, in the page's language: the translation key of the reason (``reason``: the
+ * engine's for a refused record, "tooBig", "notJson" or "failed" otherwise), its sentence (``error``)
+ * and, for the curious, the engine's own words (``detail``, English, shown small beneath).
+ * @typedef {{error: string, reason: string, detail?: string}} Refusal
+ */
+
+/**
+ * Open a record file for review: {game, meta, deals} (a separate table), or a {@link Refusal}.
  * @param {Client} client
  * @param {File} file
- * @returns {Promise<{game: string, meta: Seating, deals: DealEntry[], error?: undefined} | {error: string}>}
+ * @returns {Promise<{game: string, meta: Seating, deals: DealEntry[], error?: undefined} | Refusal>}
  */
 export async function importRecord(client, file) {
-  if (file.size > MAX_RECORD_BYTES) return { error: t("modes.import.tooBig") };
+  if (file.size > MAX_RECORD_BYTES) return { error: t("modes.import.tooBig"), reason: "tooBig" };
   let record;
   try {
     record = JSON.parse(await readText(file));
   } catch {
-    return { error: t("modes.import.notRecord") };
+    return { error: t("modes.import.error.not_record"), reason: "notJson" };
   }
-  if (!record || typeof record !== "object" || Array.isArray(record)) return { error: t("modes.import.notRecord") };
+  if (!record || typeof record !== "object" || Array.isArray(record))
+    return { error: t("modes.import.error.not_record"), reason: "not_record" };
   let answer;
   try {
     answer = await client.request({ cmd: "table_import", record });
   } catch (failure) {
     const error = /** @type {EngineError} */ (failure); // the client rejects with these only
-    if (error.code === "bad_record") return { error: t("modes.import.badRecord", { detail: error.message }) };
-    return { error: t("notice.error", { detail: error.message }) };
+    return refusal(error);
   }
   if (!answer.deals.some((deal) => deal.finished)) {
     await client.request({ cmd: "table_close", table: answer.table }).catch(() => {});
-    return { error: t("modes.import.noFinished") };
+    return { error: t("modes.import.noFinished"), reason: "noFinished" };
   }
   return { game: answer.table, meta: answer.seating, deals: answer.deals };
+}
+
+/** The engine's reasons for refusing a record (py_engine/core/errors.py RECORD_ERROR_REASONS). */
+export const RECORD_ERRORS = ["not_record", "version", "rules", "damaged", "no_replay"];
+
+/**
+ * The engine refused the record (or failed): its reason in words, the engine's message as the detail.
+ * @param {EngineError} error
+ * @returns {Refusal}
+ */
+function refusal(error) {
+  const reason = error.code === "bad_record" ? error.detail?.reason : undefined;
+  if (reason && RECORD_ERRORS.includes(reason)) {
+    const deal = error.detail?.values?.deal;
+    return {
+      error: t(`modes.import.error.${reason}`, { deal: typeof deal === "number" ? deal : "?" }),
+      reason,
+      detail: error.message,
+    };
+  }
+  return { error: t("modes.import.failed"), reason: "failed", detail: error.message };
 }
 
 /**
