@@ -8,8 +8,7 @@
 // answer comes without evaluation (at once); the evaluated one follows.
 
 import { t, tp } from "../platform/i18n.js";
-import { actionWords, gamePoints } from "../table/assist.js";
-import { cardLabel, suitName } from "../table/cards.js";
+import { cardLabel, suitIcon, suitName } from "../table/cards.js";
 import { cardElement } from "../table/table.js";
 import { seatNames } from "./modes.js";
 
@@ -101,7 +100,7 @@ function fill(select, entries, value) {
 }
 
 /**
- * A move in words: "Anna: Queen of hearts", "Béla: Marriage 40 (hearts)".
+ * A move in words: "Anna: Queen of hearts", "Béla: marriage 40 (hearts)".
  * @param {ReviewStep} step
  * @param {string[]} names
  */
@@ -136,6 +135,48 @@ function moveWords(step) {
 }
 
 /**
+ * What the computer would do instead, to go on a sentence: "close the talon", "play the Queen of hearts".
+ * @param {import("../../types/engine.js").Action} action
+ * @param {Review} review
+ */
+function alternative(action, review) {
+  if (action.startsWith("play:")) return t("modes.review.do.play", { card: cardLabel(action.slice(5)) });
+  if (action.startsWith("marry:")) {
+    const suit = action.slice(6);
+    const offer = review.marriage_offers[/** @type {import("../../types/engine.js").Suit} */ (suit)];
+    return t("modes.review.do.marry", { points: offer ? offer.points : "", suit: suitName(suit) });
+  }
+  switch (action) {
+    case "exchange":
+      return t("modes.review.do.exchange");
+    case "close":
+      return t("modes.review.do.close");
+    case "claim":
+      return t("modes.review.do.claim");
+    case "pass":
+      return t("modes.review.do.pass");
+    case "resign":
+      return t("modes.review.do.resign");
+    default:
+      return action;
+  }
+}
+
+/**
+ * How much better the computer's choice is, in game points (a deal scores 1 to 3): exactly, when both values
+ * are exact; else the search's estimate of the average, rounded to whole game points, or half a game point.
+ * @param {number} gap the difference in game points (more than 0)
+ * @param {boolean} exact
+ */
+export function differenceWords(gap, exact) {
+  const whole = Math.round(gap);
+  if (exact && whole >= 1) return tp("modes.review.diff.exact", whole);
+  if (gap >= 0.75) return tp("modes.review.diff.about", whole);
+  if (gap >= 0.25) return t("modes.review.diff.half");
+  return t("modes.review.diff.small");
+}
+
+/**
  * The computer's opinion of a decision, in words ("" when it was not evaluated).
  * @param {ReviewStep} step
  * @param {Review} review
@@ -144,13 +185,11 @@ function opinion(step, review) {
   if (!step.ranking?.length) return "";
   const best = step.ranking[0];
   const chosen = step.ranking.find((entry) => entry.action === step.action);
-  if (!chosen || best.action === step.action) return t("modes.review.agrees");
-  const diff = gamePoints(best.value - chosen.value).replace(/^[+±]/, "");
-  // The deal is reviewed mid-play: no action of the review is "next", so its phase is that of a deal in play.
-  const words = actionWords(best.action, { ...review, phase: "open" });
-  return step.clearly_worse
-    ? t("modes.review.better", { action: words, diff })
-    : t("modes.review.close", { action: words, diff });
+  // Values are game points divided by 3. A choice valued as high as the computer's own is as good.
+  const gap = chosen ? (best.value - chosen.value) * 3 : 0;
+  if (!chosen || best.action === step.action || gap < 0.005) return t("modes.review.agrees");
+  const words = { action: alternative(best.action, review), diff: differenceWords(gap, Boolean(step.exact)) };
+  return step.clearly_worse ? t("modes.review.better", words) : t("modes.review.close", words);
 }
 
 /** @param {Card[]} codes */
@@ -238,7 +277,7 @@ function renderPosition(review, n) {
     const words = opinion(step, review);
     if (words) text.append(h("span", step.clearly_worse ? "review-worse" : "muted", ` ${words}`));
   }
-  for (const item of /** @type {HTMLCollectionOf<HTMLElement>} */ ($("review-moves").children)) {
+  for (const item of /** @type {NodeListOf<HTMLElement>} */ ($("review-moves").querySelectorAll("li[data-step]"))) {
     const current = Number(item.dataset.step) === n;
     item.classList.toggle("current", current);
     const button = /** @type {HTMLButtonElement} */ (item.querySelector("button")); // renderMoves made one
@@ -247,30 +286,94 @@ function renderPosition(review, n) {
   }
 }
 
+/**
+ * The steps grouped by trick: the leader's exchange, marriage and close come with the trick they precede, and a
+ * group ends with the answer that takes the trick. What follows the last trick taken (claims, passes, a
+ * resignation, or a declaration the deal ended on) is a group of its own.
+ * @param {Review} review
+ * @returns {{steps: number[], taken: import("../../types/engine.js").GameEvent | null}[]}
+ */
+export function trickGroups(review) {
+  /** @type {{steps: number[], taken: import("../../types/engine.js").GameEvent | null}[]} */
+  const groups = [];
+  /** @type {number[]} */
+  let current = [];
+  review.steps.forEach((step, i) => {
+    current.push(i);
+    const taken = step.events.find((e) => e.type === "trick") ?? null;
+    if (taken) {
+      groups.push({ steps: current, taken });
+      current = [];
+    }
+  });
+  if (current.length) groups.push({ steps: current, taken: null });
+  return groups;
+}
+
+/**
+ * One move of the list: a button that shows the deal after it.
+ * @param {Review} review
+ * @param {number} i the step's index (its step number is i + 1)
+ */
+function moveItem(review, i) {
+  const step = review.steps[i];
+  const item = h("li");
+  item.dataset.step = String(i + 1);
+  item.dataset.seat = String(step.seat);
+  item.dataset.action = step.action;
+  if (step.ranking) item.dataset.evaluated = "1";
+  if (step.clearly_worse) item.dataset.worse = "1";
+  const button = h("button", "review-move-button", moveText(step, /** @type {Session} */ (session).names));
+  button.type = "button";
+  button.dataset.goto = String(i + 1);
+  if (step.clearly_worse) {
+    const mark = h("span", "review-mark", "?");
+    mark.title = opinion(step, review);
+    mark.setAttribute("aria-label", mark.title);
+    button.append(" ", mark);
+  }
+  item.append(button);
+  return item;
+}
+
 /** @param {Review} review */
 function renderMoves(review) {
-  const list = $("review-moves");
-  list.replaceChildren(
-    ...review.steps.map((step, i) => {
-      const item = h("li");
-      item.dataset.step = String(i + 1);
-      item.dataset.seat = String(step.seat);
-      item.dataset.action = step.action;
-      if (step.ranking) item.dataset.evaluated = "1";
-      if (step.clearly_worse) item.dataset.worse = "1";
-      const button = h("button", "review-move-button", moveText(step, /** @type {Session} */ (session).names));
-      button.type = "button";
-      button.dataset.goto = String(i + 1);
-      if (step.clearly_worse) {
-        const mark = h("span", "review-mark", "?");
-        mark.title = opinion(step, review);
-        mark.setAttribute("aria-label", mark.title);
-        button.append(" ", mark);
+  const names = /** @type {Session} */ (session).names;
+  let tricks = 0;
+  $("review-moves").replaceChildren(
+    ...trickGroups(review).map(({ steps, taken }) => {
+      const played = steps.some((i) => review.steps[i].action.startsWith("play:"));
+      const group = h("li", "review-group");
+      const head = h("p", "review-group-head");
+      if (played) {
+        tricks += 1;
+        group.dataset.trick = String(tricks);
+        head.append(h("strong", "", t("modes.review.trick", { n: tricks })));
+      } else {
+        group.dataset.trick = "end";
+        head.append(h("strong", "", t("modes.review.last")));
       }
-      item.append(button);
-      return item;
+      if (taken && taken.type === "trick") {
+        head.append(
+          " ",
+          h("span", "muted small", tp("modes.review.taken", taken.points, { name: names[taken.winner] })),
+        );
+      }
+      const moves = h("ol", "review-group-moves");
+      moves.append(...steps.map((i) => moveItem(review, i)));
+      group.append(head, moves);
+      return group;
     }),
   );
+}
+
+/** @param {Review} review */
+function renderTrumps(review) {
+  const line = $("review-trumps");
+  line.dataset.suit = review.trump_suit;
+  const icon = suitIcon(review.trump_suit);
+  icon.setAttribute("aria-hidden", "true");
+  line.replaceChildren(t("modes.review.trumps", { suit: suitName(review.trump_suit) }), " ", icon);
 }
 
 /** @param {Review} review */
@@ -332,6 +435,7 @@ async function loadDeal(index) {
   }
   if (stale()) return;
   current.review = answer.review;
+  renderTrumps(current.review);
   renderMoves(current.review);
   renderResult(current.review);
   go(0);
