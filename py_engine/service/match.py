@@ -31,6 +31,54 @@ class DealRecord:
     actions: list[tuple[int, int]] = field(default_factory=list)
 
 
+@dataclass(frozen=True, slots=True)
+class SheetLine:
+    """One finished deal on the score sheet: where it was played, how it ended, the match score after it."""
+
+    match_number: int
+    deal_number: int
+    dealer: int
+    result: DealResult
+    #: Game points carried over from tied deals and added to this deal's winner (0 without a winner).
+    carried: int
+    #: The match score after the deal (seat 0's, seat 1's).
+    scores: tuple[int, int]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "match": self.match_number,
+            "deal": self.deal_number,
+            "dealer": self.dealer,
+            **self.result.to_dict(),
+            "carried": self.carried,
+            "scores": list(self.scores),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class BummerlLine:
+    """One finished match (Bummerl) of the session: its winner, final score and deals finished in it.
+
+    ``ended``: the game ended early in this match, ``(seat, reason)`` as :attr:`Match.ended`.
+    """
+
+    match_number: int
+    winner: int | None
+    scores: tuple[int, int]
+    deals: int
+    ended: tuple[int | None, str] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        ended = None if self.ended is None else {"seat": self.ended[0], "reason": self.ended[1]}
+        return {
+            "match": self.match_number,
+            "winner": self.winner,
+            "scores": list(self.scores),
+            "deals": self.deals,
+            "ended": ended,
+        }
+
+
 def shuffled_deck(rng: random.Random, deck_size: int) -> list[int]:
     cards = deck_cards(deck_size)
     rng.shuffle(cards)
@@ -96,6 +144,9 @@ class Match:
         self.last_result: DealResult | None = None
         #: How the game ended early, if it did: ``(seat, reason)`` (seat None: abandoned by both).
         self.ended: tuple[int | None, str] | None = None
+        #: The score sheet: every finished deal of the game, and every finished match of the session.
+        self.sheet: list[SheetLine] = []
+        self.bummerls: list[BummerlLine] = []
         self.deal: Deal = self._start_deal(self.match_first_dealer, deck)
 
     # -------------------------------------------------------------- structure
@@ -206,19 +257,27 @@ class Match:
         if result.winner is None:
             if result.carry_over:
                 self.carry += 1
+            self._write_sheet(result, 0)
             return
-        points = result.game_points + self.carry
+        carried = self.carry
+        points = result.game_points + carried
         self.carry = 0
         winner = result.winner
         target = self.rules.match_target
         self.scores[winner] = min(target, self.scores[winner] + points)
         self.events.append(Score(winner, points, (self.scores[0], self.scores[1])))
+        self._write_sheet(result, carried)
         if self.scores[winner] >= target:
             self.match_winner = winner
             self.matches_won[winner] += 1
             scores = (self.scores[0], self.scores[1])
             won = (self.matches_won[0], self.matches_won[1])
+            self.bummerls.append(BummerlLine(self.match_number, winner, scores, self.deal_number))
             self.events.append(MatchEnd(winner, scores, won, self.session_over))
+
+    def _write_sheet(self, result: DealResult, carried: int) -> None:
+        scores = (self.scores[0], self.scores[1])
+        self.sheet.append(SheetLine(self.match_number, self.deal_number, self.deal.dealer, result, carried, scores))
 
     def forfeit(self, seat: int | None, reason: str) -> list[Event]:
         """End the whole game now: ``seat`` loses it (``resigned``, ``time``), or nobody does (``abandoned``).
@@ -233,6 +292,13 @@ class Match:
         start = len(self.events)
         self.ended = (seat, reason)
         winner = None if seat is None else 1 - seat
+        # Between two matches of a session the forfeit loses the next one, not yet begun.
+        if self.match_over:
+            line = BummerlLine(self.match_number + 1, winner, (0, 0), 0, self.ended)
+        else:
+            finished = self.deal_number if self.deal.over else self.deal_number - 1
+            line = BummerlLine(self.match_number, winner, (self.scores[0], self.scores[1]), finished, self.ended)
+        self.bummerls.append(line)
         if winner is not None:
             self.match_winner = winner
             self.matches_won[winner] += 1

@@ -335,7 +335,9 @@ class Table:
         frames = frames_of(before, shown, viewer.seat)
         if action == NEXT:
             # A new deal: its events come with its first view (none while the device changes hands).
-            return [{**frame, "view": after["view"]} for frame in frames] if after["view"] is not None else []
+            if after["view"] is None:
+                return []
+            return [{**frame, "view": {**after["view"], "sheet": None}} for frame in frames]
         return frames
 
     def _computer_claims(self) -> list[Event]:
@@ -479,9 +481,12 @@ def frames_of(before: dict[str, Any], events: list[dict[str, Any]], seat: int) -
 
     The views between events are for animation: they move the cards (hands,
     trick, piles, talon, trump card, marriages) and leave the rest (points,
-    legal actions: none while animating) to the final view.
+    legal actions: none while animating) to the final view. Their ``sheet``
+    is ``None``: the score sheet grows with every deal, and only the answer's
+    view carries it (an online answer goes to the other browser in one
+    message of at most 64 KiB).
     """
-    v = copy.deepcopy(before)
+    v = copy.deepcopy({**before, "sheet": None})  # the score sheet is the answer's view's alone
     v["legal"] = []
     frames = []
     for event in events:

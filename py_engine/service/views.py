@@ -36,6 +36,18 @@ def _trick_dict(entry: tuple[int, int, int, int]) -> dict[str, Any]:
     }
 
 
+def sheet(match: Match) -> dict[str, Any]:
+    """The score sheet: every finished deal of the game and every finished match (Bummerl) of the session.
+
+    Results of finished deals only, which both players have seen: nothing of a deal in play.
+    Seats are absolute, as in ``match``.
+    """
+    return {
+        "deals": [line.to_dict() for line in match.sheet],
+        "bummerls": [line.to_dict() for line in match.bummerls],
+    }
+
+
 def view(match: Match, seat: int, *, show_opponent: bool = False) -> dict[str, Any]:
     """Everything ``seat`` may know now (PROTOCOL.md "View").
 
@@ -110,6 +122,7 @@ def view(match: Match, seat: int, *, show_opponent: bool = False) -> dict[str, A
         },
         "game_over": match.finished,
         "rules": rules.to_dict(),
+        "sheet": sheet(match),
     }
     if over and result is not None:
         view_["deal_result"] = {**result.to_dict(), "reason": describe_result(result, seat)}
