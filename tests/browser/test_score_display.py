@@ -1,4 +1,9 @@
-"""The running points: both players', only yours, or none (count in your head), as the settings say."""
+"""The running points: both players', only yours, or none (count in your head), as the settings say.
+
+Also what says what the numbers are: the running points in words ("17 points"),
+the labels of both trick piles, and the match score in the top bar, which keeps
+clear of the logo down to a 320 px phone.
+"""
 
 from __future__ import annotations
 
@@ -9,8 +14,20 @@ from playwright.sync_api import Page, expect
 
 from .conftest import BOOT_TIMEOUT_MS, Site, Watch
 from .helpers import do, legal_cards, new_game, open_table, wait_ready
+from .test_i18n_deck import LANGUAGES, choose, words
 
 pytestmark = pytest.mark.browser
+
+EN = words("en")
+
+
+def points_text(n: int, language: str = "en") -> set[str]:
+    """The running points as the page may write them: one of the language's plural forms of "{n} points"."""
+    return {form.replace("{n}", str(n)) for form in words(language)["running.points"].values()}
+
+
+def plural_en(n: int) -> str:
+    return str(EN["running.points"]["one" if n == 1 else "other"]).replace("{n}", str(n))
 
 
 def set_points(page: Page, mode: str) -> None:
@@ -38,13 +55,22 @@ def test_each_points_mode_shows_the_right_totals(site: Site, page: Page, watch: 
         if view["my_points"] > 0 and view["opponent_points"] > 0 and view["to_act"] == 0:
             break
         do(page, legal_cards(page)[0])
-    mine, theirs = f"· {view['my_points']}", f"· {view['opponent_points']}"
+    mine, theirs = plural_en(view["my_points"]), plural_en(view["opponent_points"])
     expected = {"both": (mine, theirs), "own": (mine, ""), "hide": ("", "")}
     won_cards = page.locator("#my-tricks .card")
     for mode, texts in expected.items():
         set_points(page, mode)
         expect(page.locator("#my-points")).to_have_text(texts[0])
         expect(page.locator("#opp-points")).to_have_text(texts[1])
+        # A number shown says what it is (its words, and a title); one hidden leaves nothing behind.
+        for selector, text in zip(("#my-points", "#opp-points"), texts, strict=True):
+            points = page.locator(selector)
+            if text:
+                expect(points).to_be_visible()
+                expect(points).to_have_attribute("title", EN["running.title"])
+            else:
+                expect(points).to_be_hidden()
+                assert points.get_attribute("title") is None
         # Counting in your head means it: no list of your won cards either while the points are hidden.
         expect(won_cards).to_have_count(0 if mode == "hide" else 2 * len(view["my_tricks"]))
     # "As the rules suggest": hidden where 66 is claimed by hand (AT20), both shown where it ends the deal by itself.
@@ -54,11 +80,73 @@ def test_each_points_mode_shows_the_right_totals(site: Site, page: Page, watch: 
     do(page, legal_cards(page)[0])
     view = page.evaluate("window.__test.view()")
     assert view["rules"]["claim_mode"] == "auto"
-    assert shown(page) == (f"· {view['my_points']}", f"· {view['opponent_points']}")
+    assert shown(page) == (plural_en(view["my_points"]), plural_en(view["opponent_points"]))
     # The choice is kept and applies to the next deals as well.
     set_points(page, "own")
     page.reload()
     wait_ready(page, BOOT_TIMEOUT_MS)
     assert page.evaluate("window.__test.settings()")["points"] == "own"
     view = page.evaluate("window.__test.view()")
-    assert shown(page) == (f"· {view['my_points']}", "")
+    assert shown(page) == (plural_en(view["my_points"]), "")
+
+
+def pile_labels(page: Page) -> dict[str, Any]:
+    """The trick piles' visible labels and their names for a screen reader."""
+    found: dict[str, Any] = page.evaluate(
+        """() => {
+            const text = (id) => document.getElementById(id).textContent;
+            const seen = (id) => document.getElementById(id).getBoundingClientRect().width > 0;
+            return {
+                opp: text('opp-pile-label'), me: text('my-pile-label'),
+                oppShown: seen('opp-pile-label'), meShown: seen('my-pile-label'),
+                oppName: document.getElementById('opp-pile').getAttribute('aria-label'),
+                meName: document.getElementById('my-pile').getAttribute('aria-label'),
+            };
+        }"""
+    )
+    return found
+
+
+def test_the_piles_and_the_running_points_say_what_they_are(site: Site, page: Page, watch: Watch) -> None:
+    watch.attach(page)
+    open_table(page, site.url)
+    new_game(page, preset="KLUB20", seed=5, dealer=1)  # 66 ends the deal by itself: both totals show
+    for _ in range(2):
+        do(page, legal_cards(page)[0])
+    view: dict[str, Any] = page.evaluate("window.__test.view()")
+    labels = pile_labels(page)
+    assert labels["oppShown"] and labels["meShown"]
+    assert (labels["opp"], labels["me"]) == (EN["pile.computer"], EN["pile.you"])
+    # The pile's own name (what a screen reader says) holds the visible words and the count.
+    mine, theirs = len(view["my_tricks"]), len(view["opponent_tricks"])
+    assert labels["meName"] == EN["pile.tricks.me"].replace("{n}", str(mine))
+    assert labels["oppName"] == EN["pile.tricks.opp"].replace("{n}", str(theirs))
+    assert labels["meName"].startswith(labels["me"]) and labels["oppName"].startswith(labels["opp"])
+    # The visible labels are not read twice: the pile's name says them.
+    assert page.locator("#my-pile-label").get_attribute("aria-hidden") == "true"
+    my_points = page.locator("#my-points")
+    assert my_points.inner_text() == plural_en(view["my_points"])
+    # The running points are inside the seat's own region, so they are read as that seat's.
+    assert my_points.evaluate("e => e.closest('section').getAttribute('aria-label')") == EN["seat.you"]
+    assert (
+        page.locator("#opp-points").evaluate("e => e.closest('section').getAttribute('aria-label')")
+        == (EN["seat.computer"])
+    )
+
+
+@pytest.mark.page_logic
+def test_the_labels_in_every_language(site: Site, page: Page, watch: Watch) -> None:
+    watch.attach(page)
+    open_table(page, site.url)
+    new_game(page, preset="KLUB20", seed=5, dealer=1)
+    do(page, legal_cards(page)[0])
+    view: dict[str, Any] = page.evaluate("window.__test.view()")
+    for language in LANGUAGES:
+        choose(page, language=language)
+        w = words(language)
+        labels = pile_labels(page)
+        assert (labels["opp"], labels["me"]) == (w["pile.computer"], w["pile.you"]), language
+        assert page.locator("#my-points").inner_text() in points_text(view["my_points"], language), language
+        assert page.locator("#opp-points").inner_text() in points_text(view["opponent_points"], language), language
+        expect(page.locator("#match-score")).to_contain_text(w["seat.you"])
+        assert page.evaluate("window.__test.missingKeys()") == [], language

@@ -409,8 +409,20 @@ function renderMarriages(node, model, seat) {
  */
 function renderPoints(dom, model, ui) {
   const mode = ui.pointsMode;
-  dom.myPoints.textContent = mode === "hide" ? "" : `· ${model.my_points}`;
-  dom.oppPoints.textContent = mode === "both" ? `· ${model.opponent_points}` : "";
+  // Hidden points leave the element empty (it is not drawn): no number, no word, no title.
+  showPoints(dom.myPoints, mode === "hide" ? null : model.my_points);
+  showPoints(dom.oppPoints, mode === "both" ? model.opponent_points : null);
+}
+
+/**
+ * A seat's running points in words ("23 points"), or nothing.
+ * @param {HTMLElement} node
+ * @param {number | null} points
+ */
+function showPoints(node, points) {
+  node.textContent = points === null ? "" : tp("running.points", points);
+  if (points === null) node.removeAttribute("title");
+  else node.title = t("running.title");
 }
 
 /**
