@@ -205,3 +205,43 @@ def test_rules_that_cannot_be_combined_are_refused(site: Site, page: Page, watch
     # The engine refuses the same combination when asked directly, whatever the page does.
     answer = page.evaluate("() => window.__test.request({cmd: 'table_new', preset: 'AT20', rules: {deck: 24}})")
     assert answer["ok"] is False and answer["code"] == "bad_rules"
+
+
+@pytest.mark.parametrize(("width", "height"), [(1280, 800), (390, 844), (320, 568)])
+def test_the_help_closes_from_its_top_and_its_backdrop(
+    site: Site, page: Page, watch: Watch, width: int, height: int
+) -> None:
+    watch.attach(page)
+    page.set_viewport_size({"width": width, "height": height})
+    open_table(page, site.url)
+    dialog = page.locator("#help-dialog")
+    top = page.locator("#help-dialog [data-action='help-close-top']")
+    en = json.loads((I18N / "en.json").read_text(encoding="utf-8"))
+    # The close button at the top: the first control, named in words, in reach even when the help has scrolled.
+    open_help_rules(page)
+    assert page.evaluate("document.activeElement.dataset.action") == "help-close-top"
+    expect(top).to_have_attribute("aria-label", en["dialog.close"])
+    page.locator("#help-dialog [data-help='howto']").click()
+    expect(page.locator("#help-content")).to_have_attribute("data-ready", "howto")
+    dialog.evaluate("d => { d.scrollTop = d.scrollHeight; }")
+    assert dialog.evaluate("d => d.scrollTop") > 0, "the how-to-play does not scroll: nothing to check"
+    box, close = dialog.bounding_box(), top.bounding_box()
+    assert box is not None and close is not None
+    assert close["y"] >= box["y"] - 1 and close["y"] + close["height"] <= box["y"] + box["height"], (box, close)
+    top.click()
+    expect(dialog).to_be_hidden()
+    # A click on the backdrop (outside the dialog's box) closes it too.
+    open_help_rules(page)
+    box = dialog.bounding_box()
+    assert box is not None
+    right = box["x"] + box["width"]
+    assert width - right >= 4, f"no backdrop beside the help to click: {box}"
+    x, y = (right + width) / 2, height / 2  # halfway between the dialog's right edge and the window's
+    assert not (box["x"] <= x <= box["x"] + box["width"] and box["y"] <= y <= box["y"] + box["height"])
+    page.mouse.click(x, y)
+    expect(dialog).to_be_hidden()
+    # A click inside it does not.
+    open_help_rules(page)
+    page.locator("#help-title").click()
+    expect(dialog).to_be_visible()
+    close_help(page)

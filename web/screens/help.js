@@ -5,6 +5,7 @@
 
 import { t } from "../platform/i18n.js";
 import { h } from "../table/table.js";
+import { closeOnBackdrop } from "./confirm.js";
 import { rulesSentences, rulesTitle } from "./rules-text.js";
 import { openStats } from "./stats-view.js";
 
@@ -115,11 +116,21 @@ function build() {
     text: t("help.close"),
   });
   close.addEventListener("click", () => /** @type {HTMLDialogElement} */ (dialog).close());
+  // The same from the top, where it stays while the help scrolls.
+  const closeTop = h("button", {
+    type: "button",
+    class: "btn btn-quiet btn-icon dialog-close",
+    "data-action": "help-close-top",
+    "aria-label": t("dialog.close"),
+    title: t("dialog.close"),
+    text: "✕",
+  });
+  closeTop.addEventListener("click", () => /** @type {HTMLDialogElement} */ (dialog).close());
   dialog = /** @type {HTMLDialogElement} */ (
     h(
       "dialog",
       { class: "dialog dialog-wide", id: "help-dialog", "aria-labelledby": "help-title" },
-      h("h2", { id: "help-title", text: t("help.title") }),
+      h("div", { class: "dialog-head" }, h("h2", { id: "help-title", text: t("help.title") }), closeTop),
       h("div", { class: "help-nav" }, tab("rules", t("help.rules")), tab("howto", t("help.howto")), tutorial, stats),
       h("div", { id: "help-content", class: "help-content", tabindex: "-1" }),
       h("div", { class: "dialog-buttons" }, close),
@@ -128,6 +139,7 @@ function build() {
   // A closed help leaves nothing behind: the next opening builds it afresh (in
   // the language of that moment), and nobody can mistake the old one for it.
   const built = dialog;
+  closeOnBackdrop(built);
   built.addEventListener("close", () => {
     built.remove();
     if (dialog === built) dialog = null;
