@@ -153,6 +153,10 @@ def families() -> set[str]:
     assert js_list(sources["screens/records.js"], "RECORD_ERRORS") == list(RECORD_ERROR_REASONS)
     keys |= {f"modes.import.error.{reason}" for reason in RECORD_ERROR_REASONS}
     keys |= {f"modes.named.{k}" for k in js_list(sources["table/names.js"], "NAMED")}
+    # The score sheet (screens/sheet.js): each deal-result code, the bases it names, how a game ended early.
+    keys |= {f"sheet.code.{code}" for code in _CODE_WORDS}
+    keys |= {f"sheet.basis.{basis}" for basis in js_list(sources["screens/sheet.js"], "NAMED_BASES")}
+    keys |= {f"sheet.ended.{reason}" for reason in FORFEITS}
     keys |= rule_keys()
     keys |= online_keys(sources)
     return keys

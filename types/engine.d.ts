@@ -105,6 +105,35 @@ export interface MatchInfo {
   ended?: { seat: Seat | null; reason: "resigned" | "time" | "abandoned" } | null;
 }
 
+/** A finished deal on the score sheet (py_engine/service/match.py SheetLine): its deal_result and where it stands. */
+export interface SheetDeal extends DealResult {
+  /** The match (Bummerl) it belongs to, and its number in that match (both 1-based). */
+  match: number;
+  deal: number;
+  dealer: Seat;
+  /** Game points carried over from tied deals, also scored by this deal's winner. */
+  carried: number;
+  /** The match score after it, seat 0's and seat 1's. */
+  scores: [number, number];
+}
+
+/** A finished match of the session (py_engine/service/match.py BummerlLine). */
+export interface SheetBummerl {
+  match: number;
+  winner: Seat | null;
+  scores: [number, number];
+  /** Deals finished in it. */
+  deals: number;
+  /** The game ended early in it (a forfeit). */
+  ended: { seat: Seat | null; reason: "resigned" | "time" | "abandoned" } | null;
+}
+
+/** The score sheet (py_engine/service/views.py sheet()): seats absolute, as in MatchInfo. */
+export interface Sheet {
+  deals: SheetDeal[];
+  bummerls: SheetBummerl[];
+}
+
 /** A marriage the seat may declare now. */
 export interface MarriageOffer {
   points: number;
@@ -158,6 +187,8 @@ export interface View {
   match: MatchInfo;
   game_over: boolean;
   rules: RuleSet;
+  /** The score sheet; null in the views of an answer's frames (only the answer's view has it). */
+  sheet: Sheet | null;
 }
 
 /** An event of one type, with the seat that acted (where there is one). */

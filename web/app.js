@@ -17,7 +17,7 @@
 // Every word on the page comes from platform/i18n.js (web/i18n/<language>.json);
 // the language and the card pattern are settings (screens/settings.js).
 
-import { onChat, onImportFile, onSpeed } from "./game/controls.js";
+import { onChat, onImportFile, onSpeed, showSheet } from "./game/controls.js";
 import { draw, notify, placeholderTable } from "./game/draw.js";
 import { showHelp } from "./game/help-and-tutorial.js";
 import { installInput } from "./game/input.js";
@@ -56,6 +56,7 @@ function main() {
   });
   /** @type {HTMLElement} */ (document.getElementById("notice-close")).addEventListener("click", () => notify(""));
   /** @type {HTMLElement} */ (document.getElementById("open-help")).addEventListener("click", showHelp);
+  /** @type {HTMLElement} */ (document.getElementById("match-score")).addEventListener("click", showSheet);
   /** @type {HTMLElement} */ (document.getElementById("watch-speed")).addEventListener("change", onSpeed);
   /** @type {HTMLElement} */ (document.getElementById("import-record")).addEventListener("click", () =>
     /** @type {HTMLElement} */ (document.getElementById("import-file")).click(),

@@ -6,8 +6,8 @@ tests/browser/README.md and the tests' own helpers): the table during a deal
 (desktop 1280 x 800 and a 390 x 844 phone), the end of a deal, the settings
 and their custom-rules editor, the help's rules summary and how-to-play,
 a tutorial prompt, the statistics after two finished matches, the review of
-a finished deal, the hand-over screen of two players on one device, and the
-computer playing itself. Every screen is taken in two of the six languages,
+a finished deal, the score sheet after a few deals, the hand-over screen of
+two players on one device, and the computer playing itself. Every screen is taken in two of the six languages,
 once with each card pattern (French and the Hungarian/German "Tell"). The pictures go to docs/screenshots/ (or
 ``out_dir``) as ``<screen>-<viewport>-<language>-<deck>.png``; names after
 the folder take only the shots whose name starts with one of them.
@@ -36,6 +36,7 @@ from .test_help_rules import choose as choose_rule
 from .test_help_rules import open_help_rules, open_rules_editor
 from .test_modes import wait_steps, watch_game
 from .test_records import open_review_from_result
+from .test_score_sheet import play_deals
 from .test_stats import lose_by_resigning, open_stats, win_scripted_match
 from .test_tutorial import expect_step
 
@@ -159,6 +160,13 @@ def stats(page: Page, shot: Shot) -> None:
         page.locator("#stats-dialog").evaluate("el => el.scrollTo(0, 0)")
 
 
+def score_sheet(page: Page, shot: Shot) -> None:
+    """The score sheet of two Bummerls to 5: a deal played out, then resignations, opened from the top bar."""
+    play_deals(page, 4)
+    page.locator("#match-score").click()
+    expect(page.locator("#sheet-dialog")).to_be_visible()
+
+
 def review(page: Page, shot: Shot) -> None:
     """The review of the fixed deal played to its end, at the first move the computer marks as clearly worse."""
     deal_end(page, shot)
@@ -203,10 +211,11 @@ SCENES: dict[str, Callable[[Page, Shot], None]] = {
     "tutorial": tutorial,
     "stats": stats,
     "review": review,
+    "score-sheet": score_sheet,
     "handover": handover,
     "watch": watching,
 }
-# Each screen in two languages and once in each card pattern; each language in four pictures.
+# Each screen in two languages and once in each card pattern; each language in four or five pictures.
 SHOTS = (
     Shot("table", "desktop", "en", "french"),
     Shot("table", "desktop", "hu", "tell"),
@@ -228,6 +237,8 @@ SHOTS = (
     Shot("stats", "phone", "de", "tell"),
     Shot("review", "desktop", "de", "tell"),
     Shot("review", "phone", "ro", "french"),
+    Shot("score-sheet", "desktop", "hu", "french"),
+    Shot("score-sheet", "phone", "en", "tell"),
     Shot("handover", "desktop", "ro", "tell"),
     Shot("handover", "phone", "sr", "french"),
     Shot("watch", "desktop", "sr", "tell"),

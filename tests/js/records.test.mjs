@@ -119,7 +119,7 @@ test("a good record is handed to the review: its table, seating and deals", asyn
   assert.deepEqual(worker.requests, [{ cmd: "table_import", record: { v: 1 } }]);
 });
 
-test("the end-of-deal panel gets Review and Save record once, while a result shows", () => {
+test("the end-of-deal panel gets Score sheet, Review and Save record once, while a result shows", () => {
   const row = new FakeElement("div");
   row.querySelector = (selector) =>
     selector === "[data-control]" && row.children.some((c) => c.dataset.control) ? row.children[0] : null;
@@ -131,11 +131,12 @@ test("the end-of-deal panel gets Review and Save record once, while a result sho
   assert.deepEqual(
     row.children.map((b) => [b.tagName, b.type, b.className, b.dataset.control, b.textContent]),
     [
+      ["button", "button", "btn", "sheet", en["sheet.title"]],
       ["button", "button", "btn", "review", en["modes.review.open"]],
       ["button", "button", "btn", "export", en["modes.export.button"]],
     ],
   );
   records.resultButtons(result, { shown: true });
-  assert.equal(row.children.length, 2);
+  assert.equal(row.children.length, 3);
   records.resultButtons({ querySelector: () => null }, { shown: true }); // no panel: nothing to do
 });

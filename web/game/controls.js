@@ -153,6 +153,14 @@ export async function onImportFile(event) {
   await openReview({ client: /** @type {EngineClient} */ (state.client), ...review, imported: true, onError: notify });
 }
 
+/** The score sheet of the game on the table, from the seat at its bottom (loaded on first use). */
+export async function showSheet() {
+  const view = state.view;
+  if (!view) return; // two players changing hands: nothing is shown
+  const { openSheet } = await import("../screens/sheet.js");
+  openSheet(view);
+}
+
 /**
  * A control of the table was pressed (its data-control).
  * @param {string} control
@@ -175,6 +183,7 @@ export function onControl(control) {
   } else if (control.startsWith("online-")) onOnlineControl(control.slice("online-".length));
   else if (control === "review") onReview();
   else if (control === "export") onExport();
+  else if (control === "sheet") showSheet();
 }
 
 /**

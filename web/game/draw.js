@@ -157,6 +157,7 @@ function blankTable() {
   }
   dom.result.hidden = true;
   dom.matchScore.replaceChildren();
+  dom.matchScore.hidden = true; // nothing to open while nobody holds the device
   placeholderTable();
 }
 

@@ -131,12 +131,16 @@ function control(name, text) {
 }
 
 /**
- * Add "Review" and "Save record" to the end-of-deal panel (drawn by table.js) while a result shows.
+ * Add "Score sheet", "Review" and "Save record" to the end-of-deal panel (drawn by table.js) while a result shows.
  * @param {HTMLElement} result
  * @param {{shown: boolean}} options
  */
 export function resultButtons(result, { shown }) {
   const row = result.querySelector(".result-buttons");
   if (!row || !shown || row.querySelector("[data-control]")) return;
-  row.append(control("review", t("modes.review.open")), control("export", t("modes.export.button")));
+  row.append(
+    control("sheet", t("sheet.title")),
+    control("review", t("modes.review.open")),
+    control("export", t("modes.export.button")),
+  );
 }

@@ -593,12 +593,14 @@ function renderResult(dom, model, ui) {
 function renderMatch(dom, model) {
   const scores = model.match.scores;
   const score = h("span", { class: "score" });
+  // The top bar's score opens the score sheet: its name says so first.
   score.append(
-    h("span", { class: "score-who", text: t("seat.you") }),
-    h("strong", { text: String(scores[ME]) }),
+    h("span", { class: "visually-hidden", text: `${t("sheet.title")}: ` }),
+    h("span", { class: "score-who score-who-me", text: t("seat.you") }),
+    h("strong", { class: "score-me", text: String(scores[ME]) }),
     h("span", { class: "score-sep", text: ":" }),
-    h("strong", { text: String(scores[OPPONENT]) }),
-    h("span", { class: "score-who", text: t("seat.computer") }),
+    h("strong", { class: "score-opp", text: String(scores[OPPONENT]) }),
+    h("span", { class: "score-who score-who-opp", text: t("seat.computer") }),
   );
   const extra = [];
   extra.push(h("span", { class: "score-target", text: t("score.to", { n: model.match.target }) }));
@@ -609,6 +611,7 @@ function renderMatch(dom, model) {
     extra.push(h("span", { class: "score-target", text: t("score.matches", { me: won[ME], opp: won[OPPONENT] }) }));
   }
   dom.matchScore.replaceChildren(score, ...extra);
+  dom.matchScore.hidden = false;
   const name = presetName(model.rules);
   dom.rulesName.textContent = name;
   dom.caption.textContent = name;
