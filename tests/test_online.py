@@ -150,6 +150,8 @@ def test_a_whole_match_between_two_engines_checks_out(preset: str, seed: int) ->
     assert [p["deal"] for p in proofs] == list(range(1, len(match.records) + 1))
     final = pair.guest_show()["view"]
     assert final["game_over"] and final["match"]["scores"] == match.scores
+    # The guest's score sheet is the host's (absolute seats: the same lines for both).
+    assert final["sheet"] == pair.host_view()["sheet"] and len(final["sheet"]["deals"]) >= 1
     # Every pack came from both secrets, and the first dealer from the cut of deal 1.
     packs = pair.session.packs
     assert packs is not None
@@ -472,6 +474,13 @@ def test_the_guest_refuses_forged_host_messages() -> None:
         json.dumps({"v": 1, "t": "frames", "n": received + 1, "frames": [], "show": {"view": {"seat": HOST}}}),
         json.dumps({"v": 1, "t": "frames", "n": received + 1, "frames": "x", "show": pair.guest_show()}),
     ]
+    # A score sheet of the wrong shape (the page lays it out as it comes).
+    show = pair.guest_show()
+    for sheet in ("x", {"deals": [{"match": "1"}], "bummerls": []}, {"deals": [], "bummerls": [{"ended": 1}]}):
+        forged_show = {**show, "view": {**show["view"], "sheet": sheet}}
+        forged.append(
+            json.dumps({"v": 1, "t": "frames", "n": received + 1, "frames": [], "show": forged_show, "status": {}})
+        )
     for text in forged:
         answer = pair.guest.ask(cmd="online_from_host", session=pair.g, message=text, now=pair.now)
         assert answer["error"]["code"] == "bad_peer_message", answer

@@ -6,6 +6,7 @@ from typing import Any
 
 from ...core.errors import IllegalActionError
 from ...core.rules import Rules, RulesError, rules_from_dict
+from ..match import FORFEITS
 from ..table import GUEST
 from . import fair_pack
 from .messages import (
@@ -289,6 +290,8 @@ def _checked_show(show: Any, seat: int) -> dict[str, Any]:
             raise PeerError(f"the host's view has a bad {key!r}")
     if not isinstance(view.get("match"), dict) or not isinstance(view.get("rules"), dict):
         raise PeerError("the host's view lacks the match or the rules")
+    if not _is_sheet(view.get("sheet")):
+        raise PeerError("the host's view has a bad 'sheet'")
     may_in = show.get("may")
     may: dict[str, Any] = may_in if isinstance(may_in, dict) else {}
     return {
@@ -297,6 +300,65 @@ def _checked_show(show: Any, seat: int) -> dict[str, Any]:
         "may": {k: bool(may.get(k)) for k in ("undo", "hint", "claim_for_other")} | {"computer_move": False},
         "seating": show.get("seating") if isinstance(show.get("seating"), dict) else None,
     }
+
+
+def _is_int(value: Any) -> bool:
+    return type(value) is int and 0 <= value < 1_000_000
+
+
+def _is_seat(value: Any) -> bool:
+    return type(value) is int and value in (0, 1)
+
+
+def _is_seat_or_none(value: Any) -> bool:
+    return value is None or _is_seat(value)
+
+
+def _is_score(value: Any) -> bool:
+    return isinstance(value, list) and len(value) == 2 and all(_is_int(v) for v in value)
+
+
+def _is_word(value: Any) -> bool:
+    return isinstance(value, str) and 0 < len(value) <= 40
+
+
+def _is_sheet_deal(line: Any) -> bool:
+    return (
+        isinstance(line, dict)
+        and all(_is_int(line.get(k)) for k in ("match", "deal", "game_points", "carried"))
+        and _is_seat(line.get("dealer"))
+        and all(_is_seat_or_none(line.get(k)) for k in ("winner", "by"))
+        and _is_word(line.get("code"))
+        and _is_word(line.get("basis"))
+        and _is_score(line.get("scores"))
+    )
+
+
+def _is_bummerl(line: Any) -> bool:
+    ended = line.get("ended") if isinstance(line, dict) else None
+    return (
+        isinstance(line, dict)
+        and _is_int(line.get("match"))
+        and _is_int(line.get("deals"))
+        and _is_seat_or_none(line.get("winner"))
+        and _is_score(line.get("scores"))
+        and (ended is None or (isinstance(ended, dict) and ended.get("reason") in FORFEITS))
+    )
+
+
+def _is_sheet(sheet: Any) -> bool:
+    """The score sheet of a view from the host: the page lays it out as it is, so its shape is checked."""
+    if sheet is None:
+        return True
+    if not isinstance(sheet, dict):
+        return False
+    deals, bummerls = sheet.get("deals"), sheet.get("bummerls")
+    return (
+        isinstance(deals, list)
+        and isinstance(bummerls, list)
+        and all(_is_sheet_deal(line) for line in deals)
+        and all(_is_bummerl(line) for line in bummerls)
+    )
 
 
 def _checked_frames(frames: Any, seat: int) -> list[dict[str, Any]]:
