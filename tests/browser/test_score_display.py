@@ -150,3 +150,42 @@ def test_the_labels_in_every_language(site: Site, page: Page, watch: Watch) -> N
         assert page.locator("#opp-points").inner_text() in points_text(view["opponent_points"], language), language
         expect(page.locator("#match-score")).to_contain_text(w["seat.you"])
         assert page.evaluate("window.__test.missingKeys()") == [], language
+
+
+def boxes(page: Page) -> dict[str, dict[str, float]]:
+    found: dict[str, dict[str, float]] = page.evaluate(
+        """() => {
+            const box = (s) => { const r = document.querySelector(s).getBoundingClientRect();
+                return {left: r.left, right: r.right, top: r.top, bottom: r.bottom, width: r.width}; };
+            return {logo: box('.brand-mark'), score: box('#match-score'), actions: box('.top-actions'),
+                    who: box('#match-score .score-who-opp'), page: {left: 0, right: window.innerWidth,
+                    top: 0, bottom: 0, width: document.documentElement.scrollWidth}};
+        }"""
+    )
+    return found
+
+
+def apart(a: dict[str, float], b: dict[str, float]) -> bool:
+    """Two boxes do not overlap (touching edges do not count)."""
+    return a["right"] <= b["left"] or b["right"] <= a["left"] or a["bottom"] <= b["top"] or b["bottom"] <= a["top"]
+
+
+@pytest.mark.parametrize("width", [320, 360, 390])
+def test_the_logo_never_covers_the_score(site: Site, page: Page, watch: Watch, width: int) -> None:
+    watch.attach(page)
+    page.set_viewport_size({"width": width, "height": 640})
+    open_table(page, site.url)
+    new_game(page, preset="SZLI20", seed=5, dealer=1)  # two Bummerls: the longest score line
+    # Romanian has the longest name for the computer ("Calculator"), German a long one for the new game.
+    for language in ("en", "ro", "de"):
+        if language != "en":
+            choose(page, language=language)
+        found = boxes(page)
+        where = f"{width} px, {language}"
+        assert found["logo"]["width"] >= 30, f"{where}: the logo is squeezed: {found}"
+        assert apart(found["logo"], found["score"]), f"{where}: the logo covers the score: {found}"
+        assert apart(found["score"], found["actions"]), f"{where}: the score runs under the buttons: {found}"
+        assert found["score"]["right"] <= width and found["actions"]["right"] <= width, f"{where}: {found}"
+        assert found["page"]["width"] <= width, f"{where}: the page scrolls sideways"
+        # The computer's name is shown whole, not cut by the ellipsis.
+        assert page.locator("#match-score .score-who-opp").evaluate("e => e.scrollWidth <= e.clientWidth"), where
