@@ -3,7 +3,8 @@
 Builds dist/ if needed, serves it locally and, in Debian's Chromium, reaches
 each screen a player sees with fixed deals (the test hooks of
 tests/browser/README.md and the tests' own helpers): the table during a deal
-(desktop 1280 x 800 and a 390 x 844 phone), the end of a deal, the settings
+(desktop 1280 x 800, a 390 x 844 phone, the phone held sideways at
+844 x 390, and a 2560 x 1440 screen), the end of a deal, the settings
 and their custom-rules editor, the help's rules summary and how-to-play,
 a tutorial prompt, the statistics after two finished matches, the review of
 a finished deal, the score sheet after a few deals, the hand-over screen of
@@ -50,7 +51,11 @@ LAUNCH_ARGS = [
 VIEWPORTS: dict[str, ViewportSize] = {
     "desktop": {"width": 1280, "height": 800},
     "phone": {"width": 390, "height": 844},
+    "landscape": {"width": 844, "height": 390},
+    "large": {"width": 2560, "height": 1440},
 }
+#: The viewports of a phone (touch, mobile).
+PHONES = ("phone", "landscape")
 # HU24, you lead; after two tricks the computer leads and you answer.
 GAME = {"preset": "HU24", "seed": 2026, "dealer": 1}
 # The computer against itself: HU24, six cards in each hand.
@@ -221,6 +226,10 @@ SHOTS = (
     Shot("table", "desktop", "hu", "tell"),
     Shot("table", "phone", "de", "tell"),
     Shot("table", "phone", "pl", "french"),
+    Shot("table", "landscape", "en", "french"),
+    Shot("table", "landscape", "hu", "tell"),
+    Shot("table", "large", "de", "tell"),
+    Shot("table", "large", "pl", "french"),
     Shot("deal-end", "desktop", "pl", "french"),
     Shot("deal-end", "phone", "sr", "tell"),
     Shot("settings", "phone", "ro", "tell"),
@@ -276,7 +285,7 @@ def main(argv: list[str]) -> int:
             for shot in SHOTS:
                 if wanted and not shot.name.startswith(wanted):
                     continue
-                phone = shot.viewport == "phone"
+                phone = shot.viewport in PHONES
                 context = browser.new_context(
                     viewport=VIEWPORTS[shot.viewport],
                     is_mobile=phone,
