@@ -53,15 +53,23 @@ def play_a_card(page: Page) -> None:
     )
 
 
-@pytest.mark.parametrize("width,height", [(844, 390), (740, 360), (915, 412)])
-def test_a_phone_held_sideways_shows_everything_without_scrolling(
-    site: Site, phone_context: BrowserContext, watch: Watch, width: int, height: int
-) -> None:
+def phone_table(
+    site: Site, phone_context: BrowserContext, watch: Watch, width: int, height: int, game: dict[str, Any]
+) -> Page:
+    """A phone's page of ``width`` x ``height`` with ``game`` on the table."""
     page = phone_context.new_page()
     page.set_viewport_size({"width": width, "height": height})
     watch.attach(page)
     open_table(page, site.url)
-    new_game(page, **SCRIPTED_AT20)  # exchange and close are offered: the most buttons
+    new_game(page, **game)
+    return page
+
+
+@pytest.mark.parametrize("width,height", [(844, 390), (740, 360), (915, 412)])
+def test_a_phone_held_sideways_shows_everything_without_scrolling(
+    site: Site, phone_context: BrowserContext, watch: Watch, width: int, height: int
+) -> None:
+    page = phone_table(site, phone_context, watch, width, height, SCRIPTED_AT20)  # exchange, close: most buttons
     where = f"{width}x{height}, exchange and close offered"
     parts = ["#my-hand .card >> nth=-1", "#my-hand .card >> nth=0", "#stock", "#opp-hand", "#trick"]
     inside_the_window(page, [*parts, "#actions button >> nth=-1", "#hint", "#last-trick"], where)
@@ -76,11 +84,7 @@ def test_a_phone_held_sideways_shows_everything_without_scrolling(
 def test_a_phone_held_upright_shows_the_last_trick_without_scrolling(
     site: Site, phone_context: BrowserContext, watch: Watch, width: int, height: int
 ) -> None:
-    page = phone_context.new_page()
-    page.set_viewport_size({"width": width, "height": height})
-    watch.attach(page)
-    open_table(page, site.url)
-    new_game(page, **YOU_LEAD)
+    page = phone_table(site, phone_context, watch, width, height, YOU_LEAD)
     play_a_card(page)
     page.evaluate("scrollTo(0, 0)")  # (Firefox scrolls a clicked card into view its own way)
     inside_the_window(page, ["#my-hand .card >> nth=-1", "#last-trick .card >> nth=-1"], f"{width}x{height}")
