@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from .conftest import STEP_TIMEOUT_MS, Site
 from .online_fixtures import voice_browser, webrtc_browser  # noqa: F401 (fixtures)
@@ -50,15 +51,20 @@ def until_voice(player: Player, condition: str, arg: Any = None) -> None:
     The hook is a promise (getStats), and a wait's condition must be synchronous: each poll starts the next
     reading and looks at the last one (``w`` keeps them, and whatever the condition needs to keep).
     """
-    player.page.evaluate("() => { window.__voicePoll = { v: null, busy: false }; }")
-    player.page.wait_for_function(
-        "arg => { const w = window.__voicePoll;"
-        " if (!w.busy) { w.busy = true; window.__test.voice().then((v) => { w.v = v; w.busy = false; }); }"
-        f" const v = w.v; return v !== null && ({condition}); }}",
-        arg=arg,
-        timeout=STEP_TIMEOUT_MS,
-        polling=100,
-    )
+    player.page.evaluate("() => { window.__voicePoll = { v: null, busy: false, error: null }; }")
+    try:
+        player.page.wait_for_function(
+            "arg => { const w = window.__voicePoll;"
+            " if (!w.busy) { w.busy = true; window.__test.voice().then("
+            "(v) => { w.v = v; w.busy = false; }, (e) => { w.error = String(e); w.busy = false; }); }"
+            f" const v = w.v; return v !== null && ({condition}); }}",
+            arg=arg,
+            timeout=STEP_TIMEOUT_MS,
+            polling=100,
+        )
+    except PlaywrightTimeoutError:
+        last = player.page.evaluate("() => window.__voicePoll")
+        raise AssertionError(f"voice never reached {condition!r}; the last reading: {last}") from None
 
 
 def hears(listener: Player) -> None:

@@ -186,11 +186,23 @@ export class VoiceCall {
     this.#pc.close();
   }
 
+  /** True once the call has ended here (a getter, so a check after an await reads the state afresh). */
+  get isClosed() {
+    return this.state === "closed";
+  }
+
   /** Bytes of sound sent and received so far, and the level of the sound received (0 to 1, where known). */
   async stats() {
     const totals = { sent: 0, received: 0, level: 0 };
     if (this.state === "closed") return totals;
-    const report = await this.#pc.getStats();
+    let report;
+    try {
+      report = await this.#pc.getStats();
+    } catch (error) {
+      // Firefox rejects a reading that a hang-up overtook: a closed call has nothing more to count.
+      if (this.isClosed) return totals;
+      throw error;
+    }
     report.forEach((entry) => {
       if (entry.type === "outbound-rtp" && entry.kind === "audio") totals.sent += entry.bytesSent ?? 0;
       if (entry.type === "inbound-rtp" && entry.kind === "audio") {
