@@ -90,14 +90,15 @@ def test_the_deck_switch_redraws_every_card_and_is_remembered(site: Site, page: 
     hand: list[str] = page.evaluate("window.__test.view().hand")
     before = card_art(page)
     assert set(before["decks"]) == {"french"}
-    assert before["faces"] and all(href.startswith("#suit-french-") for href in before["faces"])
+    # Suit signs, and the figures of the court cards.
+    assert before["faces"] and all(href.startswith(("#suit-french-", "#court-french-")) for href in before["faces"])
     assert before["backs"] and set(before["backs"]) == {"#back-french"}
     assert before["labels"] == [label("en", "french", code) for code in hand]
 
     choose(page, deck="tell")
     after = card_art(page)
     assert set(after["decks"]) == {"tell"}
-    assert after["faces"] and all(href.startswith("#suit-tell-") for href in after["faces"])
+    assert after["faces"] and all(href.startswith(("#suit-tell-", "#court-tell-")) for href in after["faces"])
     assert set(after["backs"]) == {"#back-tell"}
     assert after["badge"].startswith("#suit-tell-")
     assert after["labels"] == [label("en", "tell", code) for code in hand]  # "Ober of leaves"

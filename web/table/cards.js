@@ -9,18 +9,18 @@
 // Card codes are the protocol's, whatever the pattern: rank A T K Q J 9 plus
 // suit H D C S ("QH" is the Queen of hearts, or the Ober of hearts). The suit
 // shapes and the card backs live once in a hidden sprite (<symbol>s) that
-// every card refers to with <use>. The four Tell suits differ in shape (heart,
-// round bell with a band and a slot, acorn with a cap, leaf with a stem and
-// veins), not only in colour; the corner shows the rank in the player's
-// language (web/i18n/*.json, "rankShort.<deck>.<rank>").
+// every card refers to with <use>; so do the court cards' figures
+// (figures.js), built while the page is idle or when a card first shows
+// them. The four Tell suits differ in shape (heart, round bell with a band
+// and a slot, acorn with a cap, leaf with a stem and veins), not only in
+// colour; the corner shows the rank in the player's language
+// (web/i18n/*.json, "rankShort.<deck>.<rank>").
 
 import { t } from "../platform/i18n.js";
-
-const SVG = "http://www.w3.org/2000/svg";
+import { courtSymbol, courtSymbolId, svgElement as el, INK } from "./figures.js";
 
 export const DECK_STYLES = ["french", "tell"];
 const RED = new Set(["H", "D"]);
-const INK = "#2b1d0e";
 
 let deck = "french";
 
@@ -30,6 +30,7 @@ let deck = "french";
  */
 export function setDeckStyle(style) {
   deck = DECK_STYLES.includes(style) ? style : "french";
+  if (document.getElementById("card-sprites")) prepareCourts();
 }
 
 export function deckStyle() {
@@ -152,27 +153,6 @@ const PIPS = {
   ],
 };
 
-// The Tell court figures: coat colour, trim, headwear and where the suit sign is held
-// (the Ober holds it high, the Unter low, the King beside his crown).
-/** @type {Record<string, {coat: string, trim: string, beard: string | null, hat: string, sign: number[]}>} */
-const TELL_COURTS = {
-  K: { coat: "#9e1b32", trim: "#f5f1e6", beard: "#d9d4c7", hat: "crown", sign: [61, 22, 15] },
-  Q: { coat: "#1f5f8b", trim: "#e0b53a", beard: "#8a5a2b", hat: "feather", sign: [24, 22, 16] },
-  J: { coat: "#2e6b3a", trim: "#e0b53a", beard: null, hat: "cap", sign: [61, 99, 15] },
-};
-
-/**
- * @param {string} name
- * @param {Attributes} [attrs]
- * @param {Node[]} [children]
- */
-function el(name, attrs = {}, children = []) {
-  const node = document.createElementNS(SVG, name);
-  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
-  for (const child of children) node.append(child);
-  return node;
-}
-
 /**
  * @param {string} id
  * @param {{dark: string, light: string, line: string}} colors
@@ -231,6 +211,35 @@ export function installCardSprites(doc = document) {
     defs,
   ]);
   doc.body.prepend(sprite);
+  if (doc === document) prepareCourts();
+}
+
+/**
+ * Build the court figures of the current pattern (twelve <symbol>s of some 40 elements each) while
+ * the page is idle, as it is while the engine boots, a few at a time: the first hand drawn then finds
+ * them ready, and no task grows long.
+ */
+function prepareCourts() {
+  const wanted = deck;
+  const codes = [..."KQJ"].flatMap((rank) => [..."HDCS"].map((suit) => rank + suit));
+  const later = (/** @type {(deadline?: IdleDeadline) => void} */ step) => {
+    if ("requestIdleCallback" in window) requestIdleCallback(step, { timeout: 1000 });
+    else setTimeout(step, 20);
+  };
+  /** @param {IdleDeadline} [deadline] */
+  const step = (deadline) => {
+    if (deck !== wanted) return; // another pattern now: it prepares its own
+    do {
+      courtHref(/** @type {string} */ (codes.shift()));
+    } while (codes.length && deadline && deadline.timeRemaining() > 4);
+    if (codes.length) later(step);
+  };
+  later(step);
+}
+
+/** Add every court figure of the current pattern that the sprite lacks at once (the benchmark times it). */
+export function buildCourtSymbols() {
+  for (const rank of "KQJ") for (const suit of "HDCS") courtHref(rank + suit);
 }
 
 // ------------------------------------------------------------- the words
@@ -301,71 +310,16 @@ function corner(rank, suit, bottom = false) {
 }
 
 /**
- * @param {SVGElement} svg
- * @param {string} rank
- * @param {string} suit
+ * The href of a court card's figure in the current pattern, its <symbol> added to the sprite on first use.
+ * @param {string} code
  */
-function frenchCourt(svg, rank, suit) {
-  svg.append(el("rect", { x: 22, y: 20, width: 56, height: 100, rx: 4, class: "court" }));
-  svg.append(
-    el("text", { x: 50, y: 78, class: "court-letter" }, [document.createTextNode(t(`rankShort.french.${rank}`))]),
-  );
-  svg.append(suitUse(suit, 38, 28, 24));
-  svg.append(suitUse(suit, 38, 88, 24, true));
-}
-
-/**
- * @param {string} kind
- * @param {string} coat
- */
-function headwear(kind, coat) {
-  const line = { stroke: INK, "stroke-width": 1.5 };
-  if (kind === "crown") {
-    return [el("path", { d: "M39 46 L39 33 L44.5 39.5 L50 30 L55.5 39.5 L61 33 L61 46 Z", fill: "#e0b53a", ...line })];
+function courtHref(code) {
+  const id = courtSymbolId(deck, code);
+  if (!document.getElementById(id)) {
+    installCardSprites();
+    document.querySelector("#card-sprites defs")?.append(courtSymbol(deck, code));
   }
-  if (kind === "feather") {
-    return [
-      el("path", { d: "M58 40 Q71 30 69 15 Q62 29 55 36 Z", fill: "#f5f1e6", ...line }),
-      el("path", { d: "M41 45 Q42 33 50 33 Q58 33 59 45 Z", fill: coat, ...line }),
-      el("ellipse", { cx: 50, cy: 45, rx: 14, ry: 3.5, fill: coat, ...line }),
-    ];
-  }
-  return [
-    el("path", { d: "M40 47 Q40 35 50 35 Q60 35 60 47 Z", fill: "#8b1e1e", ...line }),
-    el("circle", { cx: 50, cy: 34, r: 3, fill: "#e0b53a", ...line }),
-  ];
-}
-
-/**
- * @param {SVGElement} svg
- * @param {string} rank
- * @param {string} suit
- */
-function tellCourt(svg, rank, suit) {
-  const court = TELL_COURTS[rank];
-  const line = { stroke: INK, "stroke-width": 1.5 };
-  svg.append(el("rect", { x: 22, y: 20, width: 56, height: 100, rx: 4, class: "court" }));
-  svg.append(el("path", { d: "M33 120 L35 80 Q36 68 50 66 Q64 68 65 80 L67 120 Z", fill: court.coat, ...line }));
-  svg.append(el("path", { d: "M46.5 67 L53.5 67 L56 120 L44 120 Z", fill: court.trim, ...line }));
-  if (rank === "K") {
-    // biome-ignore format: three buttons, one line
-    for (const [cx, cy] of [[50, 78], [49, 92], [51, 106]]) svg.append(el("circle", { cx, cy, r: 1.6, fill: INK }));
-  }
-  svg.append(el("rect", { x: 34.5, y: 88, width: 31, height: 5, fill: "#5b3a14" }));
-  svg.append(el("path", { d: "M40 68 Q50 77 60 68 L58 64 Q50 70 42 64 Z", fill: "#fbfaf6", ...line }));
-  svg.append(el("circle", { cx: 50, cy: 54, r: 10, fill: "#f3cfa6", ...line }));
-  svg.append(
-    el("circle", { cx: 46.2, cy: 53, r: 1.3, fill: INK }),
-    el("circle", { cx: 53.8, cy: 53, r: 1.3, fill: INK }),
-  );
-  if (court.beard) {
-    svg.append(el("path", { d: "M41 57 Q50 73 59 57 Q50 62 41 57 Z", fill: court.beard, ...line }));
-  } else {
-    svg.append(el("path", { d: "M45 59.5 Q50 62 55 59.5", fill: "none", ...line }));
-  }
-  svg.append(...headwear(court.hat, court.coat));
-  const [x, y, size] = court.sign;
-  svg.append(suitUse(suit, x, y, size));
+  return `#${id}`;
 }
 
 /**
@@ -392,8 +346,7 @@ export function cardFace(code) {
       svg.append(suitUse(suit, 22, 42, 56));
     }
   } else if (rank === "K" || rank === "Q" || rank === "J") {
-    if (deck === "tell") tellCourt(svg, rank, suit);
-    else frenchCourt(svg, rank, suit);
+    svg.append(el("use", { href: courtHref(code), x: 0, y: 0, width: 100, height: 140, class: "court-figure" }));
   } else if (deck === "tell") {
     // Upright pips: an upside-down leaf would look like a heart.
     const size = rank === "T" ? 18 : 20;
