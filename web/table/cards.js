@@ -11,13 +11,13 @@
 // shapes and the card backs live once in a hidden sprite (<symbol>s) that
 // every card refers to with <use>; so do the court cards' figures
 // (figures.js), built while the page is idle or when a card first shows
-// them. The four Tell suits differ in shape (heart, round bell with a band
-// and a slot, acorn with a cap, leaf with a stem and veins), not only in
-// colour; the corner shows the rank in the player's language
-// (web/i18n/*.json, "rankShort.<deck>.<rank>").
+// them. The four Tell suits differ in shape and in colour: a red heart, a
+// yellow round bell with a band and a slot, a brown acorn under a dark cap, a
+// green leaf with a stem and veins. The corner shows the rank in the player's
+// language (web/i18n/*.json, "rankShort.<deck>.<rank>") over the suit sign.
 
 import { t } from "../platform/i18n.js";
-import { courtSymbol, courtSymbolId, svgElement as el, INK } from "./figures.js";
+import { circles, courtSymbol, courtSymbolId, svgElement as el, INK } from "./figures.js";
 
 export const DECK_STYLES = ["french", "tell"];
 const RED = new Set(["H", "D"]);
@@ -69,13 +69,13 @@ const ACORN_DOTS = [
 const TELL_SHAPES = {
   // Hearts (Piros, Herz): a full heart with a highlight.
   H: [
-    ["path", { d: FRENCH_PATHS.H, fill: "#d0202e", stroke: "#6e0d16", "stroke-width": 3 }],
+    ["path", { d: FRENCH_PATHS.H, fill: "#d0202e", stroke: "#6e0d16", "stroke-width": 3, class: "body" }],
     ["ellipse", { cx: 31, cy: 29, rx: 9, ry: 5.5, fill: "#f47c7c", transform: "rotate(-35 31 29)" }],
   ],
-  // Bells (Tök, Schellen): a round sleigh bell with a loop, a band and a slot.
+  // Bells (Tök, Schellen): a round yellow sleigh bell with a loop, a band, a slot and its clapper.
   D: [
     ["circle", { cx: 50, cy: 16, r: 7, fill: "none", stroke: "#6b4a00", "stroke-width": 4 }],
-    ["circle", { cx: 50, cy: 57, r: 35, fill: "#f0b323", stroke: "#6b4a00", "stroke-width": 3 }],
+    ["circle", { cx: 50, cy: 57, r: 35, fill: "#f7c51e", stroke: "#6b4a00", "stroke-width": 3, class: "body" }],
     [
       "path",
       { d: "M15.9 49 Q50 60 84.1 49 L84.9 60 Q50 71 15.1 60 Z", fill: "#c8102e", stroke: "#6b4a00", "stroke-width": 2 },
@@ -84,35 +84,47 @@ const TELL_SHAPES = {
       "path",
       { d: "M33 79 Q50 85 67 79", fill: "none", stroke: "#3a2600", "stroke-width": 5, "stroke-linecap": "round" },
     ],
-    ["circle", { cx: 33, cy: 79, r: 5.5, fill: "#3a2600" }],
-    ["circle", { cx: 67, cy: 79, r: 5.5, fill: "#3a2600" }],
+    [
+      "path",
+      {
+        d: circles(
+          [
+            [33, 79],
+            [67, 79],
+          ],
+          5.5,
+        ),
+        fill: "#3a2600",
+      },
+    ],
+    ["circle", { cx: 50, cy: 85.5, r: 5, fill: "#8a5a00", stroke: "#3a2600", "stroke-width": 2 }],
     ["ellipse", { cx: 36, cy: 36, rx: 8, ry: 5, fill: "#fff1bf", transform: "rotate(-30 36 36)" }],
   ],
-  // Acorns (Makk, Eichel): a nut under a dotted cap, on a stalk.
+  // Acorns (Makk, Eichel): a brown nut under a dark dotted cap, on a stalk.
   C: [
     ["path", { d: "M46 3 Q50 1 54 3 L55 18 L45 18 Z", fill: "#5b3a14", stroke: INK, "stroke-width": 2 }],
     [
       "path",
       {
         d: "M22 44 L78 44 C80 70 66 90 50 97 C34 90 20 70 22 44 Z",
-        fill: "#c98a3a",
-        stroke: "#4a2e0e",
+        fill: "#9c5a24",
+        stroke: "#3e230a",
         "stroke-width": 3,
+        class: "body",
       },
     ],
-    ["ellipse", { cx: 38, cy: 66, rx: 5, ry: 11, fill: "#ebbd70" }],
+    ["ellipse", { cx: 38, cy: 66, rx: 5, ry: 11, fill: "#d0955a" }],
     [
       "path",
       {
         d: "M13 47 C13 22 30 14 50 14 C70 14 87 22 87 47 C70 53 30 53 13 47 Z",
-        fill: "#66632a",
+        fill: "#5c5524",
         stroke: "#2f2d0c",
         "stroke-width": 3,
       },
     ],
-    ...ACORN_DOTS.map(
-      ([cx, cy]) => /** @type {[string, Attributes]} */ (["circle", { cx, cy, r: 2.6, fill: "#b3ae62" }]),
-    ),
+    // One path for all the dots: every acorn on every card shows them.
+    ["path", { d: circles(ACORN_DOTS, 2.6), fill: "#b3ae62" }],
   ],
   // Leaves (Zöld, Laub): a pointed leaf with a stem and veins.
   S: [
@@ -124,6 +136,7 @@ const TELL_SHAPES = {
         fill: "#3f8f2f",
         stroke: "#1d4413",
         "stroke-width": 3,
+        class: "body",
       },
     ],
     [
@@ -292,6 +305,9 @@ function suitUse(suit, x, y, size, flip = false) {
   return use;
 }
 
+// The corner's suit sign: 19 of the card's 100 units (10 px on a 52 px phone card).
+const CORNER_SIGN = { x: 2, y: 28.5, size: 19 };
+
 /**
  * The rank and suit in a corner; the bottom corner is the top one turned round (its Tell sign stays upright).
  * @param {string} rank
@@ -299,13 +315,14 @@ function suitUse(suit, x, y, size, flip = false) {
  */
 function corner(rank, suit, bottom = false) {
   const label = t(`rankShort.${deck}.${rank}`);
-  const text = el("text", { x: 11, y: 24, class: label.length > 1 ? "rank rank-10" : "rank" }, [
+  const text = el("text", { x: 11.5, y: 24, class: label.length > 1 ? "rank rank-10" : "rank" }, [
     document.createTextNode(label),
   ]);
-  if (!bottom) return el("g", {}, [text, suitUse(suit, 3.5, 29, 15)]);
+  const { x, y, size } = CORNER_SIGN;
+  if (!bottom) return el("g", {}, [text, suitUse(suit, x, y, size)]);
   const turned = el("g", { transform: "rotate(180 50 70)" }, [text]);
-  if (deck === "tell") return el("g", {}, [turned, suitUse(suit, 81.5, 96, 15)]);
-  turned.append(suitUse(suit, 3.5, 29, 15));
+  if (deck === "tell") return el("g", {}, [turned, suitUse(suit, 100 - x - size, 140 - y - size, size)]);
+  turned.append(suitUse(suit, x, y, size));
   return turned;
 }
 
