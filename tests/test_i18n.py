@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any, ClassVar
@@ -227,6 +228,22 @@ def test_values_are_complete(strings: dict[str, dict[str, Any]], language: str) 
         else:
             assert isinstance(value, str) and value.strip(), f"{language}: {key} is empty or not text"
         assert placeholders(value) == placeholders(en[key]), f"{language}: {key} placeholders differ from en"
+
+
+def bare(text: str) -> str:
+    """``text`` without accents, in capitals: "Á" and "A" are the same index at a glance on a small card."""
+    return "".join(c for c in unicodedata.normalize("NFD", text) if not unicodedata.combining(c)).upper()
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_corner_indices_differ_by_more_than_an_accent(strings: dict[str, dict[str, Any]], language: str) -> None:
+    """In every pattern the ranks' corner indices are told apart by their letters, not by an accent alone."""
+    for deck in ("french", "tell"):
+        indices = {rank: strings[language][f"rankShort.{deck}.{rank}"] for rank in RANKS}
+        seen: dict[str, str] = {}
+        for rank, index in indices.items():
+            assert bare(index) not in seen, f"{language} {deck}: {rank} {index!r} and {seen[bare(index)]} look alike"
+            seen[bare(index)] = f"{rank} {index!r}"
 
 
 def test_the_files_list_exactly_the_languages() -> None:

@@ -13,8 +13,16 @@
 // (figures.js), built while the page is idle or when a card first shows
 // them. The four Tell suits differ in shape and in colour: a red heart, a
 // yellow round bell with a band and a slot, a brown acorn under a dark cap, a
-// green leaf with a stem and veins. The corner shows the rank in the player's
-// language (web/i18n/*.json, "rankShort.<deck>.<rank>") over the suit sign.
+// green leaf with a stem and veins.
+//
+// The corner shows the rank in the player's language (web/i18n/*.json,
+// "rankShort.<deck>.<rank>") over the suit sign. No two ranks of a pattern
+// may share an index once accents are ignored (tests/test_i18n.py): the
+// Hungarian ace (ász) and Unter (alsó) are both "A..." words, and "Á" beside
+// "A" reads the same at a glance on a small card, so the ace's index is the
+// whole word "Ász" (squeezed to the corner's width), the Unter's "A", the
+// Ober's "F", the King's "K", as Hungarian players write them; 10 and 9 are
+// "X" and "IX" as on printed Hungarian cards.
 
 import { t } from "../platform/i18n.js";
 import { circles, courtSymbol, courtSymbolId, svgElement as el, INK } from "./figures.js";
@@ -310,14 +318,18 @@ const CORNER_SIGN = { x: 2, y: 28.5, size: 19 };
 
 /**
  * The rank and suit in a corner; the bottom corner is the top one turned round (its Tell sign stays upright).
+ * An index of three letters (the Hungarian "Ász") is squeezed to the corner's width.
  * @param {string} rank
  * @param {string} suit
  */
 function corner(rank, suit, bottom = false) {
   const label = t(`rankShort.${deck}.${rank}`);
-  const text = el("text", { x: 11.5, y: 24, class: label.length > 1 ? "rank rank-10" : "rank" }, [
-    document.createTextNode(label),
-  ]);
+  /** @type {Record<string, string | number>} */
+  const attrs = { x: 11.5, y: 24, class: "rank" };
+  if (label.length === 2) attrs.class = "rank rank-10";
+  if (label.length > 2)
+    Object.assign(attrs, { class: "rank rank-3", textLength: 21, lengthAdjust: "spacingAndGlyphs" });
+  const text = el("text", attrs, [document.createTextNode(label)]);
   const { x, y, size } = CORNER_SIGN;
   if (!bottom) return el("g", {}, [text, suitUse(suit, x, y, size)]);
   const turned = el("g", { transform: "rotate(180 50 70)" }, [text]);
