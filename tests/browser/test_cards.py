@@ -50,9 +50,9 @@ DRAW = """async ({deck, codes}) => {
         const bare = symbol ? symbol.cloneNode(true) : null;
         if (bare) {
             bare.removeAttribute('id');
-            for (const sign of bare.querySelectorAll('use.sign')) sign.remove();
+            for (const sign of bare.querySelectorAll('.sign')) sign.remove();
         }
-        const sign = symbol ? symbol.querySelector('use.sign') : null;
+        const sign = symbol ? symbol.querySelector('.sign') : null;
         const cornerSign = face.querySelector('g use');
         const box = figure ? figure.getBoundingClientRect() : null;
         out[code] = {
@@ -63,7 +63,9 @@ DRAW = """async ({deck, codes}) => {
             held: part('held'),
             face: part('face'),
             halves: symbol ? [...symbol.children].filter(c => c.tagName === "g" && c.querySelector(".face")).length : 0,
+            // The suit sign a figure holds (a <use> of the suit's symbol) or shows (a copy of its outline).
             signHref: sign ? sign.getAttribute('href') : null,
+            signSuit: sign ? sign.dataset.suit || sign.getAttribute('href').slice(-1) : null,
             signY: sign ? Number(sign.getAttribute('y')) + Number(sign.getAttribute('height')) / 2 : null,
             figureBox: box ? [box.width, box.height] : null,
             // The corner sign's box on the card's 100-unit grid (its drawing fills most of it).
@@ -180,7 +182,7 @@ def test_french_courts_are_double_headed_figures(site: Site, page: Page, watch: 
     faces = draw(page, "french", codes)
     for code, face in faces.items():
         assert face["href"] == f"#court-french-{code}" and face["symbolTag"] == "symbol", code
-        assert face["signHref"] == f"#suit-french-{code[1]}", code
+        assert face["signSuit"] == code[1], f"{code} shows its suit sign"
         assert face["halves"] == 2, f"{code}: the bust twice, the lower one turned round"
         assert face["hat"] and face["face"] and face["held"], code
         assert fills_the_card(face), f"{code}: the figure is drawn {face['figureBox']} px"

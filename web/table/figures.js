@@ -108,10 +108,16 @@ function ermineSpots(points) {
  * Path data of circles (one path draws many: fewer elements for every card that shows them).
  * @param {number[][]} centres
  * @param {number} r
+ * @param {boolean} [clockwise] the way round (as seen on the screen): where circles overlap another
+ *   subpath of the same path, both must go the same way for the overlap to be filled
  */
-export function circles(centres, r) {
+export function circles(centres, r, clockwise = false) {
+  const sweep = clockwise ? 1 : 0;
   return centres
-    .map(([x, y]) => `M${round(x - r)} ${round(y)} a${r} ${r} 0 1 0 ${2 * r} 0 a${r} ${r} 0 1 0 ${-2 * r} 0 Z`)
+    .map(
+      ([x, y]) =>
+        `M${round(x - r)} ${round(y)} a${r} ${r} 0 1 ${sweep} ${2 * r} 0 a${r} ${r} 0 1 ${sweep} ${-2 * r} 0 Z`,
+    )
     .join(" ");
 }
 
@@ -780,11 +786,13 @@ const FRENCH_COLORS = {
 const FRENCH_HAIR = { H: "#6b4423", D: "#b8662e", C: "#2b2118", S: "#9b968c" };
 
 /**
- * The upper half of a French court card: a bust from y 8 to 70, its suit sign at the top left.
+ * The upper half of a French court card: a bust from y 8 to 70, its suit sign at the top left
+ * (a copy of the suit's path in the card's colour: one element, where a nested <use> costs more).
  * @param {string} rank
  * @param {string} suit
+ * @param {string} signPath the suit's outline in a 100 x 100 box
  */
-function frenchHalf(rank, suit) {
+function frenchHalf(rank, suit, signPath) {
   const [main, second, third] = FRENCH_COLORS[suit];
   const hairColor = FRENCH_HAIR[suit];
   const parts = [];
@@ -958,7 +966,9 @@ function frenchHalf(rank, suit) {
     ...part("held", held),
     el("circle", { cx: hx, cy: hy, r: 3, fill: SKIN, ...THIN }),
   );
-  parts.push(sign("french", suit, 33.5, 19, 14));
+  parts.push(
+    el("path", { d: signPath, class: "sign", "data-suit": suit, transform: "translate(26.5 12) scale(0.14)" }),
+  );
   return el("g", {}, parts);
 }
 
@@ -966,9 +976,10 @@ function frenchHalf(rank, suit) {
  * The children of a French court card's symbol: the frame and the bust twice, the lower one turned round.
  * @param {string} rank
  * @param {string} suit
+ * @param {string} signPath
  */
-function frenchFigure(rank, suit) {
-  const upper = frenchHalf(rank, suit);
+function frenchFigure(rank, suit, signPath) {
+  const upper = frenchHalf(rank, suit, signPath);
   const lower = /** @type {Element} */ (upper.cloneNode(true));
   lower.setAttribute("transform", "rotate(180 50 70)");
   return [
@@ -993,9 +1004,10 @@ export function courtSymbolId(deck, code) {
  * The <symbol> of a court card's figure in a pattern.
  * @param {string} deck
  * @param {string} code
+ * @param {string} frenchSign the French suit's outline (a 100 x 100 box), drawn beside the bust
  */
-export function courtSymbol(deck, code) {
+export function courtSymbol(deck, code, frenchSign) {
   const [rank, suit] = code;
-  const children = deck === "tell" ? tellFigure(rank, suit) : frenchFigure(rank, suit);
+  const children = deck === "tell" ? tellFigure(rank, suit) : frenchFigure(rank, suit, frenchSign);
   return el("symbol", { id: courtSymbolId(deck, code), viewBox: "0 0 100 140", class: "figure" }, children);
 }
