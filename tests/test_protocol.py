@@ -528,3 +528,38 @@ def test_a_review_is_evaluated_in_parts_each_within_the_cap(monkeypatch: pytest.
         start = answer["next_step"]
     assert [len(p) for p in parts[:-1]] == [2] * (len(parts) - 1) and 1 <= len(parts[-1]) <= 2
     assert [i for part in parts for i in part] == evaluated
+
+
+def test_the_tables_computer_and_hint_count_their_budget_from_the_request(monkeypatch: pytest.MonkeyPatch) -> None:
+    """table_computer and table_hint take what the request spent before the search (the first one imports the
+    computer player) from the level's budget, but the search keeps at least half of it."""
+    import time
+
+    from py_engine import ai
+    from py_engine.service.match import Match
+    from py_engine.service.table import SEARCH_SHARE_KEPT, Seating, Table, kept_for_search
+
+    now = time.perf_counter()
+    assert kept_for_search(1000, None) == 1000
+    assert 600 <= kept_for_search(1000, now - 0.3) <= 700
+    assert kept_for_search(1000, now - 5.0) == int(1000 * SEARCH_SHARE_KEPT)
+
+    budgets: list[int | None] = []
+    real_choose, real_rank = ai.choose, ai.rank
+
+    def choose(match: Any, seat: int, request: Any, **options: Any) -> Any:
+        budgets.append(request.budget_ms)
+        return real_choose(match, seat, type(request)(level=request.level, iterations=50, seed=1), **options)
+
+    def rank(match: Any, seat: int, request: Any, **options: Any) -> Any:
+        budgets.append(request.budget_ms)
+        return real_rank(match, seat, type(request)(budget_ms=1, seed=1), **options)
+
+    monkeypatch.setattr(ai, "choose", choose)
+    monkeypatch.setattr(ai, "rank", rank)
+    table = Table(Match(rules=PRESETS["AT20"], seed=3, dealer=1), Seating.from_json({}))
+    table.hint(started=time.perf_counter() - 0.4)
+    table.act(0, next(a for a in table.show()["view"]["legal"] if a.startswith("play:")))
+    table.computer_move(5, started=time.perf_counter() - 0.2)
+    assert budgets[0] == int(ai.HINT_BUDGET_MS * SEARCH_SHARE_KEPT)  # 400 ms spent: the floor
+    assert budgets[1] is not None and 700 <= budgets[1] <= 800

@@ -380,17 +380,18 @@ class Engine:
             raise ProtocolError("bad_request", f"argument 'level' must be a level 1-5, not {level!r}")
         return table.computer_move(
             level,
-            budget_ms=left_of(positive(req, "budget_ms", MAX_BUDGET_MS, MS), started),
+            budget_ms=positive(req, "budget_ms", MAX_BUDGET_MS, MS),
             iterations=positive(req, "iterations", MAX_ITERATIONS, "a positive integer"),
             seed=arg(req, "seed", int, None),
             clock=arg(req, "timed", bool, True),
+            started=started,
         )
 
     def _table_hint(self, req: dict[str, Any]) -> dict[str, Any]:
         started = time.perf_counter()
         table = self._table(req)
         budget = positive(req, "budget_ms", MAX_BUDGET_MS, MS)
-        return table.hint(left_of(budget, started), seed=arg(req, "seed", int, None))
+        return table.hint(budget, seed=arg(req, "seed", int, None), started=started)
 
     def _table_undo(self, req: dict[str, Any]) -> dict[str, Any]:
         return self._table(req).undo()

@@ -73,13 +73,13 @@ def _kind_name(kind: type | tuple[type, ...]) -> str:
     )
 
 
-def left_of(budget_ms: int | None, started: float) -> int | None:
+def left_of(budget_ms: int | None, started: float | None) -> int | None:
     """What is left of a request's time budget, which counts from ``started`` (``time.perf_counter()``).
 
     The first ``ai_move`` or ``hint`` also imports the computer player; that
     time is taken from the search, so the answer still comes within the budget.
     """
-    if budget_ms is None:
-        return None
+    if budget_ms is None or started is None:
+        return budget_ms
     spent = int((time.perf_counter() - started) * 1000)
     return max(1, budget_ms - spent)

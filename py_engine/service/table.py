@@ -43,7 +43,18 @@ from ..core.events import Event
 from .json_text import plain_text
 from .match import Match
 from .record import is_seat, load_record
+from .requests import left_of
 from .views import filter_events, view
+
+#: The share of a move's or a hint's budget its search keeps, however long the request took before it.
+SEARCH_SHARE_KEPT = 0.5
+
+
+def kept_for_search(budget_ms: int, started: float | None) -> int:
+    """What is left of ``budget_ms`` since ``started``, but at least SEARCH_SHARE_KEPT of it."""
+    left = left_of(budget_ms, started)
+    return max(int(budget_ms * SEARCH_SHARE_KEPT), left if left is not None else budget_ms)
+
 
 Mode = Literal["computer", "hotseat", "watch", "online"]
 MODES: tuple[Mode, ...] = ("computer", "hotseat", "watch", "online")
@@ -269,8 +280,14 @@ class Table:
         iterations: int | None = None,
         seed: int | None = None,
         clock: bool = True,
+        started: float | None = None,
     ) -> dict[str, Any]:
-        """The computer's move at the seat that has one; ``level`` overrides the seating's (against the computer)."""
+        """The computer's move at the seat that has one; ``level`` overrides the seating's (against the computer).
+
+        ``started``: when the request came (``time.perf_counter()``); the budget counts from then, so the
+        first move, which also imports the computer player, answers within it, unless that import took
+        more than half of it: the search keeps at least half (SEARCH_SHARE_KEPT).
+        """
         seat = self.computer_seat()
         if seat is None:
             if self.match.finished:
@@ -281,9 +298,10 @@ class Table:
         chosen = level if level is not None else (self.seating.levels[seat] or DEFAULT_LEVEL)
         from .. import ai  # imported on first use (the protocol's lazy modules)
 
+        budget = budget_ms if budget_ms is not None else LEVEL_BUDGET_MS[chosen]
         request = ai.Request(
             level=chosen,
-            budget_ms=(budget_ms if budget_ms is not None else LEVEL_BUDGET_MS[chosen]) if clock else None,
+            budget_ms=kept_for_search(budget, started) if clock else None,
             iterations=iterations,
             seed=seed,
         )
@@ -388,7 +406,10 @@ class Table:
         self.match, removed = review.undo(self.match, PERSON)
         return {"undone": removed, **self.show(), "save": self.kept}
 
-    def hint(self, budget_ms: int | None = None, seed: int | None = None) -> dict[str, Any]:
+    def hint(
+        self, budget_ms: int | None = None, seed: int | None = None, started: float | None = None
+    ) -> dict[str, Any]:
+        """The viewer's options ranked; the budget counts from ``started`` as in :meth:`computer_move`."""
         viewer = self.viewer()
         if not self.seating.assisted:
             raise TableError(f"a hint is not available in {self._what()}")
@@ -398,7 +419,8 @@ class Table:
             raise GameOverError("the game is over")
         from .. import ai  # imported on first use
 
-        ranking = ai.rank(self.match, viewer.seat, ai.Request(budget_ms=budget_ms, seed=seed))
+        budget = kept_for_search(budget_ms if budget_ms is not None else ai.HINT_BUDGET_MS, started)
+        ranking = ai.rank(self.match, viewer.seat, ai.Request(budget_ms=budget, seed=seed))
         return {"ranking": [{"action": action_name(a), "value": v} for a, v in ranking]}
 
     def _what(self) -> str:
