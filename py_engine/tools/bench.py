@@ -142,7 +142,7 @@ def in_pyodide(
     presets: list[str], runs: int, seconds: float, ai: bool, settings: list[str]
 ) -> dict[str, tuple[float, ...]]:
     """The same figures measured inside Pyodide under Node (needs ``npm ci``)."""
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]  # the repository: py_engine/tools/bench.py
     command = ["node", str(root / "tests" / "pyodide" / "run_module.mjs"), "py_engine.tools.bench", "--json"]
     command += ["--runs", str(runs), "--seconds", str(seconds)] + (["--ai"] if ai else [])
     for text in settings:
