@@ -146,6 +146,8 @@ def test_links_open_the_board_at_their_position() -> None:
     assert reopened["kind"] == "deal" and reopened["seat"] == 1
     assert reopened["position"]["state"] == branch["position"]["state"] and reopened["position"]["ply"] == 3
     assert not reopened["position"]["main"]
+    at_step = call(engine, cmd="analysis_open", table=table, deal=0, step=2)["position"]
+    assert at_step["ply"] == 2 and at_step["main"] and at_step["state"] == shown["state"]
     on_main = call(engine, cmd="link_make", table=table, deal=0, step=2)["link"]
     assert call(engine, cmd="link_open", link=on_main)["position"]["state"] == shown["state"]
     assert call(engine, cmd="link_make", table=table, deal=0, step=999)["error"]["code"] == "bad_link"
@@ -160,7 +162,7 @@ def test_links_open_the_board_at_their_position() -> None:
     for damaged, reason in (("deal=1.AAAA", "damaged"), ("deal=9.AAAA", "version"), ("join=x", "not_link")):
         error = call(engine, cmd="link_open", link=damaged)["error"]
         assert error["code"] == "bad_link" and error["detail"]["reason"] == reason
-    assert len(engine.boards) == 3
+    assert len(engine.boards) == 4
     assert {"analysis_open", "analysis_evaluate", "link_open", "link_make"} <= PAGE_COMMANDS
 
 

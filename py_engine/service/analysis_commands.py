@@ -56,7 +56,8 @@ def _opened(engine: Engine, board: Board) -> dict[str, Any]:
 
 def analysis_open(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
     table, index = _deal_of(engine, req)
-    return _opened(engine, Board(links.deal_link(table.match, index, seat=_seat(req))))
+    step = arg(req, "step", int, None, what="a step of the deal (0 or more)")
+    return _opened(engine, Board(links.deal_link(table.match, index, step=step, seat=_seat(req))))
 
 
 def link_open(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
