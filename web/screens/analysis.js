@@ -356,9 +356,14 @@ function renderTree() {
   }
   // The deal's first move, its alternatives (variations from the deal as dealt) nested after it, and so on.
   list.replaceChildren(...lineFrom(root.children[0]).children);
+  // The current move in view inside the tree's own scroll box (scrollIntoView would scroll the dialog too).
   const here = list.querySelector("li.current");
-  if (here instanceof HTMLElement && typeof here.scrollIntoView === "function")
-    here.scrollIntoView({ block: "nearest" });
+  if (here instanceof HTMLElement && list.clientHeight) {
+    const top = here.getBoundingClientRect().top - list.getBoundingClientRect().top + list.scrollTop;
+    if (top < list.scrollTop || top + here.offsetHeight > list.scrollTop + list.clientHeight) {
+      list.scrollTop = Math.max(0, top - list.clientHeight / 2);
+    }
+  }
 }
 
 function renderTrumps() {
