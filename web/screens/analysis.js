@@ -29,6 +29,7 @@ import { copyLink, linkUrl } from "./links.js";
  *   evaluation: Evaluation | null,
  *   evaluations: Map<string, Evaluation>,
  *   evaluating: boolean,
+ *   wanted: number,
  *   onClose?: () => void,
  * }} Session
  */
@@ -406,6 +407,7 @@ function show(position, tree) {
     }
   }
   here.position = position;
+  here.wanted = position.node;
   here.evaluation = here.evaluations.get(`${position.node}:${here.allCards}`) ?? null;
   shown += 1;
   render();
@@ -418,11 +420,14 @@ function show(position, tree) {
  */
 async function goTo(id) {
   const here = current();
-  if (!here.tree.has(id) || id === here.position.node) return;
+  if (!here.tree.has(id) || id === here.wanted) return;
+  // Steps asked for in a row count from the last one asked for, not from the one shown meanwhile.
+  here.wanted = id;
   try {
     const answer = await here.client.request({ cmd: "analysis_show", board: here.about.board, node: id });
-    if (session === here) show(answer.position);
+    if (session === here && here.wanted === id) show(answer.position);
   } catch (error) {
+    if (here.wanted === id) here.wanted = here.position.node;
     failed(error);
   }
 }
@@ -528,8 +533,8 @@ async function copyPositionLink() {
 
 /** The node after the position shown along its line, its line's end, and its neighbouring variations. */
 function neighbours() {
-  const { tree, position } = current();
-  const node = /** @type {BoardNode} */ (tree.get(position.node));
+  const { tree, wanted } = current();
+  const node = /** @type {BoardNode} */ (tree.get(wanted));
   let end = node;
   while (end.children.length) end = /** @type {BoardNode} */ (tree.get(end.children[0]));
   const siblings = node.parent === null ? [node.id] : /** @type {BoardNode} */ (tree.get(node.parent)).children;
@@ -634,6 +639,7 @@ export function openAnalysis({ client, opened, names = null, onClose }) {
     evaluation: null,
     evaluations: new Map(),
     evaluating: false,
+    wanted: opened.position.node,
     ...(onClose ? { onClose } : {}),
   };
   const dialog = /** @type {HTMLDialogElement} */ ($("analysis-dialog"));
