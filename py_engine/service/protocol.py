@@ -56,6 +56,7 @@ from .table import DEFAULT_LEVEL, LEVEL_BUDGET_MS, LEVELS, REVIEW_BUDGET_MS, Sea
 from .views import filter_events, view
 
 if TYPE_CHECKING:
+    from .analysis import Board
     from .online import GuestSession, HostSession
 
 #: Online play's commands (py_engine/service/online/commands.py); all but saving and restoring are the page's.
@@ -76,12 +77,29 @@ ONLINE_COMMANDS = (
     "online_close",
 )
 
+#: The analysis board and links (py_engine/service/analysis_commands.py), all the page's.
+ANALYSIS_COMMANDS = (
+    "analysis_open",
+    "analysis_show",
+    "analysis_play",
+    "analysis_remove",
+    "analysis_evaluate",
+    "analysis_close",
+    "link_make",
+    "link_open",
+)
+
 #: The computer player and the deal review, imported by the requests that use
 #: them (``ai_move``, ``hint``, ``undo``, ``review``) rather than with this
 #: module: they are the larger part of the engine, and in the browser the
 #: first table is drawn sooner without them. The worker imports them when the
 #: page is idle (``warm_up``).
-_LAZY_MODULES = ("py_engine.ai", "py_engine.service.review", "py_engine.service.online")
+_LAZY_MODULES = (
+    "py_engine.ai",
+    "py_engine.service.review",
+    "py_engine.service.online",
+    "py_engine.service.analysis_commands",
+)
 
 
 def warm_up() -> None:
@@ -102,6 +120,7 @@ class Engine:
         self.games: dict[str, Match] = {}
         self.tables: dict[str, Table] = {}
         self.online: dict[str, HostSession | GuestSession] = {}
+        self.boards: dict[str, Board] = {}
         self._counter = 0
         self._commands: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
             "presets": self._presets,
@@ -135,6 +154,8 @@ class Engine:
         }
         for name in ONLINE_COMMANDS:
             self._commands[name] = functools.partial(self._online, name)
+        for name in ANALYSIS_COMMANDS:
+            self._commands[name] = functools.partial(self._analysis, name)
 
     def handle_page(self, request: str) -> str:
         """Answer a request from the page: the table commands and the rules' lists, nothing that shows a seat.
@@ -443,6 +464,12 @@ class Engine:
 
         return commands.HANDLERS[name](self, req)
 
+    def _analysis(self, name: str, req: dict[str, Any]) -> dict[str, Any]:
+        """An ``analysis_*`` or ``link_*`` command: its handler lives with the board, imported on first use."""
+        from . import analysis_commands
+
+        return analysis_commands.HANDLERS[name](self, req)
+
     def _close_game(self, req: dict[str, Any]) -> dict[str, Any]:
         self._game(req)
         del self.games[req["game"]]
@@ -469,6 +496,7 @@ PAGE_COMMANDS = frozenset(
         "table_import",
         "table_close",
         *(name for name in ONLINE_COMMANDS if name not in ("online_save", "online_restore")),
+        *ANALYSIS_COMMANDS,
     }
 )
 
