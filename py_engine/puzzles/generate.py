@@ -2,7 +2,8 @@
 
 Deal ``n`` of a run with seed ``s`` is the single deal of seed
 ``deal_seed(s, n)``. It is played by the rule-of-thumb player with a little
-noise (its random numbers from ``random.Random`` of the deal's seed), and
+noise, keeping the lowest trump now and then rather than exchanging it at
+once (its random numbers from ``random.Random`` of the deal's seed), and
 every decision of the seat on turn on the way is *examined* when its
 proof stays bounded:
 
@@ -26,7 +27,7 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from ..ai.heuristic import claim_choice, heuristic_action
+from ..ai.heuristic import claim_choice, heuristic_action, scored_actions
 from ..core.actions import CLAIM, CLOSE, EXCHANGE, MARRY, RESIGN, is_marry
 from ..core.cards import KING, QUEEN, rank_of, suit_of
 from ..core.deal import Deal
@@ -47,6 +48,9 @@ CHECK_BUDGET = 1_500
 #: How much the rule-of-thumb player errs on the way (in its value units), for varied positions.
 NOISE = 6.0
 MIN_OPTIONS = 3
+#: How often the rule-of-thumb player keeps the lowest trump instead of exchanging it at once, so that some
+#: positions still offer the exchange when the talon runs low.
+KEEP_LOW_TRUMP = 0.6
 
 
 def deal_seed(seed: int, number: int) -> int:
@@ -88,6 +92,8 @@ def positions(preset: str, seed: int) -> Iterator[tuple[Position, Deal]]:
         seat = deal.to_act
         yield Position(preset, seed, tuple(actions)), deal.clone()
         action = heuristic_action(deal, seat, rng, NOISE)
+        if action == EXCHANGE and rng.random() < KEEP_LOW_TRUMP:
+            action = next(a for _, a in scored_actions(deal, seat) if a != EXCHANGE)
         match.act(seat, action)
         actions.append(action)
 
