@@ -35,13 +35,15 @@ def of_preset(preset: str) -> list[Puzzle]:
 # ------------------------------------------------------------------ the built-in set
 
 
+@pytest.mark.parametrize("part", range(2))
 @pytest.mark.parametrize("preset", PRESET_IDS)
-def test_every_builtin_puzzle_is_reproven(preset: str) -> None:
+def test_every_builtin_puzzle_is_reproven(preset: str, part: int) -> None:
     """Each stored answer guarantees its goal over every world, and every other first action is refuted.
 
-    Inside Pyodide (slower) every third puzzle is re-proven; CPython re-proves them all.
+    Each preset's puzzles in two parts (the test workers share them). Inside Pyodide (slower) every third
+    puzzle is re-proven; CPython re-proves them all.
     """
-    puzzles = of_preset(preset)
+    puzzles = of_preset(preset)[part::2]
     if IN_PYODIDE:
         puzzles = puzzles[::3]
     assert puzzles
@@ -87,8 +89,8 @@ def test_a_stored_puzzle_is_generated_again_from_its_seed() -> None:
 
 
 def test_a_run_is_reproducible_from_its_seed() -> None:
-    first = [p.row() for p in run("RO20", 5, 2)]
-    assert first == [p.row() for p in run("RO20", 5, 2)]
+    first = [p.row() for p in run("RO24", 4, 1)]
+    assert len(first) >= 2 and first == [p.row() for p in run("RO24", 4, 1)]
 
 
 # ------------------------------------------------------------------ solving
