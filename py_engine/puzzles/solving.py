@@ -163,7 +163,9 @@ class Session:
         goal = self.puzzle.goal
         follow = self.follow
         worlds = follow.worlds
-        refutation = self.refutation(action, worlds)
+        # At the first move the worlds are the position's, and the stored worst world saves the search.
+        stored = next((o.witness for o in self.puzzle.others if o.action == action), None) if self.moves == 0 else None
+        refutation = self.refutation(action, worlds, stored)
         loss = goal - refutation["value"]
         if loss < 1:  # no single world refutes it: what it guarantees over all of them does
             loss = goal - follow.prover.after_own(worlds, action, -INF, INF)
