@@ -17,6 +17,8 @@ Extensions beyond PROTOCOL.md (additive, so ``v`` stays 1):
   with a reason of ``RECORD_ERROR_REASONS`` (see ``BadRecordError``).
 * ``undo`` ``{game, seat}`` → takes back the seat's last action and all that
   followed it (the game is replayed from its record).
+* ``puzzle_*`` (docs/protocol.md, "Puzzles"): the built-in puzzles, attempts at
+  them by handle, the daily puzzle and the puzzle rating; the page's.
 * ``review`` ``{game, deal?, evaluate?, budget_ms?, from_step?}`` → a finished
   deal of the current match step by step with every card shown; with
   ``evaluate: seat`` each decision of that seat carries the computer's ranking
@@ -56,6 +58,7 @@ from .table import DEFAULT_LEVEL, LEVEL_BUDGET_MS, LEVELS, REVIEW_BUDGET_MS, Sea
 from .views import filter_events, view
 
 if TYPE_CHECKING:
+    from ..puzzles.solving import Session as PuzzleSession
     from .analysis import Board
     from .online import GuestSession, HostSession
 
@@ -99,6 +102,18 @@ _LAZY_MODULES = (
     "py_engine.service.review",
     "py_engine.service.online",
     "py_engine.service.analysis_commands",
+    "py_engine.service.puzzles",
+)
+
+#: The puzzle commands (py_engine/service/puzzles.py), all the page's.
+PUZZLE_COMMANDS = (
+    "puzzle_list",
+    "puzzle_open",
+    "puzzle_move",
+    "puzzle_solution",
+    "puzzle_daily",
+    "puzzle_rate",
+    "puzzle_close",
 )
 
 
@@ -120,6 +135,7 @@ class Engine:
         self.games: dict[str, Match] = {}
         self.tables: dict[str, Table] = {}
         self.online: dict[str, HostSession | GuestSession] = {}
+        self.puzzles: dict[str, PuzzleSession] = {}
         self.boards: dict[str, Board] = {}
         self._counter = 0
         self._commands: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
@@ -154,6 +170,8 @@ class Engine:
         }
         for name in ONLINE_COMMANDS:
             self._commands[name] = functools.partial(self._online, name)
+        for name in PUZZLE_COMMANDS:
+            self._commands[name] = functools.partial(self._puzzle, name)
         for name in ANALYSIS_COMMANDS:
             self._commands[name] = functools.partial(self._analysis, name)
 
@@ -464,11 +482,21 @@ class Engine:
 
         return commands.HANDLERS[name](self, req)
 
+    # ---------------------------------------------------------------- analysis
+
     def _analysis(self, name: str, req: dict[str, Any]) -> dict[str, Any]:
         """An ``analysis_*`` or ``link_*`` command: its handler lives with the board, imported on first use."""
         from . import analysis_commands
 
         return analysis_commands.HANDLERS[name](self, req)
+
+    # ----------------------------------------------------------------- puzzles
+
+    def _puzzle(self, name: str, req: dict[str, Any]) -> dict[str, Any]:
+        """A ``puzzle_*`` command: its handler lives with the puzzles, imported on first use (_LAZY_MODULES)."""
+        from . import puzzles
+
+        return puzzles.HANDLERS[name](self, req)
 
     def _close_game(self, req: dict[str, Any]) -> dict[str, Any]:
         self._game(req)
@@ -496,6 +524,7 @@ PAGE_COMMANDS = frozenset(
         "table_import",
         "table_close",
         *(name for name in ONLINE_COMMANDS if name not in ("online_save", "online_restore")),
+        *PUZZLE_COMMANDS,
         *ANALYSIS_COMMANDS,
     }
 )
