@@ -94,6 +94,8 @@ APP_NAME = "Sixty-Six"
 APP_SHORT_NAME = "66"
 THEME_COLOR = "#14532d"
 BACKGROUND_COLOR = "#0f3d22"
+#: Package data the engine reads at run time, shipped as it is (the typing marker, the built-in puzzles).
+WHEEL_DATA = (".typed", ".json")
 #: A fixed timestamp for every wheel member (the zip format cannot go below 1980).
 ZIP_EPOCH = (1980, 1, 1, 0, 0, 0)
 
@@ -220,7 +222,7 @@ def build_wheel(project: Project, package_dir: Path) -> tuple[str, bytes]:
             continue
         if path.is_file() and path.suffix == ".py":
             members.append((path.relative_to(package_dir.parent).as_posix(), shipped_source(path.read_text("utf-8"))))
-        elif path.is_file() and path.suffix == ".typed":
+        elif path.is_file() and path.suffix in WHEEL_DATA:
             members.append((path.relative_to(package_dir.parent).as_posix(), path.read_bytes()))
     if not members:
         raise BuildError(f"no Python files found in {package_dir.name}/")

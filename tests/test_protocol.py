@@ -367,7 +367,13 @@ def test_the_computer_player_is_imported_on_first_use_and_by_warm_up() -> None:
         del sys.modules[name]
     try:
         fresh = importlib.import_module("py_engine.service.protocol")
-        lazy = ("py_engine.ai", "py_engine.service.review", "py_engine.ai.player", "py_engine.ai.ismcts")
+        lazy = (
+            "py_engine.ai",
+            "py_engine.service.review",
+            "py_engine.ai.player",
+            "py_engine.ai.ismcts",
+            "py_engine.service.puzzles",
+        )
         assert not [name for name in lazy if name in sys.modules]
         engine = fresh.Engine()
         game = call(engine, cmd="new_game", preset="AT20", seed=3)["game"]

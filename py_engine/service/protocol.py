@@ -17,6 +17,8 @@ Extensions beyond PROTOCOL.md (additive, so ``v`` stays 1):
   with a reason of ``RECORD_ERROR_REASONS`` (see ``BadRecordError``).
 * ``undo`` ``{game, seat}`` → takes back the seat's last action and all that
   followed it (the game is replayed from its record).
+* ``puzzle_*`` (docs/protocol.md, "Puzzles"): the built-in puzzles, attempts at
+  them by handle, the daily puzzle and the puzzle rating; the page's.
 * ``review`` ``{game, deal?, evaluate?, budget_ms?, from_step?}`` → a finished
   deal of the current match step by step with every card shown; with
   ``evaluate: seat`` each decision of that seat carries the computer's ranking
@@ -56,6 +58,7 @@ from .table import DEFAULT_LEVEL, LEVEL_BUDGET_MS, LEVELS, REVIEW_BUDGET_MS, Sea
 from .views import filter_events, view
 
 if TYPE_CHECKING:
+    from ..puzzles.solving import Session as PuzzleSession
     from .online import GuestSession, HostSession
 
 #: Online play's commands (py_engine/service/online/commands.py); all but saving and restoring are the page's.
@@ -81,7 +84,18 @@ ONLINE_COMMANDS = (
 #: module: they are the larger part of the engine, and in the browser the
 #: first table is drawn sooner without them. The worker imports them when the
 #: page is idle (``warm_up``).
-_LAZY_MODULES = ("py_engine.ai", "py_engine.service.review", "py_engine.service.online")
+_LAZY_MODULES = ("py_engine.ai", "py_engine.service.review", "py_engine.service.online", "py_engine.service.puzzles")
+
+#: The puzzle commands (py_engine/service/puzzles.py), all the page's.
+PUZZLE_COMMANDS = (
+    "puzzle_list",
+    "puzzle_open",
+    "puzzle_move",
+    "puzzle_solution",
+    "puzzle_daily",
+    "puzzle_rate",
+    "puzzle_close",
+)
 
 
 def warm_up() -> None:
@@ -102,6 +116,7 @@ class Engine:
         self.games: dict[str, Match] = {}
         self.tables: dict[str, Table] = {}
         self.online: dict[str, HostSession | GuestSession] = {}
+        self.puzzles: dict[str, PuzzleSession] = {}
         self._counter = 0
         self._commands: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
             "presets": self._presets,
@@ -135,6 +150,8 @@ class Engine:
         }
         for name in ONLINE_COMMANDS:
             self._commands[name] = functools.partial(self._online, name)
+        for name in PUZZLE_COMMANDS:
+            self._commands[name] = functools.partial(self._puzzle, name)
 
     def handle_page(self, request: str) -> str:
         """Answer a request from the page: the table commands and the rules' lists, nothing that shows a seat.
@@ -443,6 +460,14 @@ class Engine:
 
         return commands.HANDLERS[name](self, req)
 
+    # ----------------------------------------------------------------- puzzles
+
+    def _puzzle(self, name: str, req: dict[str, Any]) -> dict[str, Any]:
+        """A ``puzzle_*`` command: its handler lives with the puzzles, imported on first use (_LAZY_MODULES)."""
+        from . import puzzles
+
+        return puzzles.HANDLERS[name](self, req)
+
     def _close_game(self, req: dict[str, Any]) -> dict[str, Any]:
         self._game(req)
         del self.games[req["game"]]
@@ -469,6 +494,7 @@ PAGE_COMMANDS = frozenset(
         "table_import",
         "table_close",
         *(name for name in ONLINE_COMMANDS if name not in ("online_save", "online_restore")),
+        *PUZZLE_COMMANDS,
     }
 )
 

@@ -45,3 +45,15 @@ def test_the_shipped_engine_plays_the_same_game(tmp_path: Path) -> None:
         for where in (tmp_path, ROOT)
     ]
     assert runs[0] == runs[1] and len(json.loads(runs[0])) == 40
+
+
+def test_the_wheel_ships_the_built_in_puzzles() -> None:
+    """The puzzle catalogue is package data: in the wheel byte for byte, and it loads there."""
+    from py_engine.puzzles import catalogue
+
+    archive = wheel()
+    name = "py_engine/puzzles/catalogue.json"
+    assert name in archive.namelist()
+    data = archive.read(name)
+    assert data == (ROOT / name).read_bytes()
+    assert len(catalogue.loads(data.decode("utf-8"))) >= 300

@@ -1,0 +1,166 @@
+"""The protocol's ``puzzle_*`` commands (docs/protocol.md, "Puzzles"): attempts by handle, as tables are.
+
+Imported on first use (the puzzles bring the exact search and the
+catalogue). Nothing answered here holds a card the side may not see while
+an attempt goes on: entries carry no card, views are the side's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from ..core.rules import PRESET_IDS
+from ..puzzles import catalogue
+from ..puzzles.catalogue import KINDS, THEMES, Puzzle
+from ..puzzles.daily import daily_id
+from ..puzzles.rating import (
+    BANDS,
+    START_DEVIATION,
+    START_RATING,
+    band,
+    daily_after,
+    expected,
+    parse_date,
+    rate,
+    streak_after,
+)
+from ..puzzles.solving import Session
+from .requests import ProtocolError, arg, find
+
+if TYPE_CHECKING:
+    from .protocol import Engine
+
+
+def _puzzle(req: dict[str, Any], name: str = "id") -> Puzzle:
+    puzzle_id = arg(req, name, str)
+    puzzle = catalogue.by_id().get(puzzle_id)
+    if puzzle is None:
+        raise ProtocolError("unknown_puzzle", f"no puzzle with id {puzzle_id!r}")
+    return puzzle
+
+
+def _session(engine: Engine, req: dict[str, Any]) -> Session:
+    return find(req, "puzzle", engine.puzzles)
+
+
+def _choice(req: dict[str, Any], name: str, choices: tuple[str, ...]) -> str | None:
+    value: str | None = arg(req, name, str, None)
+    if value is not None and value not in choices:
+        raise ProtocolError("bad_request", f"argument {name!r} must be one of {', '.join(choices)}, not {value!r}")
+    return value
+
+
+def puzzle_list(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
+    preset = _choice(req, "preset", PRESET_IDS)
+    theme = _choice(req, "theme", THEMES)
+    kind = _choice(req, "kind", KINDS)
+    wanted_band = _choice(req, "band", tuple(name for name, _ in BANDS))
+    entries = [
+        p.entry()
+        for p in catalogue.builtin()
+        if (preset is None or p.preset == preset)
+        and (theme is None or theme in p.themes)
+        and (kind is None or p.kind == kind)
+        and (wanted_band is None or band(p.difficulty) == wanted_band)
+    ]
+    return {
+        "puzzles": entries,
+        "count": len(entries),
+        "themes": list(THEMES),
+        "bands": [name for name, _ in BANDS],
+    }
+
+
+def puzzle_open(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
+    puzzle = _puzzle(req)
+    session = Session(puzzle)
+    handle = engine.new_handle("p")
+    engine.puzzles[handle] = session
+    return {"puzzle": handle, **puzzle.entry(), **session.state(), "view": session.view()}
+
+
+def puzzle_move(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
+    session = _session(engine, req)
+    return session.move(arg(req, "action", str))
+
+
+def puzzle_solution(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
+    return _session(engine, req).solution()
+
+
+def puzzle_close(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
+    _session(engine, req)
+    del engine.puzzles[req["puzzle"]]
+    return {}
+
+
+def _date(value: Any, name: str) -> str:
+    if not isinstance(value, str):
+        raise ProtocolError("bad_request", f"argument {name!r} must be a date YYYY-MM-DD, not {value!r}")
+    try:
+        parse_date(value)
+    except ValueError:
+        raise ProtocolError("bad_request", f"argument {name!r} must be a date YYYY-MM-DD, not {value!r}") from None
+    return value
+
+
+def puzzle_daily(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
+    date = _date(arg(req, "date", str, what="a date YYYY-MM-DD"), "date")
+    puzzle = catalogue.by_id()[daily_id(date, [p.id for p in catalogue.builtin()])]
+    return {"date": date, **puzzle.entry()}
+
+
+def _number(req: dict[str, Any], name: str, default: float, low: float, high: float) -> float:
+    value = arg(req, name, (int, float), default, what="a number")
+    if not low <= value <= high:
+        raise ProtocolError("bad_request", f"argument {name!r} must be a number from {low:g} to {high:g}")
+    return float(value)
+
+
+def _count(req: dict[str, Any], name: str) -> int:
+    value: int = arg(req, name, int, 0, what="a count (0 or more)")
+    if value < 0:
+        raise ProtocolError("bad_request", f"argument {name!r} must be a count (0 or more), not {value!r}")
+    return value
+
+
+def puzzle_rate(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
+    puzzle = _puzzle(req)
+    solved = arg(req, "solved", bool)
+    rating = _number(req, "rating", START_RATING, 0, 4000)
+    deviation = _number(req, "deviation", START_DEVIATION, 1, 1000)
+    streak, best = streak_after(_count(req, "streak"), _count(req, "best"), solved)
+    new_rating, new_deviation = rate(rating, deviation, puzzle.difficulty, solved)
+    answer: dict[str, Any] = {
+        "rating": round(new_rating, 1),
+        "deviation": round(new_deviation, 1),
+        "change": round(new_rating - rating, 1),
+        "expected": round(expected(rating, deviation, puzzle.difficulty), 3),
+        "streak": streak,
+        "best": best,
+    }
+    daily = arg(req, "daily", dict, None)
+    if daily is not None:
+        date = _date(daily.get("date"), "daily.date")
+        last = daily.get("last")
+        if last is not None:
+            last = _date(last, "daily.last")
+        days = daily.get("streak", 0)
+        if type(days) is not int or days < 0:
+            raise ProtocolError("bad_request", "argument 'daily.streak' must be a count (0 or more)")
+        last, days = daily_after(date, last, days, solved)
+        answer["daily"] = {"last": last, "streak": days}
+    return answer
+
+
+#: The commands by name, each taking the engine and the request.
+HANDLERS: dict[str, Callable[[Engine, dict[str, Any]], dict[str, Any]]] = {
+    "puzzle_list": puzzle_list,
+    "puzzle_open": puzzle_open,
+    "puzzle_move": puzzle_move,
+    "puzzle_solution": puzzle_solution,
+    "puzzle_daily": puzzle_daily,
+    "puzzle_rate": puzzle_rate,
+    "puzzle_close": puzzle_close,
+}

@@ -1,0 +1,312 @@
+"""Puzzles: every built-in puzzle re-proven, generation reproducible, solving, the daily choice, the rating,
+and the protocol's puzzle commands (docs/puzzles.md, docs/protocol.md "Puzzles")."""
+
+from __future__ import annotations
+
+import datetime
+import json
+import os
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from py_engine.core.actions import action_name
+from py_engine.core.cards import CARD_NAMES, cards_of
+from py_engine.core.errors import GameOverError, IllegalActionError
+from py_engine.core.rules import PRESET_IDS
+from py_engine.puzzles import catalogue
+from py_engine.puzzles.catalogue import THEMES, Puzzle, dumps, loads, puzzle_id
+from py_engine.puzzles.daily import EPOCH, daily_id
+from py_engine.puzzles.generate import examine, positions, run
+from py_engine.puzzles.rating import band, daily_after, difficulty, expected, rate, streak_after
+from py_engine.puzzles.solving import Session
+from py_engine.puzzles.verify import verify
+from py_engine.service.protocol import Engine
+
+IN_PYODIDE = os.environ.get("ENGINE_IN_PYODIDE") == "1"
+PUZZLES = catalogue.builtin()
+
+
+def of_preset(preset: str) -> list[Puzzle]:
+    return [p for p in PUZZLES if p.preset == preset]
+
+
+# ------------------------------------------------------------------ the built-in set
+
+
+@pytest.mark.parametrize("preset", PRESET_IDS)
+def test_every_builtin_puzzle_is_reproven(preset: str) -> None:
+    """Each stored answer guarantees its goal over every world, and every other first action is refuted.
+
+    Inside Pyodide (slower) every third puzzle is re-proven; CPython re-proves them all.
+    """
+    puzzles = of_preset(preset)
+    if IN_PYODIDE:
+        puzzles = puzzles[::3]
+    assert puzzles
+    for puzzle in puzzles:
+        problems, _nodes = verify(puzzle)
+        assert problems == [], (puzzle.id, problems)
+
+
+def test_the_builtin_set_covers_every_preset_theme_and_kind() -> None:
+    assert len(PUZZLES) >= 300
+    assert len({p.id for p in PUZZLES}) == len(PUZZLES)
+    presets = Counter(p.preset for p in PUZZLES)
+    assert set(presets) == set(PRESET_IDS) and min(presets.values()) >= 30
+    themes = Counter(t for p in PUZZLES for t in p.themes)
+    assert set(themes) == set(THEMES) and min(themes.values()) >= 10
+    assert {p.kind for p in PUZZLES} == {"hidden", "double_dummy"}
+    assert {band(p.difficulty) for p in PUZZLES} == {"easy", "medium", "hard", "expert"}
+    for puzzle in PUZZLES:
+        assert puzzle.id == puzzle_id(puzzle.position)
+        assert puzzle.themes and set(puzzle.themes) <= set(THEMES)
+        assert puzzle.answer and puzzle.line[0] in puzzle.answer
+
+
+def test_the_catalogue_text_round_trips() -> None:
+    text = dumps(list(PUZZLES))
+    assert dumps(loads(text)) == text
+    with pytest.raises(ValueError):
+        loads(json.dumps({"format": "something else", "version": 1}))
+
+
+# ------------------------------------------------------------------ generation
+
+
+def test_a_stored_puzzle_is_generated_again_from_its_seed() -> None:
+    """The deal of a stored puzzle's seed, played by the generator, reaches its position and finds it again."""
+    puzzle = min(of_preset("AT20"), key=lambda p: (p.worlds, len(p.position.actions)))
+    for position, deal in positions(puzzle.preset, puzzle.position.seed):
+        if position == puzzle.position:
+            again = examine(position, deal)
+            assert again is not None and again.row() == puzzle.row()
+            return
+    pytest.fail("the generator's deal never reached the stored position")
+
+
+def test_a_run_is_reproducible_from_its_seed() -> None:
+    first = [p.row() for p in run("RO20", 5, 2)]
+    assert first == [p.row() for p in run("RO20", 5, 2)]
+
+
+# ------------------------------------------------------------------ solving
+
+
+def cheap(kind: str = "hidden", worlds_above: int = 1) -> list[Puzzle]:
+    """Puzzles of ``kind`` with more than ``worlds_above`` worlds (if any), fewest worlds first."""
+    chosen = [p for p in PUZZLES if p.kind == kind and p.worlds > worlds_above] or [
+        p for p in PUZZLES if p.kind == kind
+    ]
+    return sorted(chosen, key=lambda p: (p.worlds, p.id))
+
+
+def solve_by_line(session: Session) -> list[dict[str, Any]]:
+    answers = []
+    while session.status == "playing":
+        assert session.on_line is not None
+        answer = session.move(action_name(session.puzzle.line[session.on_line]))
+        assert answer["correct"], answer
+        answers.append(answer)
+    return answers
+
+
+@pytest.mark.parametrize("index", range(4))
+def test_playing_the_solution_solves_the_puzzle(index: int) -> None:
+    puzzle = cheap()[index * 7]
+    session = Session(puzzle)
+    answers = solve_by_line(session)
+    assert session.status == "solved" and answers[-1]["state"] == "solved"
+    result = answers[-1]["view"]["deal_result"]
+    value = result["game_points"] if result["winner"] == puzzle.side else -result["game_points"]
+    assert value >= puzzle.goal
+    with pytest.raises(GameOverError):
+        session.move(action_name(puzzle.line[0]))
+
+
+def test_every_accepted_first_move_is_correct() -> None:
+    puzzle = next(p for p in PUZZLES if len(p.answer) > 1)
+    for action in puzzle.answer:
+        assert Session(puzzle).move(action_name(action))["correct"]
+
+
+def test_a_wrong_move_is_refuted_with_the_value_it_loses() -> None:
+    puzzle = cheap(worlds_above=2)[0]
+    for other in puzzle.others:
+        session = Session(puzzle)
+        answer = session.move(action_name(other.action))
+        assert answer["correct"] is False and answer["state"] == "failed"
+        assert answer["loss"] == puzzle.goal - other.worst >= 1
+        refutation = answer["refutation"]
+        assert refutation["value"] == other.worst
+        assert refutation["line"][0] == {"seat": puzzle.side, "action": action_name(other.action)}
+        hands = refutation["world"]["hands"]
+        assert sorted(hands[puzzle.side]) == sorted(Session(puzzle).view()["hand"])
+        # Over: every card is shown now, and no further move is taken.
+        assert answer["view"]["opponent_shown"] is not None
+        with pytest.raises(GameOverError):
+            session.move(action_name(puzzle.answer[0]))
+
+
+def test_a_hidden_puzzle_shows_only_what_the_side_sees() -> None:
+    """While solving, no card the side has not seen (its information state's ``unseen``) is in any answer."""
+    puzzle = cheap(worlds_above=2)[0]
+    session = Session(puzzle)
+    answers = [{"view": session.view()}]
+    unseen_at_start = session.follow.deal.info_state(puzzle.side, story=False).unseen
+    assert unseen_at_start
+    while session.status == "playing":
+        unseen = session.follow.deal.info_state(puzzle.side, story=False).unseen
+        text = json.dumps(answers[-1])
+        names = [CARD_NAMES[c] for c in cards_of(unseen)]
+        assert not [n for n in names if f'"{n}"' in text or f':{n}"' in text]
+        assert answers[-1]["view"]["opponent_shown"] is None and answers[-1]["view"]["talon_shown"] is None
+        answers.append(session.move(action_name(puzzle.line[session.on_line or 0])))
+
+
+def test_a_double_dummy_puzzle_shows_every_card() -> None:
+    puzzle = cheap("double_dummy")[0]
+    view = Session(puzzle).view()
+    assert view["opponent_shown"] is not None and view["talon_shown"] is not None
+
+
+def test_an_illegal_move_changes_nothing() -> None:
+    puzzle = cheap()[0]
+    session = Session(puzzle)
+    before = json.dumps(session.view())
+    hand = set(session.view()["hand"])
+    card = next(c for c in CARD_NAMES if c not in hand)
+    with pytest.raises(IllegalActionError):
+        session.move(f"play:{card}")
+    assert json.dumps(session.view()) == before and session.moves == 0 and session.status == "playing"
+
+
+def test_the_solution_lists_the_answer_then_every_other_first_move() -> None:
+    puzzle = cheap(worlds_above=2)[1]
+    session = Session(puzzle)
+    answer = session.solution()
+    solution = answer["solution"]
+    assert answer["state"] == "shown" and solution["goal"] == puzzle.goal
+    first, *others = solution["lines"]
+    assert first["value"] == puzzle.goal and first["action"] in solution["answer"]
+    assert [line["action"] for line in first["line"]] == [action_name(a) for a in puzzle.line]
+    assert len(others) == len(puzzle.others)
+    assert all(line["value"] <= puzzle.goal - 1 and line["loss"] >= 1 for line in others)
+    assert [line["value"] for line in others] == sorted((line["value"] for line in others), reverse=True)
+
+
+# ------------------------------------------------------------------ daily, rating, streaks
+
+
+def test_the_daily_puzzle_is_a_function_of_the_date() -> None:
+    ids = [p.id for p in PUZZLES]
+    assert daily_id("2026-05-01", ids) == daily_id("2026-05-01", list(reversed(ids)))
+    # Every puzzle once in a cycle of as many days as there are puzzles, from any cycle's first day.
+    for cycle in (0, 3, -1):
+        start = EPOCH + datetime.timedelta(days=cycle * len(ids))
+        days = [(start + datetime.timedelta(days=n)).isoformat() for n in range(len(ids))]
+        chosen = [daily_id(day, ids) for day in days]
+        assert sorted(chosen) == sorted(ids)
+    with pytest.raises(ValueError):
+        daily_id("2026-13-01", ids)
+    with pytest.raises(ValueError):
+        daily_id("1.5.2026", ids)
+
+
+def test_the_rating_moves_toward_the_result() -> None:
+    assert expected(1500, 200, 1500) == pytest.approx(0.5)
+    up, dev_up = rate(1500, 200, 1500, True)
+    down, dev_down = rate(1500, 200, 1500, False)
+    assert up > 1500 > down and up - 1500 == pytest.approx(1500 - down)
+    assert dev_up < 200 and dev_down < 200
+    # Solving a hard puzzle gains more than solving an easy one.
+    assert rate(1500, 200, 2000, True)[0] - 1500 > rate(1500, 200, 1000, True)[0] - 1500
+    # The deviation never falls below its floor.
+    rating, deviation = 1500.0, 350.0
+    for _ in range(200):
+        rating, deviation = rate(rating, deviation, 1500, True)
+    assert deviation >= 50
+
+
+def test_difficulty_grows_with_what_the_solution_needs() -> None:
+    easy = difficulty(1, 0, 1, 3)
+    assert difficulty(3, 0, 1, 3) > easy and difficulty(1, 2, 1, 3) > easy and difficulty(1, 0, 64, 3) > easy
+    assert band(easy) == "easy" and band(2400) == "expert"
+
+
+def test_streaks() -> None:
+    assert streak_after(4, 6, True) == (5, 6)
+    assert streak_after(6, 6, True) == (7, 7)
+    assert streak_after(6, 7, False) == (0, 7)
+    assert daily_after("2026-03-02", "2026-03-01", 4, True) == ("2026-03-02", 5)
+    assert daily_after("2026-03-05", "2026-03-01", 4, True) == ("2026-03-05", 1)
+    assert daily_after("2026-03-01", None, 0, True) == ("2026-03-01", 1)
+    assert daily_after("2026-03-01", "2026-03-01", 3, True) == ("2026-03-01", 3)
+    assert daily_after("2026-03-02", "2026-03-01", 4, False) == ("2026-03-01", 0)
+
+
+# ------------------------------------------------------------------ the protocol
+
+
+def call(engine: Engine, **request: Any) -> dict[str, Any]:
+    answer: dict[str, Any] = json.loads(engine.handle_page(json.dumps({"v": 1, "id": 1, **request})))
+    return answer
+
+
+def test_the_protocol_lists_opens_moves_and_shows_a_solution() -> None:
+    engine = Engine()
+    listed = call(engine, cmd="puzzle_list", preset="AT20", theme="endgame")
+    assert listed["ok"] and listed["count"] == len(listed["puzzles"]) > 0
+    assert all(e["preset"] == "AT20" and "endgame" in e["themes"] for e in listed["puzzles"])
+    assert not any(f'"{c}"' in json.dumps(listed) for c in CARD_NAMES)  # entries hold no card
+    assert call(engine, cmd="puzzle_list")["count"] == len(PUZZLES)
+    puzzle = cheap()[0]
+    opened = call(engine, cmd="puzzle_open", id=puzzle.id)
+    assert opened["ok"] and opened["state"] == "playing" and opened["to_move"] and opened["goal"] == puzzle.goal
+    handle = opened["puzzle"]
+    assert opened["view"]["seat"] == puzzle.side
+    moved = call(engine, cmd="puzzle_move", puzzle=handle, action=action_name(puzzle.line[0]))
+    assert moved["ok"] and moved["correct"] and moved["frames"]
+    shown = call(engine, cmd="puzzle_solution", puzzle=handle)
+    assert shown["ok"] and shown["solution"]["goal"] == puzzle.goal
+    assert shown["state"] in ("shown", "solved")
+    assert call(engine, cmd="puzzle_close", puzzle=handle) == {"v": 1, "id": 1, "ok": True}
+    assert call(engine, cmd="puzzle_move", puzzle=handle, action="close")["error"]["code"] == "unknown_game"
+
+
+def test_the_protocol_refuses_bad_requests_and_changes_nothing() -> None:
+    engine = Engine()
+    assert call(engine, cmd="puzzle_open", id="nope")["error"]["code"] == "unknown_puzzle"
+    assert call(engine, cmd="puzzle_list", theme="nope")["error"]["code"] == "bad_request"
+    puzzle = cheap()[0]
+    handle = call(engine, cmd="puzzle_open", id=puzzle.id)["puzzle"]
+    session = engine.puzzles[handle]
+    before = json.dumps(session.view())
+    hand = set(session.view()["hand"])
+    card = next(c for c in CARD_NAMES if c not in hand)
+    assert call(engine, cmd="puzzle_move", puzzle=handle, action=f"play:{card}")["error"]["code"] == "illegal_action"
+    assert call(engine, cmd="puzzle_move", puzzle=handle, action="fly")["error"]["code"] == "bad_action"
+    assert call(engine, cmd="puzzle_move", puzzle=handle)["error"]["code"] == "bad_request"
+    assert json.dumps(session.view()) == before and session.moves == 0
+    wrong = call(engine, cmd="puzzle_move", puzzle=handle, action=action_name(puzzle.others[0].action))
+    assert wrong["ok"] and not wrong["correct"] and wrong["loss"] >= 1
+    after = call(engine, cmd="puzzle_move", puzzle=handle, action=action_name(puzzle.answer[0]))
+    assert after["error"]["code"] == "game_over"
+
+
+def test_the_protocol_daily_and_rate() -> None:
+    engine = Engine()
+    daily = call(engine, cmd="puzzle_daily", date="2026-07-14")
+    assert daily["ok"] and daily["date"] == "2026-07-14" and daily["id"] in catalogue.by_id()
+    assert call(engine, cmd="puzzle_daily", date="2026-07-14")["id"] == daily["id"]
+    assert call(engine, cmd="puzzle_daily", date="14/07/2026")["error"]["code"] == "bad_request"
+    assert call(engine, cmd="puzzle_daily")["error"]["code"] == "bad_request"
+    rated = call(engine, cmd="puzzle_rate", id=daily["id"], solved=True, streak=2, best=5, daily={"date": "2026-07-14"})
+    assert rated["ok"] and rated["rating"] > 1500 and rated["deviation"] < 350 and rated["change"] > 0
+    assert (rated["streak"], rated["best"]) == (3, 5) and rated["daily"] == {"last": "2026-07-14", "streak": 1}
+    failed = call(engine, cmd="puzzle_rate", id=daily["id"], solved=False, rating=1600, deviation=80)
+    assert failed["rating"] < 1600 and failed["streak"] == 0
+    assert call(engine, cmd="puzzle_rate", id=daily["id"], solved="yes")["error"]["code"] == "bad_request"
+    assert call(engine, cmd="puzzle_rate", id=daily["id"], solved=True, rating=-5)["error"]["code"] == "bad_request"
+    assert call(engine, cmd="puzzle_rate", id="nope", solved=True)["error"]["code"] == "unknown_puzzle"
