@@ -23,6 +23,7 @@ from py_engine.core.errors import RECORD_ERROR_REASONS
 from py_engine.core.events import _CODE_WORDS
 from py_engine.core.rules import BOOLEANS, CHOICES, PARAMETERS, PRESETS, RULES_ERROR_REASONS
 from py_engine.core.scoring import BASIS_POINTS
+from py_engine.service.links import LINK_ERROR_REASONS
 from py_engine.service.match import FORFEITS
 from py_engine.service.online.voice import VOICE_ENDINGS
 
@@ -154,6 +155,9 @@ def families() -> set[str]:
     assert js_list(sources["screens/records.js"], "RECORD_ERRORS") == list(RECORD_ERROR_REASONS)
     keys |= {f"modes.import.error.{reason}" for reason in RECORD_ERROR_REASONS}
     keys |= {f"modes.named.{k}" for k in js_list(sources["table/names.js"], "NAMED")}
+    # screens/links.js: why the engine refused a link, in the engine's own list.
+    assert js_list(sources["screens/links.js"], "LINK_ERRORS") == list(LINK_ERROR_REASONS)
+    keys |= {f"links.error.{reason}" for reason in LINK_ERROR_REASONS}
     # The score sheet (screens/sheet.js): each deal-result code, the bases it names, how a game ended early.
     keys |= {f"sheet.code.{code}" for code in _CODE_WORDS}
     keys |= {f"sheet.basis.{basis}" for basis in js_list(sources["screens/sheet.js"], "NAMED_BASES")}

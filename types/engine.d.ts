@@ -303,7 +303,7 @@ export interface DealEntry {
   finished: boolean;
 }
 
-/** A whole deal's state, every card shown (py_engine/service/review.py _snapshot). */
+/** A whole deal's state, every card shown (py_engine/service/review.py snapshot). */
 export interface Snapshot {
   hands: [Card[], Card[]];
   talon: Card[];
@@ -340,6 +340,70 @@ export interface Review {
   trump_suit: Suit;
   /** Each suit's marriage in this deal: its points and cards (to say a ranked marriage in words). */
   marriage_offers: Record<Suit, MarriageOffer>;
+}
+
+/** One position of an analysis board's tree (py_engine/service/analysis.py Node). */
+export interface BoardNode {
+  id: number;
+  parent: number | null;
+  seat: Seat | null;
+  action: Action | null;
+  /** On the deal as played. */
+  main: boolean;
+  ply: number;
+  /** The children: the deal's own move first where there is one, then the variations in the order played. */
+  children: number[];
+  /** The trick the move belongs to (1-based), or null after the last trick. */
+  trick: number | null;
+  /** The trick the move completed. */
+  taken: { winner: Seat; points: number } | null;
+  /** A claim: whether it was valid. */
+  valid?: boolean;
+  /** A marriage: its points. */
+  points?: number;
+}
+
+/** A position of an analysis board, every card shown. */
+export interface BoardPosition {
+  node: number;
+  ply: number;
+  main: boolean;
+  state: Snapshot;
+  /** The events of the move that led here. */
+  events: GameEvent[];
+  /** What may be played here: the seat on turn's actions, then the other seat's claim where it may claim. */
+  options: { seat: Seat; action: Action }[];
+  to_act: Seat | null;
+  /** The deal's own move from here (null: not on the deal as played, or its end). */
+  played: Action | null;
+  over: boolean;
+  result: DealResult | null;
+}
+
+/** An analysis board as it opens (analysis_open, link_open). */
+export interface BoardAnswer {
+  board: string;
+  rules: RuleSet;
+  dealer: Seat;
+  /** The seat drawn at the bottom. */
+  seat: Seat;
+  trump_suit: Suit;
+  marriage_offers: Record<Suit, MarriageOffer>;
+  scores: [number, number];
+  carry: number;
+  moves: number;
+  tree: BoardNode[];
+  position: BoardPosition;
+}
+
+/** The options of the seat to move, valued for it (game points / 3), best first (analysis_evaluate). */
+export interface Evaluation {
+  node: number;
+  all_cards: boolean;
+  /** The seat to move (null: nothing to decide here). */
+  seat: Seat | null;
+  ranking: { action: Action; value: number; exact: boolean }[];
+  exact: boolean;
 }
 
 /** One of the engine's presets ("presets" command). */
@@ -403,6 +467,14 @@ export interface Answers {
   table_review: { review: Review; seating: Seating };
   table_import: { table: string; deals: DealEntry[]; seating: Seating };
   table_close: Record<string, never>;
+  analysis_open: BoardAnswer;
+  analysis_show: { position: BoardPosition };
+  analysis_play: { node: number; tree: BoardNode[]; position: BoardPosition };
+  analysis_remove: { node: number; tree: BoardNode[]; position: BoardPosition };
+  analysis_evaluate: { evaluation: Evaluation };
+  analysis_close: Record<string, never>;
+  link_make: { link: string };
+  link_open: ({ kind: "deal" } & BoardAnswer) | { kind: "puzzle"; puzzle: string };
   online_host: OnlineHostAnswer & { session: string };
   online_from_guest: OnlineHostAnswer;
   online_host_do: OnlineHostAnswer;

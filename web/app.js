@@ -17,7 +17,7 @@
 // Every word on the page comes from platform/i18n.js (web/i18n/<language>.json);
 // the language and the card pattern are settings (screens/settings.js).
 
-import { onChat, onImportFile, onSpeed, showSheet } from "./game/controls.js";
+import { onChat, onImportFile, onSpeed, openSharedLink, showSheet } from "./game/controls.js";
 import { draw, notify, placeholderTable } from "./game/draw.js";
 import { showHelp } from "./game/help-and-tutorial.js";
 import { installInput } from "./game/input.js";
@@ -28,6 +28,7 @@ import { reducedMotion, state, TEST } from "./game/state.js";
 import { installTestHooks } from "./game/test-hooks.js";
 import { reloadIntoNewVersions } from "./platform/pwa.js";
 import { overridesFor } from "./screens/custom-rules.js";
+import { takeLinkFromAddress } from "./screens/links.js";
 import { deckOf, languageOf } from "./screens/settings.js";
 import { installCardSprites, setDeckStyle } from "./table/cards.js";
 import { installSound } from "./table/sound.js";
@@ -65,7 +66,13 @@ function main() {
   /** @type {HTMLElement} */ (document.getElementById("chat-form")).addEventListener("submit", onChat);
   reducedMotion.addEventListener("change", draw);
   const invitation = installOnlineDoor();
-  start(translated, invitation);
+  // A link to a deal or a puzzle: opened once the game is ready, and again whenever the address gets another.
+  const link = takeLinkFromAddress();
+  window.addEventListener("hashchange", () => {
+    const next = takeLinkFromAddress();
+    if (next && state.booted) openSharedLink(next);
+  });
+  start(translated, invitation, link);
 }
 
 main();

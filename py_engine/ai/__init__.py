@@ -7,7 +7,20 @@ and its limits.
 """
 
 from .config import SearchConfig
-from .player import DEFAULT_LEVEL, Decision
-from .service import HINT_BUDGET_MS, Request, choose, rank, rank_exactly
+from .open_cards import OpenCards
+from .player import DEFAULT_LEVEL, Decision, match_utility
+from .service import HINT_BUDGET_MS, Request, choose, rank, rank_all_cards, rank_exactly
 
-__all__ = ["DEFAULT_LEVEL", "HINT_BUDGET_MS", "Decision", "Request", "SearchConfig", "choose", "rank", "rank_exactly"]
+__all__ = [
+    "DEFAULT_LEVEL",
+    "HINT_BUDGET_MS",
+    "Decision",
+    "OpenCards",
+    "Request",
+    "SearchConfig",
+    "choose",
+    "match_utility",
+    "rank",
+    "rank_all_cards",
+    "rank_exactly",
+]

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, replace
+from typing import Any
 
 from ..core.actions import CLAIM, NEXT, PASS, RESIGN
 from ..core.deal import Deal
 from ..core.errors import EngineError, GameOverError, NotYourTurnError
 from ..service.match import Match
 from .ismcts import Utility
+from .open_cards import OpenCards
 from .player import DEFAULT_LEVEL, Decision, decide, forced_decision, level_named, match_utility, seat_to_decide
 
 #: Time budget of a hint when none is given.
@@ -93,6 +95,7 @@ def rank_exactly(
     left), else estimated by a search over the deals the seat thinks possible. Where the seat could
     claim, the computer would claim without searching; ``every_action`` searches the other actions
     all the same (a review ranks what the player did instead). An action left unvalued gets -1.
+    ``request.iterations``, if given, also stops the search there (with a seed: the same ranking every time).
     """
     legal = match.legal(seat)
     if match.deal.over or not legal:
@@ -100,7 +103,7 @@ def rank_exactly(
     if seat != match.deal.to_act:
         return [(a, 0.0) for a in legal], set()
     budget = request.budget_ms if request.budget_ms is not None else HINT_BUDGET_MS
-    level5 = Request(level="5", budget_ms=budget, seed=request.seed)
+    level5 = Request(level="5", budget_ms=budget, iterations=request.iterations, seed=request.seed)
     decision = choose(match, seat, level5, game_points=True, take_forced=not every_action)
     utility = match_utility(seat, match.scores, match.rules.match_target, match.carry)
     settled: dict[int, float] = {}
@@ -118,6 +121,39 @@ def rank_exactly(
         exact.add(action)
     ranked = {a for a, _ in ranking}
     return ranking + [(a, -1.0) for a in legal if a not in ranked], exact
+
+
+def rank_all_cards(
+    match: Match, seat: int, request: Request, open_cards: OpenCards
+) -> tuple[list[tuple[int, float]], set[int], dict[str, Any]]:
+    """Like :func:`rank_exactly`, but with every card known to both seats, the talon's order included.
+
+    Only for a finished deal replayed (an analysis): it reads the whole deal. ``open_cards`` keeps its
+    tables between requests (the same deal, ``seat`` and match context). Claims, resignations and
+    passes get the game points they give; the other actions their double-dummy values, exact where
+    the minimax ends in time, else estimated (:class:`~py_engine.ai.open_cards.OpenCards`). Also
+    answers the search's stats.
+    """
+    legal = match.legal(seat)
+    deal = match.deal
+    if deal.over or not legal or seat != deal.to_act:
+        return [(a, 0.0) for a in legal], set(), {}
+    budget = request.budget_ms if request.budget_ms is not None else HINT_BUDGET_MS
+    utility = match_utility(seat, match.scores, match.rules.match_target, match.carry)
+    settled: dict[int, float] = {}
+    for action in legal:
+        value = _settled_value(deal, seat, action, utility) if action in (CLAIM, RESIGN, PASS) else None
+        if value is not None:
+            settled[action] = round(value, 4)
+    rest = [a for a in legal if a not in settled and a not in (CLAIM, RESIGN, PASS)]
+    rng = random.Random(request.seed if request.seed is not None else 0)
+    ranking, exact, stats = open_cards.rank(deal, rest, budget / 1000, rng) if rest else ([], set(), {})
+    for action, value in settled.items():
+        at = next((i for i, (_, v) in enumerate(ranking) if v < value), len(ranking))
+        ranking.insert(at, (action, value))
+        exact.add(action)
+    ranked = {a for a, _ in ranking}
+    return ranking + [(a, -1.0) for a in legal if a not in ranked], exact, stats
 
 
 def _settled_value(deal: Deal, seat: int, action: int, utility: Utility) -> float | None:

@@ -59,6 +59,7 @@ from .views import filter_events, view
 
 if TYPE_CHECKING:
     from ..puzzles.solving import Session as PuzzleSession
+    from .analysis import Board
     from .online import GuestSession, HostSession
 
 #: Online play's commands (py_engine/service/online/commands.py); all but saving and restoring are the page's.
@@ -79,12 +80,30 @@ ONLINE_COMMANDS = (
     "online_close",
 )
 
+#: The analysis board and links (py_engine/service/analysis_commands.py), all the page's.
+ANALYSIS_COMMANDS = (
+    "analysis_open",
+    "analysis_show",
+    "analysis_play",
+    "analysis_remove",
+    "analysis_evaluate",
+    "analysis_close",
+    "link_make",
+    "link_open",
+)
+
 #: The computer player and the deal review, imported by the requests that use
 #: them (``ai_move``, ``hint``, ``undo``, ``review``) rather than with this
 #: module: they are the larger part of the engine, and in the browser the
 #: first table is drawn sooner without them. The worker imports them when the
 #: page is idle (``warm_up``).
-_LAZY_MODULES = ("py_engine.ai", "py_engine.service.review", "py_engine.service.online", "py_engine.service.puzzles")
+_LAZY_MODULES = (
+    "py_engine.ai",
+    "py_engine.service.review",
+    "py_engine.service.online",
+    "py_engine.service.analysis_commands",
+    "py_engine.service.puzzles",
+)
 
 #: The puzzle commands (py_engine/service/puzzles.py), all the page's.
 PUZZLE_COMMANDS = (
@@ -117,6 +136,7 @@ class Engine:
         self.tables: dict[str, Table] = {}
         self.online: dict[str, HostSession | GuestSession] = {}
         self.puzzles: dict[str, PuzzleSession] = {}
+        self.boards: dict[str, Board] = {}
         self._counter = 0
         self._commands: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
             "presets": self._presets,
@@ -152,6 +172,8 @@ class Engine:
             self._commands[name] = functools.partial(self._online, name)
         for name in PUZZLE_COMMANDS:
             self._commands[name] = functools.partial(self._puzzle, name)
+        for name in ANALYSIS_COMMANDS:
+            self._commands[name] = functools.partial(self._analysis, name)
 
     def handle_page(self, request: str) -> str:
         """Answer a request from the page: the table commands and the rules' lists, nothing that shows a seat.
@@ -460,6 +482,14 @@ class Engine:
 
         return commands.HANDLERS[name](self, req)
 
+    # ---------------------------------------------------------------- analysis
+
+    def _analysis(self, name: str, req: dict[str, Any]) -> dict[str, Any]:
+        """An ``analysis_*`` or ``link_*`` command: its handler lives with the board, imported on first use."""
+        from . import analysis_commands
+
+        return analysis_commands.HANDLERS[name](self, req)
+
     # ----------------------------------------------------------------- puzzles
 
     def _puzzle(self, name: str, req: dict[str, Any]) -> dict[str, Any]:
@@ -495,6 +525,7 @@ PAGE_COMMANDS = frozenset(
         "table_close",
         *(name for name in ONLINE_COMMANDS if name not in ("online_save", "online_restore")),
         *PUZZLE_COMMANDS,
+        *ANALYSIS_COMMANDS,
     }
 )
 

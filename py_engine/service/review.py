@@ -43,7 +43,7 @@ def undo(match: Match, seat: int) -> tuple[Match, int]:
     raise IllegalActionError(f"seat {seat} has no action to take back")
 
 
-def _snapshot(deal: Deal) -> dict[str, Any]:
+def snapshot(deal: Deal) -> dict[str, Any]:
     """The whole state, every card shown (only ever built for finished deals)."""
     trick = [{"seat": deal.leader, "card": CARD_NAMES[deal.lead]}] if deal.lead >= 0 else []
     return {
@@ -82,7 +82,7 @@ def review_deal(
     entry = deals[number - 1]
     partial = {**record, "deals": [*deals[: number - 1], {**entry, "actions": []}]}
     replay = load_record(partial)
-    opening = _snapshot(replay.deal)
+    opening = snapshot(replay.deal)
     steps: list[dict[str, Any]] = []
     given = 0  # the budgets given so far
     started = time.perf_counter()
@@ -105,7 +105,7 @@ def review_deal(
         start = len(replay.events)
         replay.act_text(seat, text)
         step["events"] = [e.to_json() for e in replay.events[start:]]
-        step["state"] = _snapshot(replay.deal)
+        step["state"] = snapshot(replay.deal)
         steps.append(step)
     assert replay.deal.result is not None
     return {

@@ -180,6 +180,25 @@ def review(page: Page, shot: Shot) -> None:
     (marked.first if marked.count() else page.locator("#review-last")).click()
 
 
+def analysis(page: Page, shot: Shot) -> None:
+    """The analysis board on the fixed deal: from the review at its sixth move, another card played, and the reply
+    the computer rates best, with the values of the next decision (from what the player to move knew)."""
+    deal_end(page, shot)
+    open_review_from_result(page)
+    for _ in range(6):
+        page.locator("#review-next").click()
+    page.locator("#review-analyse").click()
+    board = page.locator("#analysis-dialog")
+    expect(board).to_have_attribute("data-evaluated", "1")
+    page.locator("#analysis-options li:not([data-played]) button").first.click()
+    expect(board).to_have_attribute("data-main", "0")
+    expect(board).to_have_attribute("data-evaluated", "1")
+    page.locator("#analysis-options li[data-best='1'] button").first.click()
+    expect(board).to_have_attribute("data-ply", "8")
+    expect(board).to_have_attribute("data-evaluated", "1")
+    page.evaluate("document.activeElement.blur()")
+
+
 def handover(page: Page, shot: Shot) -> None:
     """Two players on one device: the first has led, and the device goes to the second (no hand shown)."""
     first, second = PLAYERS[shot.language]
@@ -216,6 +235,7 @@ SCENES: dict[str, Callable[[Page, Shot], None]] = {
     "tutorial": tutorial,
     "stats": stats,
     "review": review,
+    "analysis": analysis,
     "score-sheet": score_sheet,
     "handover": handover,
     "watch": watching,
@@ -246,6 +266,8 @@ SHOTS = (
     Shot("stats", "phone", "de", "tell"),
     Shot("review", "desktop", "de", "tell"),
     Shot("review", "phone", "ro", "french"),
+    Shot("analysis", "desktop", "en", "french"),
+    Shot("analysis", "phone", "hu", "tell"),
     Shot("score-sheet", "desktop", "hu", "french"),
     Shot("score-sheet", "phone", "en", "tell"),
     Shot("handover", "desktop", "ro", "tell"),

@@ -7,6 +7,7 @@
 import { t } from "../platform/i18n.js";
 import { block } from "../platform/identity.js";
 import { confirmStep } from "../screens/confirm.js";
+import { openLink } from "../screens/links.js";
 import { exportRecord, importRecord } from "../screens/records.js";
 import { openReview } from "../screens/review.js";
 import { saveSettings } from "../screens/settings.js";
@@ -28,7 +29,7 @@ import {
 } from "./loop.js";
 import { currentOnline, intend, leaveOnline } from "./online.js";
 import { hangUpVoice, localVoice, muteVoice } from "./online-voice.js";
-import { clone, state } from "./state.js";
+import { clone, dom, state } from "./state.js";
 
 /** @import { EngineClient, EngineError } from "../engine/engine-client.js" */
 /** @import { DealEntry, Seating, View } from "../../types/engine.js" */
@@ -118,6 +119,23 @@ function onReview() {
     game: /** @type {string} */ (state.game),
     meta: state.meta,
     onError: notify,
+  });
+}
+
+/**
+ * Open a link from the address (a deal on the analysis board, a puzzle); one that cannot be opened is said in
+ * words at the table, which stays as it was.
+ * @param {string} text
+ */
+export async function openSharedLink(text) {
+  delete dom.root.dataset.linkError;
+  await openLink({
+    client: /** @type {EngineClient} */ (state.client),
+    text,
+    onError: (message, reason) => {
+      dom.root.dataset.linkError = reason;
+      notify(message);
+    },
   });
 }
 

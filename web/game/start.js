@@ -14,6 +14,7 @@ import { loadStats } from "../platform/stats.js";
 import { loadCustomRules } from "../screens/custom-rules.js";
 import { dealerArgument } from "../screens/settings.js";
 import { narrateGame } from "../table/narrate.js";
+import { openSharedLink } from "./controls.js";
 import { bootFailed, bootProgress, notify } from "./draw.js";
 import { maybeOfferTutorial } from "./help-and-tutorial.js";
 import { adoptTable, errorText, proceed, recordStats, startGame } from "./loop.js";
@@ -26,11 +27,13 @@ import { clone, dom, params, state, TEST, testLog } from "./state.js";
 
 /**
  * Boot the engine and put the first table up; ``translated`` resolves once the page's words are loaded.
- * ``invitation``: the page was opened with an invitation link or a room code (the online dialog opens).
+ * ``invitation``: the page was opened with an invitation link or a room code (the online dialog opens);
+ * ``link``: with a link to a deal or a puzzle (the analysis board or the puzzle opens, over the table).
  * @param {Promise<void>} translated
  * @param {string} [invitation]
+ * @param {string} [link]
  */
-export async function start(translated, invitation = "") {
+export async function start(translated, invitation = "", link = "") {
   if (!wasmSupported()) {
     bootFailed({ key: "boot.noWasm" });
     return;
@@ -103,8 +106,9 @@ export async function start(translated, invitation = "") {
   proceed();
   maybeOfferTutorial();
   dom.root.dataset.bootMs = String(Math.round(performance.now()));
-  // A saved online game (or an invitation in the address) comes once the table is playable.
+  // A saved online game (or an invitation in the address) comes once the table is playable; so does a link.
   resumeOnlineGame(invitation);
+  if (link) openSharedLink(link);
   linkManifest();
   try {
     state.presets = (await state.client.request({ cmd: "presets" })).presets;

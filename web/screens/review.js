@@ -10,6 +10,8 @@
 import { t, tp } from "../platform/i18n.js";
 import { cardLabel, suitIcon, suitName } from "../table/cards.js";
 import { cardElement } from "../table/table.js";
+import { openAnalysis } from "./analysis.js";
+import { copyLink, linkUrl } from "./links.js";
 import { seatNames } from "./modes.js";
 
 /** @import { Client } from "./records.js" */
@@ -480,7 +482,8 @@ function onKey(event) {
   if (
     !session ||
     !(/** @type {HTMLDialogElement} */ ($("review-dialog")).open) ||
-    /** @type {HTMLElement} */ (event.target).tagName === "SELECT"
+    /** @type {HTMLElement} */ (event.target).tagName === "SELECT" ||
+    /** @type {HTMLElement} */ (event.target).tagName === "INPUT"
   )
     return;
   /** @type {Record<string, number>} */
@@ -503,6 +506,52 @@ function onClick(event) {
   else if (button.id === "review-next") go(session.step + 1);
   else if (button.id === "review-last") go(total);
   else if (button.id === "review-close") /** @type {HTMLDialogElement} */ ($("review-dialog")).close();
+  else if (button.id === "review-copy-link") copyReviewLink();
+  else if (button.id === "review-analyse") analyse();
+}
+
+/** Copy the link of the deal shown, at the step shown. */
+async function copyReviewLink() {
+  const current = session;
+  if (!current?.review) return;
+  try {
+    const answer = await current.client.request({
+      cmd: "link_make",
+      table: current.game,
+      deal: current.index,
+      step: current.step,
+    });
+    await copyLink(linkUrl(answer.link), {
+      box: $("review-link-box"),
+      input: /** @type {HTMLInputElement} */ ($("review-link")),
+      status: $("review-link-status"),
+    });
+  } catch (error) {
+    if (session === current)
+      $("review-status").textContent = t("notice.error", { detail: /** @type {Error} */ (error).message });
+  }
+}
+
+/** Open the analysis board on the deal shown, at the step shown (the review closes; the board stands alone). */
+async function analyse() {
+  const current = session;
+  if (!current?.review) return;
+  let opened;
+  try {
+    opened = await current.client.request({
+      cmd: "analysis_open",
+      table: current.game,
+      deal: current.index,
+      step: current.step,
+    });
+  } catch (error) {
+    if (session === current)
+      $("review-status").textContent = t("notice.error", { detail: /** @type {Error} */ (error).message });
+    return;
+  }
+  if (session !== current) return;
+  /** @type {HTMLDialogElement} */ ($("review-dialog")).close();
+  openAnalysis({ client: current.client, opened, names: current.names });
 }
 
 function onClose() {
@@ -510,6 +559,7 @@ function onClose() {
   session = null;
   const dialog = $("review-dialog");
   delete dialog.dataset.loaded;
+  $("review-link-box").hidden = true;
   if (closing?.imported) closing.client.request({ cmd: "table_close", table: closing.game }).catch(() => {});
   if (closing?.onClose) closing.onClose();
 }

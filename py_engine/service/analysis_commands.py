@@ -1,0 +1,133 @@
+"""The protocol's analysis and link commands (docs/protocol.md, "Analysis and links"): boards by handle, as tables are.
+
+Imported on first use. A board is made only from a finished deal: a table's
+(its review), an imported record's (a table too), or a link's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from ..core.errors import EngineError
+from . import links
+from .analysis import ANALYSIS_BUDGET_MS, Board
+from .requests import MAX_ITERATIONS, MAX_REVIEW_MS, MS, ProtocolError, arg, find, positive
+
+if TYPE_CHECKING:
+    from .protocol import Engine
+    from .table import Table
+
+#: How many boards one engine keeps at most (a page opens one at a time; the oldest goes first).
+MAX_BOARDS = 8
+
+
+def _board(engine: Engine, req: dict[str, Any]) -> Board:
+    return find(req, "board", engine.boards)
+
+
+def _node(board: Board, req: dict[str, Any], default: int | None = None) -> int:
+    value = arg(req, "node", int, default, what="a node of the board")
+    return board.node(value).id
+
+
+def _deal_of(engine: Engine, req: dict[str, Any]) -> tuple[Table, int]:
+    table: Table = find(req, "table", engine.tables)
+    index: int = arg(req, "deal", int, what="a deal's index (0-based)")
+    if not 0 <= index < len(table.match.records):
+        raise ProtocolError("bad_request", f"no deal {index} in this game")
+    return table, index
+
+
+def _seat(req: dict[str, Any]) -> int:
+    seat = arg(req, "seat", int, 0, what="0 or 1")
+    if seat not in (0, 1):
+        raise ProtocolError("bad_request", f"argument 'seat' must be 0 or 1, not {seat!r}")
+    return int(seat)
+
+
+def _opened(engine: Engine, board: Board) -> dict[str, Any]:
+    while len(engine.boards) >= MAX_BOARDS:
+        del engine.boards[next(iter(engine.boards))]
+    handle = engine.new_handle("b")
+    engine.boards[handle] = board
+    return {"board": handle, **board.about(), "tree": board.tree(), "position": board.position(board.start)}
+
+
+def analysis_open(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
+    table, index = _deal_of(engine, req)
+    step = arg(req, "step", int, None, what="a step of the deal (0 or more)")
+    return _opened(engine, Board(links.deal_link(table.match, index, step=step, seat=_seat(req))))
+
+
+def link_open(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
+    link = links.decode(arg(req, "link", str))
+    if isinstance(link, links.PuzzleLink):
+        return {"kind": "puzzle", "puzzle": link.id}
+    return {"kind": "deal", **_opened(engine, Board(link))}
+
+
+def link_make(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
+    link: links.Link
+    if req.get("board") is not None:
+        board = _board(engine, req)
+        link = board.link(_node(board, req, 0))
+    elif req.get("puzzle") is not None:
+        link = links.PuzzleLink(arg(req, "puzzle", str))
+    else:
+        table, index = _deal_of(engine, req)
+        step = arg(req, "step", int, None, what="a step of the deal (0 or more)")
+        link = links.deal_link(table.match, index, step=step, seat=_seat(req))
+    return {"link": links.encode(link)}
+
+
+def analysis_show(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
+    board = _board(engine, req)
+    return {"position": board.position(_node(board, req))}
+
+
+def analysis_play(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
+    board = _board(engine, req)
+    node = board.play(_node(board, req), _seat(req) if "seat" in req else _to_act(board, req), arg(req, "action", str))
+    return {"node": node, "tree": board.tree(), "position": board.position(node)}
+
+
+def _to_act(board: Board, req: dict[str, Any]) -> int:
+    seat = board.position(_node(board, req))["to_act"]
+    if seat is None:
+        raise EngineError("the deal is over here: nothing more can be played")
+    return int(seat)
+
+
+def analysis_remove(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
+    board = _board(engine, req)
+    node = board.remove(_node(board, req))
+    return {"node": node, "tree": board.tree(), "position": board.position(node)}
+
+
+def analysis_evaluate(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
+    board = _board(engine, req)
+    node = _node(board, req)
+    all_cards = arg(req, "all_cards", bool, False)
+    budget = positive(req, "budget_ms", MAX_REVIEW_MS, MS) or ANALYSIS_BUDGET_MS
+    iterations = positive(req, "iterations", MAX_ITERATIONS, "a positive integer")
+    seed = arg(req, "seed", int, 0)
+    return {"evaluation": board.evaluate(node, all_cards, budget, iterations, seed)}
+
+
+def analysis_close(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
+    _board(engine, req)
+    del engine.boards[req["board"]]
+    return {}
+
+
+HANDLERS: dict[str, Callable[[Engine, dict[str, Any]], dict[str, Any]]] = {
+    "analysis_open": analysis_open,
+    "analysis_show": analysis_show,
+    "analysis_play": analysis_play,
+    "analysis_remove": analysis_remove,
+    "analysis_evaluate": analysis_evaluate,
+    "analysis_close": analysis_close,
+    "link_make": link_make,
+    "link_open": link_open,
+}
