@@ -23,6 +23,8 @@ from py_engine.core.errors import RECORD_ERROR_REASONS
 from py_engine.core.events import _CODE_WORDS
 from py_engine.core.rules import BOOLEANS, CHOICES, PARAMETERS, PRESETS, RULES_ERROR_REASONS
 from py_engine.core.scoring import BASIS_POINTS
+from py_engine.puzzles.catalogue import KINDS, THEMES
+from py_engine.puzzles.rating import BANDS
 from py_engine.service.links import LINK_ERROR_REASONS
 from py_engine.service.match import FORFEITS
 from py_engine.service.online.voice import VOICE_ENDINGS
@@ -162,6 +164,14 @@ def families() -> set[str]:
     keys |= {f"sheet.code.{code}" for code in _CODE_WORDS}
     keys |= {f"sheet.basis.{basis}" for basis in js_list(sources["screens/sheet.js"], "NAMED_BASES")}
     keys |= {f"sheet.ended.{reason}" for reason in FORFEITS}
+    # The puzzles (screens/puzzles.js): the engine's themes and difficulty bands, the player's results.
+    puzzles = sources["screens/puzzles.js"]
+    assert js_list(puzzles, "PUZZLE_THEMES") == list(THEMES)
+    assert js_list(puzzles, "PUZZLE_BANDS") == [name for name, _ in BANDS]
+    assert js_list(puzzles, "PUZZLE_KINDS") == list(KINDS)
+    keys |= {f"puzzles.theme.{theme}" for theme in THEMES}
+    keys |= {f"puzzles.band.{name}" for name, _ in BANDS}
+    keys |= {f"puzzles.state.{state}" for state in js_list(puzzles, "PUZZLE_STATES")}
     keys |= rule_keys()
     keys |= online_keys(sources)
     return keys

@@ -264,8 +264,9 @@ def test_the_protocol_lists_opens_moves_and_shows_a_solution() -> None:
     assert not any(f'"{c}"' in json.dumps(listed) for c in CARD_NAMES)  # entries hold no card
     assert call(engine, cmd="puzzle_list")["count"] == len(PUZZLES)
     puzzle = cheap()[0]
-    opened = call(engine, cmd="puzzle_open", id=puzzle.id)
+    opened = call(engine, cmd="puzzle_open", puzzle_id=puzzle.id)
     assert opened["ok"] and opened["state"] == "playing" and opened["to_move"] and opened["goal"] == puzzle.goal
+    assert opened["id"] == 1 and opened["entry"]["id"] == puzzle.id  # the envelope's id is the request's
     handle = opened["puzzle"]
     assert opened["view"]["seat"] == puzzle.side
     moved = call(engine, cmd="puzzle_move", puzzle=handle, action=action_name(puzzle.line[0]))
@@ -279,10 +280,10 @@ def test_the_protocol_lists_opens_moves_and_shows_a_solution() -> None:
 
 def test_the_protocol_refuses_bad_requests_and_changes_nothing() -> None:
     engine = Engine()
-    assert call(engine, cmd="puzzle_open", id="nope")["error"]["code"] == "unknown_puzzle"
+    assert call(engine, cmd="puzzle_open", puzzle_id="nope")["error"]["code"] == "unknown_puzzle"
     assert call(engine, cmd="puzzle_list", theme="nope")["error"]["code"] == "bad_request"
     puzzle = cheap()[0]
-    handle = call(engine, cmd="puzzle_open", id=puzzle.id)["puzzle"]
+    handle = call(engine, cmd="puzzle_open", puzzle_id=puzzle.id)["puzzle"]
     session = engine.puzzles[handle]
     before = json.dumps(session.view())
     hand = set(session.view()["hand"])
@@ -300,15 +301,45 @@ def test_the_protocol_refuses_bad_requests_and_changes_nothing() -> None:
 def test_the_protocol_daily_and_rate() -> None:
     engine = Engine()
     daily = call(engine, cmd="puzzle_daily", date="2026-07-14")
-    assert daily["ok"] and daily["date"] == "2026-07-14" and daily["id"] in catalogue.by_id()
-    assert call(engine, cmd="puzzle_daily", date="2026-07-14")["id"] == daily["id"]
+    assert daily["ok"] and daily["date"] == "2026-07-14" and daily["entry"]["id"] in catalogue.by_id()
+    assert daily["id"] == 1  # the envelope's id is the request's, echoed
+    assert call(engine, cmd="puzzle_daily", date="2026-07-14")["entry"]["id"] == daily["entry"]["id"]
     assert call(engine, cmd="puzzle_daily", date="14/07/2026")["error"]["code"] == "bad_request"
     assert call(engine, cmd="puzzle_daily")["error"]["code"] == "bad_request"
-    rated = call(engine, cmd="puzzle_rate", id=daily["id"], solved=True, streak=2, best=5, daily={"date": "2026-07-14"})
+    rated = call(
+        engine,
+        cmd="puzzle_rate",
+        puzzle_id=daily["entry"]["id"],
+        solved=True,
+        streak=2,
+        best=5,
+        daily={"date": "2026-07-14"},
+    )
     assert rated["ok"] and rated["rating"] > 1500 and rated["deviation"] < 350 and rated["change"] > 0
     assert (rated["streak"], rated["best"]) == (3, 5) and rated["daily"] == {"last": "2026-07-14", "streak": 1}
-    failed = call(engine, cmd="puzzle_rate", id=daily["id"], solved=False, rating=1600, deviation=80)
+    failed = call(engine, cmd="puzzle_rate", puzzle_id=daily["entry"]["id"], solved=False, rating=1600, deviation=80)
     assert failed["rating"] < 1600 and failed["streak"] == 0
-    assert call(engine, cmd="puzzle_rate", id=daily["id"], solved="yes")["error"]["code"] == "bad_request"
-    assert call(engine, cmd="puzzle_rate", id=daily["id"], solved=True, rating=-5)["error"]["code"] == "bad_request"
-    assert call(engine, cmd="puzzle_rate", id="nope", solved=True)["error"]["code"] == "unknown_puzzle"
+    assert (
+        call(engine, cmd="puzzle_rate", puzzle_id=daily["entry"]["id"], solved="yes")["error"]["code"] == "bad_request"
+    )
+    assert (
+        call(engine, cmd="puzzle_rate", puzzle_id=daily["entry"]["id"], solved=True, rating=-5)["error"]["code"]
+        == "bad_request"
+    )
+    assert call(engine, cmd="puzzle_rate", puzzle_id="nope", solved=True)["error"]["code"] == "unknown_puzzle"
+
+
+def test_the_analysis_board_opens_a_finished_attempt_at_its_position() -> None:
+    engine = Engine()
+    puzzle = cheap()[0]
+    handle = call(engine, cmd="puzzle_open", puzzle_id=puzzle.id)["puzzle"]
+    refused = call(engine, cmd="analysis_open", puzzle=handle)  # the board shows every card: not while solving
+    assert refused["error"]["code"] == "bad_request"
+    wrong = call(engine, cmd="puzzle_move", puzzle=handle, action=action_name(puzzle.others[0].action))
+    assert wrong["ok"] and not wrong["correct"]
+    board = call(engine, cmd="analysis_open", puzzle=handle)
+    assert board["ok"] and board["seat"] == puzzle.side
+    assert board["position"]["ply"] == len(puzzle.position.actions)
+    assert board["moves"] == len(puzzle.position.actions) + len(puzzle.line)  # the deal along the solution
+    played = [node["action"] for node in board["tree"] if node["main"] and node["ply"] > len(puzzle.position.actions)]
+    assert played[0] == action_name(puzzle.line[0])

@@ -164,6 +164,8 @@ export interface View {
   opponent_known: Card[];
   /** The other hand face up (a watcher sees both), else null. */
   opponent_shown: Card[] | null;
+  /** A puzzle's view (puzzle_*), when every card is shown: the face-down talon, in the order it is drawn. */
+  talon_shown?: Card[] | null;
   trick: Played[];
   last_trick: Trick | null;
   my_points: number;
@@ -450,6 +452,58 @@ export interface RulesErrorDetail {
 /** A record file's content (PROTOCOL.md "Record"): the page only passes it on. */
 export type GameRecord = Record<string, unknown>;
 
+/** A puzzle as listed: nothing of its cards (py_engine/puzzles/catalogue.py Puzzle.entry). */
+export interface PuzzleEntry {
+  id: string;
+  preset: string;
+  /** "hidden" or "double_dummy". */
+  kind: string;
+  themes: string[];
+  difficulty: number;
+  /** "easy", "medium", "hard" or "expert". */
+  band: string;
+  /** The side's signed game points that the solution guarantees. */
+  goal: number;
+  side: Seat;
+  worlds: number;
+}
+
+/** puzzle_open's answer: the attempt's handle, the puzzle and its position. */
+export type PuzzleAnswer = PuzzleState & { puzzle: string; entry: PuzzleEntry };
+
+/** An attempt's state (py_engine/puzzles/solving.py Session.state). */
+export interface PuzzleState {
+  state: "playing" | "solved" | "failed" | "shown";
+  to_move: boolean;
+  moves: number;
+  goal: number;
+  view: View;
+}
+
+/** A deal the puzzle could be: both hands (by seat) and the face-down talon, in the order it is drawn. */
+export interface PuzzleWorld {
+  hands: [Card[], Card[]];
+  talon: Card[];
+}
+
+/** Moves from a position, each by its seat. */
+export type PuzzleLine = { seat: Seat; action: Action }[];
+
+/** puzzle_move's answer. */
+export interface PuzzleMoveAnswer extends PuzzleState {
+  correct: boolean;
+  frames: Frame[];
+  loss?: number;
+  refutation?: { world: PuzzleWorld; line: PuzzleLine; value: number };
+}
+
+/** The solution: the answer's line first, then every other first move at its worst. */
+export interface PuzzleSolution {
+  goal: number;
+  answer: Action[];
+  lines: { action: Action; value: number; loss: number; line: PuzzleLine; world: PuzzleWorld | null }[];
+}
+
 /** The answer to each command the page sends (py_engine/service/protocol.py), by command. */
 export interface Answers {
   presets: { presets: Preset[] };
@@ -475,6 +529,21 @@ export interface Answers {
   analysis_close: Record<string, never>;
   link_make: { link: string };
   link_open: ({ kind: "deal" } & BoardAnswer) | { kind: "puzzle"; puzzle: string };
+  puzzle_list: { puzzles: PuzzleEntry[]; count: number; themes: string[]; bands: string[] };
+  puzzle_open: PuzzleAnswer;
+  puzzle_move: PuzzleMoveAnswer;
+  puzzle_solution: PuzzleState & { solution: PuzzleSolution };
+  puzzle_daily: { date: string; entry: PuzzleEntry };
+  puzzle_rate: {
+    rating: number;
+    deviation: number;
+    change: number;
+    expected: number;
+    streak: number;
+    best: number;
+    daily?: { last: string | null; streak: number };
+  };
+  puzzle_close: Record<string, never>;
   online_host: OnlineHostAnswer & { session: string };
   online_from_guest: OnlineHostAnswer;
   online_host_do: OnlineHostAnswer;

@@ -28,7 +28,7 @@ import { reducedMotion, state, TEST } from "./game/state.js";
 import { installTestHooks } from "./game/test-hooks.js";
 import { reloadIntoNewVersions } from "./platform/pwa.js";
 import { overridesFor } from "./screens/custom-rules.js";
-import { takeLinkFromAddress } from "./screens/links.js";
+import { setPuzzleOpener, takeLinkFromAddress } from "./screens/links.js";
 import { deckOf, languageOf } from "./screens/settings.js";
 import { installCardSprites, setDeckStyle } from "./table/cards.js";
 import { installSound } from "./table/sound.js";
@@ -65,6 +65,14 @@ function main() {
   /** @type {HTMLElement} */ (document.getElementById("import-file")).addEventListener("change", onImportFile);
   /** @type {HTMLElement} */ (document.getElementById("chat-form")).addEventListener("submit", onChat);
   reducedMotion.addEventListener("change", draw);
+  // The puzzles load on first use: the screen from the top bar, a puzzle from a link.
+  const puzzles = () => import("./game/puzzle.js");
+  /** @type {HTMLElement} */ (document.getElementById("open-puzzles")).addEventListener("click", () =>
+    puzzles().then((module) => module.showPuzzles()),
+  );
+  setPuzzleOpener((id) => {
+    puzzles().then((module) => module.openPuzzle(id));
+  });
   const invitation = installOnlineDoor();
   // A link to a deal or a puzzle: opened once the game is ready, and again whenever the address gets another.
   const link = takeLinkFromAddress();

@@ -55,9 +55,26 @@ def _opened(engine: Engine, board: Board) -> dict[str, Any]:
 
 
 def analysis_open(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
+    if req.get("puzzle") is not None:
+        return _opened(engine, Board(_puzzle_link(engine, req)))
     table, index = _deal_of(engine, req)
     step = arg(req, "step", int, None, what="a step of the deal (0 or more)")
     return _opened(engine, Board(links.deal_link(table.match, index, step=step, seat=_seat(req))))
+
+
+def _puzzle_link(engine: Engine, req: dict[str, Any]) -> links.DealLink:
+    """The deal of an attempt that is over, played along the puzzle's stored solution to its end, at the puzzle's
+    position, the side at the bottom. While the attempt goes on it is refused: the board shows every card."""
+    from ..puzzles.solving import PLAYING, seated
+
+    session = find(req, "puzzle", engine.puzzles)
+    if session.status == PLAYING:
+        raise ProtocolError("bad_request", "the puzzle is still being solved: the board would show its solution")
+    puzzle = session.puzzle
+    match = puzzle.position.match()
+    for step in seated(match.deal, puzzle.line):
+        match.act_text(step["seat"], step["action"])
+    return links.deal_link(match, 0, step=len(puzzle.position.actions), seat=puzzle.side)
 
 
 def link_open(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:

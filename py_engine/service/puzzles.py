@@ -1,7 +1,9 @@
 """The protocol's ``puzzle_*`` commands (docs/protocol.md, "Puzzles"): attempts by handle, as tables are.
 
 Imported on first use (the puzzles bring the exact search and the
-catalogue). Nothing answered here holds a card the side may not see while
+catalogue). A puzzle's id is ``puzzle_id`` in a request and an *entry*'s
+``id`` in an answer, never a field of the envelope: ``id`` there is the
+request's own, echoed. Nothing answered here holds a card the side may not see while
 an attempt goes on: entries carry no card, views are the side's.
 """
 
@@ -32,7 +34,7 @@ if TYPE_CHECKING:
     from .protocol import Engine
 
 
-def _puzzle(req: dict[str, Any], name: str = "id") -> Puzzle:
+def _puzzle(req: dict[str, Any], name: str = "puzzle_id") -> Puzzle:
     puzzle_id = arg(req, name, str)
     puzzle = catalogue.by_id().get(puzzle_id)
     if puzzle is None:
@@ -77,7 +79,7 @@ def puzzle_open(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
     session = Session(puzzle)
     handle = engine.new_handle("p")
     engine.puzzles[handle] = session
-    return {"puzzle": handle, **puzzle.entry(), **session.state(), "view": session.view()}
+    return {"puzzle": handle, "entry": puzzle.entry(), **session.state(), "view": session.view()}
 
 
 def puzzle_move(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
@@ -108,7 +110,7 @@ def _date(value: Any, name: str) -> str:
 def puzzle_daily(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
     date = _date(arg(req, "date", str, what="a date YYYY-MM-DD"), "date")
     puzzle = catalogue.by_id()[daily_id(date, [p.id for p in catalogue.builtin()])]
-    return {"date": date, **puzzle.entry()}
+    return {"date": date, "entry": puzzle.entry()}
 
 
 def _number(req: dict[str, Any], name: str, default: float, low: float, high: float) -> float:

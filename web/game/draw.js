@@ -74,7 +74,7 @@ export function draw() {
     const covered = state.handover !== null;
     render(dom, covered ? curtain(state.model) : state.model, {
       pointsMode: covered ? "hide" : pointsMode(state.settings, state.model.rules),
-      interactive: state.booted && !state.busy && !covered,
+      interactive: state.booted && !state.busy && !covered && (!state.puzzle || state.puzzle.playing()),
       thinking: state.thinking,
       message: state.message || modeStatus(),
       lingerTrick: timing().trick === 0,
@@ -197,7 +197,9 @@ function decorateModes() {
     paused: state.paused,
     canStep: !state.busy && Boolean(view) && !(/** @type {View} */ (view).game_over),
   });
-  resultButtons(dom.result, { shown: Boolean(view?.deal_result) && state.booted && !state.busy });
+  resultButtons(dom.result, { shown: Boolean(view?.deal_result) && state.booted && !state.busy && !state.puzzle });
+  // A puzzle is one position, not a match: no score to open.
+  if (state.puzzle) dom.matchScore.hidden = true;
 }
 
 /** The table before there is a game: the talon and the other hand, face down. */

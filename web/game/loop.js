@@ -187,8 +187,11 @@ export function confirmed(action) {
  * no view (between deals) counts as one.
  */
 function matchInPlay() {
-  if (state.game === null || state.meta.mode === "watch") return false;
-  const view = state.view;
+  if (state.game === null) return false;
+  // Under a puzzle, the game waits as it was when the puzzle was opened.
+  const meta = state.puzzle ? state.puzzle.game.meta : state.meta;
+  if (meta.mode === "watch") return false;
+  const view = state.puzzle ? state.puzzle.game.view : state.view;
   if (!view) return state.handover !== null;
   return !view.game_over && (view.tricks_played > 0 || view.match.deal_number > 1 || view.match.match_number > 1);
 }
@@ -221,6 +224,10 @@ export async function perform(action, seat = state.seat) {
     state.online?.perform(action);
     return;
   }
+  if (state.puzzle) {
+    state.puzzle.perform(action);
+    return;
+  }
   state.tutorial?.acted(action);
   state.hint = null;
   run(async () => playTableAnswer(await ask({ cmd: "table_act", table: state.game, seat, action })));
@@ -233,6 +240,7 @@ export async function perform(action, seat = state.seat) {
  */
 export async function startGame(options, { animate = true, counted = true } = {}) {
   if (counted) state.tutorial?.end();
+  state.puzzle?.close(); // a new game takes the table back from a puzzle
   const seating = newSeating(state.prefs, state.settings.level);
   const preset = options.preset ?? state.settings.preset;
   /** @type {Request<"table_new">} */

@@ -9,6 +9,7 @@ import { EngineClient } from "../engine/engine-client.js";
 import { onDamage } from "../platform/damage.js";
 import { t } from "../platform/i18n.js";
 import { loadOnlineStats } from "../platform/online-stats.js";
+import { loadProgress } from "../platform/puzzle-progress.js";
 import { linkManifest, registerServiceWorker } from "../platform/pwa.js";
 import { loadStats } from "../platform/stats.js";
 import { loadCustomRules } from "../screens/custom-rules.js";
@@ -66,6 +67,7 @@ export async function start(translated, invitation = "", link = "") {
   loadStats();
   loadOnlineStats();
   loadCustomRules();
+  loadProgress();
   await holdTheTable(); // one live table per browser: this tab plays once it holds it
   let info;
   try {
@@ -142,7 +144,7 @@ export async function start(translated, invitation = "", link = "") {
 
 /** What was damaged so far, said in one notice: {kept: names, reset: names}. */
 const damaged = { kept: new Set(), reset: new Set() };
-const DAMAGE_NAMES = ["stats", "settings", "modes", "customRules", "onlineStats"];
+const DAMAGE_NAMES = ["stats", "settings", "modes", "customRules", "onlineStats", "puzzles"];
 
 /**
  * Say that stored data was damaged (platform/damage.js), and what was done about it.

@@ -24,6 +24,12 @@ import { queryDom } from "../table/table.js";
  * An online game in play (game/online.js sets them): your move goes to it, and the host's engine plays for an absent player.
  * @typedef {{perform: (action: string) => void, standIn: () => void}} OnlineHooks
  */
+/**
+ * A puzzle on the table (game/puzzle.js): where your moves go, whether it is still being solved, and closing it.
+ * ``game``: the game under it, as it was when the puzzle was opened.
+ * @typedef {{perform: (action: string) => void, playing: () => boolean, close: () => void,
+ *   game: {view: View | null, meta: Seating}}} PuzzleHooks
+ */
 /** @typedef {{key: string, detail?: string}} Failure Why the boot failed: a translation key, and the technical detail. */
 /**
  * The state of the page (see the comments on each part below).
@@ -57,6 +63,7 @@ import { queryDom } from "../table/table.js";
  *   paused: boolean,
  *   superseded: boolean,
  *   online: OnlineHooks | null,
+ *   puzzle: PuzzleHooks | null,
  * }} State
  */
 
@@ -141,6 +148,7 @@ export const state = {
   hint: null, // the hinted action {action, value}
   paused: false, // watching: no move until "play" or "one move"
   online: null, // an online game in play: where your moves go (game/online.js)
+  puzzle: null, // a puzzle on the table instead of the game (game/puzzle.js)
   superseded: false, // another tab took the table over: this one stopped (one-table.js)
 };
 

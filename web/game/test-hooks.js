@@ -3,6 +3,7 @@
 // and do (tests/browser/README.md lists it).
 
 import { missingKeys } from "../platform/i18n.js";
+import { loadProgress } from "../platform/puzzle-progress.js";
 import { loadStats } from "../platform/stats.js";
 import { savePreferences } from "../screens/modes.js";
 import { saveSettings } from "../screens/settings.js";
@@ -26,6 +27,10 @@ export function installTestHooks() {
     messages: testLog,
     view: () => clone(state.view),
     settings: () => clone(state.settings),
+    /** The puzzle progress as stored (puzzle-progress.js). */
+    puzzleProgress: () => loadProgress(),
+    /** Open a puzzle on the table by its id (as a link would); resolves when it is shown. */
+    openPuzzle: (/** @type {string} */ id) => import("./puzzle.js").then((module) => module.openPuzzle(id)),
     /** The statistics as stored (stats.js, schema 2). */
     stats: () => loadStats(),
     /** Translation keys the page asked for that its language lacks (none, if all is well). */

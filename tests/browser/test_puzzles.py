@@ -1,0 +1,246 @@
+"""Puzzles: the list and today's puzzle, solving one move by move, a wrong move's refutation, the solution,
+progress and rating kept over a reload, a damaged progress entry, a puzzle link opened in a fresh page, the
+analysis board after a puzzle, and axe on each new view."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from playwright.sync_api import BrowserContext, Page, expect
+
+from py_engine.puzzles import catalogue
+from py_engine.puzzles.daily import daily_id
+
+from .conftest import STEP_TIMEOUT_MS, Site, Watch
+from .helpers import answer_question, open_table, wait_ready
+from .test_a11y import axe_check
+
+pytestmark = pytest.mark.browser
+
+TODAY = "2026-03-01"
+QUERY = f"?test=1&fast=1&today={TODAY}"
+LIST = "#puzzles-dialog"
+LINES = "#puzzle-lines-dialog"
+BAR = "#puzzle-bar"
+PUZZLE_LINK = re.compile(r"#puzzle=1\.[A-Za-z0-9_-]+$")
+
+
+def request(page: Page, payload: dict[str, Any]) -> Any:
+    answer = page.evaluate("payload => window.__test.request(payload)", payload)
+    assert answer["ok"], answer
+    return answer["result"]
+
+
+def solution_of(page: Page, puzzle_id: str) -> dict[str, Any]:
+    """The puzzle's solution, through an attempt of the test's own (closed again)."""
+    handle = request(page, {"cmd": "puzzle_open", "puzzle_id": puzzle_id})["puzzle"]
+    solution: dict[str, Any] = request(page, {"cmd": "puzzle_solution", "puzzle": handle})["solution"]
+    request(page, {"cmd": "puzzle_close", "puzzle": handle})
+    return solution
+
+
+def cheap_puzzles() -> list[catalogue.Puzzle]:
+    """Built-in puzzles that the engine answers at once (few worlds), the longest solutions first."""
+    found = [p for p in catalogue.builtin() if p.worlds <= 10 and len(p.others) >= 1]
+    return sorted(found, key=lambda p: (-sum(1 for _ in p.line), p.id))
+
+
+def open_list(page: Page) -> None:
+    page.locator("#open-puzzles").click()
+    expect(page.locator(LIST)).to_have_attribute("data-loaded", "1", timeout=STEP_TIMEOUT_MS)
+
+
+def choose(page: Page, puzzle_id: str) -> None:
+    """Choose a puzzle in the list; wait until it is on the table and may be played."""
+    page.locator(f"{LIST} button[data-puzzles='open'][data-id='{puzzle_id}']").click()
+    expect(page.locator("#table")).to_have_attribute("data-puzzle", puzzle_id)
+    wait_ready(page)
+
+
+def play(page: Page, action: str) -> None:
+    """One move of the side, by clicking its card or its button, then wait for the engine's answer."""
+    before = int(page.locator("#table").get_attribute("data-step") or "0")
+    if action.startswith("play:"):
+        page.locator(f"#my-hand [data-card='{action[5:]}']").click()
+    else:
+        page.locator(f"#actions button[data-action='{action}']").click()
+        if action == "claim" and page.evaluate("window.__test.settings().confirmClaim"):
+            answer_question(page, "claim")
+    page.wait_for_function(
+        "before => { const d = document.querySelector('#table').dataset;"
+        " return Number(d.step) > before && d.ready === '1'; }",
+        arg=before,
+        timeout=STEP_TIMEOUT_MS,
+    )
+
+
+def available(page: Page, action: str) -> bool:
+    if action.startswith("play:"):
+        return page.locator(f"#my-hand [data-card='{action[5:]}'][data-legal='1']").count() == 1
+    return page.locator(f"#actions button[data-action='{action}']").count() == 1
+
+
+def solve_along(page: Page, side: int, line: list[dict[str, Any]]) -> int:
+    """Play the side's moves of the solution's line as they come up (the engine plays the defence and the forced
+    moves); return how many the player made."""
+    made = 0
+    at = 0
+    while page.locator("#table").get_attribute("data-puzzle-state") == "playing":
+        mine = [i for i in range(at, len(line)) if line[i]["seat"] == side and available(page, line[i]["action"])]
+        assert mine, f"none of the line's moves is offered: {line[at:]}"
+        at = mine[0]
+        play(page, line[at]["action"])
+        expect(page.locator("#puzzle-message")).not_to_be_empty()
+        at += 1
+        made += 1
+    return made
+
+
+def test_solve_a_puzzle_fail_one_and_keep_the_progress(site: Site, page: Page, watch: Watch) -> None:
+    """The story in both browsers: the list, a puzzle solved by clicks, a wrong move refuted, the solution, the
+    progress after a reload, and the puzzle's link opened in a fresh page."""
+    watch.attach(page)
+    open_table(page, site.url, QUERY)
+    open_list(page)
+    ids = [p.id for p in catalogue.builtin()]
+    expect(page.locator(f"{LIST} .puzzle-item")).to_have_count(len(ids))
+    expect(page.locator("#puzzle-daily")).to_have_attribute("data-puzzle", daily_id(TODAY, ids))
+    expect(page.locator("#puzzle-daily")).to_have_attribute("data-date", TODAY)
+
+    # Solving move by move along the engine's solution.
+    first, second = cheap_puzzles()[:2]
+    solution = solution_of(page, first.id)
+    choose(page, first.id)
+    expect(page.locator(BAR)).to_be_visible()
+    expect(page.locator("#puzzle-goal")).not_to_be_empty()
+    assert page.locator("#table").get_attribute("data-seat") == str(first.side)
+    made = solve_along(page, first.side, solution["lines"][0]["line"])
+    assert made >= 1
+    expect(page.locator("#table")).to_have_attribute("data-puzzle-state", "solved")
+    progress = page.evaluate("window.__test.puzzleProgress()")
+    assert progress["puzzles"][first.id]["first"] == "solved"
+    assert progress["rating"] > 1500 and progress["streak"] == 1
+
+    # A wrong first move: the refutation, with the loss the engine gave.
+    wrong = solution_of(page, second.id)["lines"][1]
+    page.locator("#puzzle-all").click()
+    expect(page.locator(LIST)).to_have_attribute("data-loaded", "1", timeout=STEP_TIMEOUT_MS)
+    choose(page, second.id)
+    play(page, wrong["action"])
+    dialog = page.locator(LINES)
+    expect(dialog).to_be_visible()
+    expect(dialog).to_have_attribute("data-kind", "refutation")
+    expect(page.locator("#puzzle-loss")).to_have_attribute("data-loss", str(wrong["loss"]))
+    steps = dialog.locator(".puzzle-line li")
+    assert steps.count() >= 2
+    page.locator("#puzzle-step-next").click()
+    expect(dialog.locator(".puzzle-line li[aria-current='step']")).to_have_attribute("data-step", "2")
+    page.locator("#puzzle-lines-close").click()
+    expect(dialog).to_be_hidden()
+    expect(page.locator("#table")).to_have_attribute("data-puzzle-state", "failed")
+
+    # The solution, once it is over: no question, every first move with its value.
+    page.locator("#puzzle-solution").click()
+    expect(dialog).to_have_attribute("data-kind", "solution")
+    expect(dialog.locator(".puzzle-solution-line")).to_have_count(1 + len(second.others))
+    page.locator("#puzzle-lines-close").click()
+
+    # The link of this puzzle.
+    page.locator("#puzzle-copy-link").click()
+    expect(page.locator("#puzzle-link-box")).to_be_visible()
+    url = page.locator("#puzzle-link").input_value()
+    assert PUZZLE_LINK.search(url), url
+
+    # After a reload the progress is there, in the list too.
+    open_table(page, site.url, QUERY)
+    open_list(page)
+    expect(page.locator(f"{LIST} [data-id='{first.id}']")).to_have_attribute("data-state", "solved")
+    expect(page.locator(f"{LIST} [data-id='{second.id}']")).to_have_attribute("data-state", "failed")
+    rating = page.locator("[data-puzzle-stat='rating']").inner_text()
+    assert rating.startswith(str(round(page.evaluate("window.__test.puzzleProgress().rating"))))
+    page.locator(f"{LIST} button[data-puzzles='close']").click()
+
+    # The link opens the puzzle in a fresh page (the table is one per browser: this one goes first).
+    context = page.context
+    page.close()
+    fresh = context.new_page()
+    watch.attach(fresh)
+    fresh.goto(url.replace("#", QUERY + "#"))
+    expect(fresh.locator("#table")).to_have_attribute("data-puzzle", second.id, timeout=STEP_TIMEOUT_MS)
+    expect(fresh.locator("#table")).to_have_attribute("data-puzzle-state", "playing")
+    fresh.close()
+
+
+@pytest.mark.page_logic
+def test_daily_puzzle_damage_board_and_axe(site: Site, page: Page, watch: Watch, context: BrowserContext) -> None:
+    """Today's puzzle solved and its run of days, axe on every new view, the analysis board after a puzzle,
+    and a damaged progress entry repaired with a notice."""
+    watch.attach(page)
+    open_table(page, site.url, QUERY)
+    open_list(page)
+    axe_check(page, "the puzzles list")
+    daily = page.locator("#puzzle-daily").get_attribute("data-puzzle")
+    assert daily
+    puzzle = catalogue.by_id()[daily]
+    solution = solution_of(page, daily)
+    page.locator("#puzzle-daily button[data-puzzles='daily']").click()
+    expect(page.locator("#table")).to_have_attribute("data-puzzle", daily)
+    wait_ready(page)
+    axe_check(page, "a puzzle being solved")
+    # Giving up asks first; "no" keeps the puzzle going.
+    page.locator("#puzzle-solution").click()
+    answer_question(page, "puzzle-solution", yes=False)
+    solve_along(page, puzzle.side, solution["lines"][0]["line"])
+    expect(page.locator("#table")).to_have_attribute("data-puzzle-state", "solved")
+    progress = page.evaluate("window.__test.puzzleProgress()")
+    assert progress["daily"]["days"] == {TODAY: "solved"} and progress["daily"]["streak"] == 1
+
+    # The board: the puzzle's deal at its position.
+    page.locator("#puzzle-analysis").click()
+    board = page.locator("#analysis-dialog")
+    expect(board).to_have_attribute("data-loaded", "1", timeout=STEP_TIMEOUT_MS)
+    expect(board).to_have_attribute("data-ply", str(len(puzzle.position.actions)))
+    page.locator("#analysis-close").click()
+
+    # A refutation and the solution, scanned.
+    other = next(p for p in cheap_puzzles() if p.id != daily)
+    wrong = solution_of(page, other.id)["lines"][1]["action"]
+    page.evaluate("id => window.__test.openPuzzle(id)", other.id)
+    wait_ready(page)
+    play(page, wrong)
+    expect(page.locator(LINES)).to_be_visible()
+    axe_check(page, "a refutation")
+    page.locator("#puzzle-lines-close").click()
+    page.locator("#puzzle-solution").click()
+    expect(page.locator(LINES)).to_have_attribute("data-kind", "solution")
+    axe_check(page, "a solution")
+    page.locator("#puzzle-lines-close").click()
+
+    # The list says today's is solved, and the run of days.
+    open_list(page)
+    expect(page.locator("#puzzle-daily")).to_have_attribute("data-state", "solved")
+    expect(page.locator("#puzzle-daily-run")).to_have_attribute("data-run", "1")
+    page.locator(f"{LIST} button[data-puzzles='close']").click()
+
+    # Back to the game: the table is the game's again.
+    page.locator("#puzzle-leave").click()
+    wait_ready(page)
+    expect(page.locator(BAR)).to_be_hidden()
+    assert page.locator("#table").get_attribute("data-mode") == "computer"
+
+    # A damaged entry: repaired, said, and a copy kept.
+    page.evaluate(
+        """() => {
+            const p = JSON.parse(localStorage.getItem("sixty-six.puzzles"));
+            p.puzzles["bad id!"] = {first: "maybe"};
+            localStorage.setItem("sixty-six.puzzles", JSON.stringify(p));
+        }"""
+    )
+    open_table(page, site.url, QUERY)
+    expect(page.locator("#notice")).to_be_visible()
+    expect(page.locator("#notice-text")).to_contain_text("puzzles")
+    kept = page.evaluate("window.__test.puzzleProgress()")
+    assert daily in kept["puzzles"] and "bad id!" not in kept["puzzles"]
+    assert page.evaluate("localStorage.getItem('sixty-six.damaged.puzzles')") is not None

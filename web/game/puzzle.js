@@ -1,0 +1,468 @@
+// @ts-check
+// Solving a puzzle on the table. The game in play waits (the engine keeps
+// it, the worker has it saved) while the table shows the puzzle's position
+// from the side to solve, drawn and played as a deal is: the same cards,
+// clicks, keys and animations. Every move goes to the engine
+// (puzzle_move), which says whether it was right, plays the defence, or
+// answers a wrong move with its refutation; the page draws and says it.
+// The bar under the table holds the goal, the puzzle's themes and
+// difficulty, and its buttons; the refutation and the solution open in a
+// dialog (screens/puzzle-lines.js). Leaving shows the game again.
+
+import { t, tp } from "../platform/i18n.js";
+import {
+  countsAsDaily,
+  isFirstAttempt,
+  loadProgress,
+  localDate,
+  rateRequest,
+  recordAttempt,
+  saveProgress,
+} from "../platform/puzzle-progress.js";
+import { confirmStep } from "../screens/confirm.js";
+import { copyLink, linkUrl } from "../screens/links.js";
+import { showLines } from "../screens/puzzle-lines.js";
+import {
+  difficultyWords,
+  goalWords,
+  loadCatalogue,
+  nextPuzzle,
+  openPuzzles,
+  puzzleNumber,
+  themeWords,
+} from "../screens/puzzles.js";
+import { hideHandover } from "../table/handover.js";
+import { clearLog, narrateGame, say } from "../table/narrate.js";
+import { cardElement, h, presetName } from "../table/table.js";
+import { draw, notify, show } from "./draw.js";
+import { playFrames } from "./frames.js";
+import { adoptTable, ask, cancelAi, run } from "./loop.js";
+import { clone, dom, params, state, TEST } from "./state.js";
+
+/** @import { EngineClient, EngineError } from "../engine/engine-client.js" */
+/** @import { Card, PuzzleAnswer, PuzzleEntry, PuzzleMoveAnswer, PuzzleSolution, Seating } from "../../types/engine.js" */
+/** @import { RateAnswer } from "../platform/puzzle-progress.js" */
+/** @import { PuzzleHooks } from "./state.js" */
+/**
+ * The attempt on the table.
+ * @typedef {{
+ *   handle: string,
+ *   entry: PuzzleEntry,
+ *   status: "playing" | "solved" | "failed" | "shown",
+ *   daily: boolean,
+ *   moves: number,
+ *   loss: number | null,
+ *   wrong: string | null,
+ *   refutation: PuzzleMoveAnswer["refutation"] | null,
+ *   solution: PuzzleSolution | null,
+ *   rated: RateAnswer | null,
+ *   first: boolean,
+ *   message: string,
+ * }} Attempt
+ */
+
+/** The table's seating while a puzzle is on it: nobody's statistics, no undo, no hints. */
+const PUZZLE_SEATING = /** @type {Seating} */ ({
+  mode: "puzzle",
+  ranked: false,
+  names: null,
+  levels: null,
+  assisted: false,
+});
+
+/** @type {Attempt | null} */
+let attempt = null;
+
+/** The player's date: the daily puzzle's (test mode may fix it: ?today=YYYY-MM-DD). */
+export function today() {
+  const fixed = params.get("today");
+  if (TEST && fixed && /^\d{4}-\d{2}-\d{2}$/.test(fixed)) return fixed;
+  return localDate();
+}
+
+function client() {
+  return /** @type {EngineClient} */ (state.client);
+}
+
+/**
+ * An element of the puzzle bar (index.html has them all, hence the cast).
+ * @param {string} id
+ */
+const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+
+// ------------------------------------------------------------------ the bar
+
+/** Draw the puzzle bar as the attempt stands. */
+function renderBar() {
+  const bar = $("puzzle-bar");
+  if (!attempt) {
+    bar.hidden = true;
+    delete dom.root.dataset.puzzle;
+    delete dom.root.dataset.puzzleState;
+    return;
+  }
+  const { entry, status } = attempt;
+  bar.hidden = false;
+  dom.root.dataset.puzzle = entry.id;
+  dom.root.dataset.puzzleState = status;
+  const number = puzzleNumber(entry.id);
+  const title = [
+    attempt.daily ? t("puzzles.daily.title") : t("puzzles.number", { n: number }),
+    presetName({ id: entry.preset, name: entry.preset }),
+  ].join(" · ");
+  $("puzzle-title").textContent = title;
+  $("puzzle-goal").textContent = goalWords(entry.goal);
+  $("puzzle-about").textContent = [
+    themeWords(entry.themes),
+    difficultyWords(entry),
+    entry.kind === "double_dummy" ? t("puzzles.kind.double_dummy") : t("puzzles.kind.hidden"),
+  ].join(" · ");
+  $("puzzle-message").textContent = attempt.message;
+  const over = status !== "playing";
+  $("puzzle-solution").hidden = false;
+  $("puzzle-refutation").hidden = status !== "failed";
+  $("puzzle-retry").hidden = !over;
+  $("puzzle-analysis").hidden = !over;
+  /** @type {HTMLButtonElement} */ ($("puzzle-solution")).textContent = over
+    ? t("puzzles.solution.show")
+    : t("puzzles.solution.giveUp");
+  drawTalon();
+}
+
+/** A double-dummy puzzle shows the face-down talon too (the view's talon_shown), beside the table. */
+function drawTalon() {
+  const box = $("puzzle-talon");
+  const talon = state.view?.talon_shown;
+  if (!attempt || !talon || talon.length === 0) {
+    box.hidden = true;
+    box.replaceChildren();
+    return;
+  }
+  box.hidden = false;
+  box.replaceChildren(
+    h("span", { class: "muted small", text: t("puzzles.talonShown") }),
+    ...talon.map((code) => cardMini(code)),
+  );
+}
+
+/** @param {string} code */
+function cardMini(code) {
+  return cardElement(/** @type {Card} */ (code), { key: null, classes: "mini" });
+}
+
+// ------------------------------------------------------------------ opening
+
+/**
+ * Put the engine's new attempt on the table.
+ * @param {PuzzleAnswer} answer
+ * @param {boolean} daily
+ * @param {PuzzleHooks["game"]} game the game under the puzzle
+ */
+async function take(answer, daily, game) {
+  const { puzzle: handle, view, state: status, moves, entry } = answer;
+  installPuzzleBar();
+  attempt = {
+    handle,
+    entry,
+    status,
+    daily,
+    moves,
+    loss: null,
+    wrong: null,
+    refutation: null,
+    solution: null,
+    rated: null,
+    first: isFirstAttempt(loadProgress(), entry.id),
+    message: t("puzzles.yourMove"),
+  };
+  state.puzzle = { perform, playing: () => attempt?.status === "playing", close: closeQuietly, game };
+  state.meta = PUZZLE_SEATING;
+  state.may = {};
+  state.handover = null;
+  hideHandover();
+  state.hint = null;
+  state.paused = false;
+  state.message = "";
+  state.view = view;
+  state.seat = view.seat;
+  clearLog();
+  narrateGame(view);
+  say(`${t("puzzles.announce", { goal: goalWords(attempt.entry.goal) })} ${themeWords(attempt.entry.themes)}.`);
+  renderBar();
+  await show(clone(view));
+}
+
+/**
+ * Open puzzle ``id`` on the table (``daily``: as today's puzzle).
+ * @param {string} id
+ * @param {boolean} [daily]
+ */
+export async function openPuzzle(id, daily = false) {
+  if (!state.booted) return;
+  if (state.meta.mode === "online") {
+    notify(t("puzzles.notOnline"));
+    return;
+  }
+  cancelAi();
+  state.tutorial?.end();
+  await loadCatalogue(client()).catch(() => null);
+  // Today's puzzle counts as such however it is opened (the list, a link).
+  const isDaily = daily || (await dailyId()) === id;
+  await run(async () => {
+    let answer;
+    try {
+      answer = await ask({ cmd: "puzzle_open", puzzle_id: id });
+    } catch (error) {
+      const code = /** @type {EngineError} */ (error).code;
+      dom.root.dataset.linkError = code;
+      notify(code === "unknown_puzzle" ? t("puzzles.unknown") : t("puzzles.failed"));
+      return;
+    }
+    const game = state.puzzle ? state.puzzle.game : { view: state.view, meta: state.meta };
+    closeQuietly();
+    await take(answer, isDaily, game);
+  });
+  focusTable();
+}
+
+/** Today's daily puzzle's id (null if the engine cannot say). */
+async function dailyId() {
+  try {
+    return (await ask({ cmd: "puzzle_daily", date: today() })).entry.id;
+  } catch {
+    return null;
+  }
+}
+
+/** The focus goes to the first card you may play, else the bar. */
+function focusTable() {
+  const card = /** @type {HTMLElement | null} */ (dom.myHand.querySelector("button.legal"));
+  if (card) card.focus();
+  else focusBar();
+}
+
+/** Forget the attempt on the table (the engine's too), without drawing anything. */
+function closeQuietly() {
+  if (!attempt) return;
+  const handle = attempt.handle;
+  attempt = null;
+  state.puzzle = null;
+  ask({ cmd: "puzzle_close", puzzle: handle }).catch(() => {});
+  renderBar();
+}
+
+// ------------------------------------------------------------------ moving
+
+/**
+ * The player's move (the table's input calls this instead of table_act while a puzzle is on it).
+ * @param {string} action
+ */
+function perform(action) {
+  const here = attempt;
+  if (here?.status !== "playing") return;
+  run(async () => {
+    const answer = await ask({ cmd: "puzzle_move", puzzle: here.handle, action });
+    if (attempt !== here) return;
+    here.status = answer.state;
+    here.moves = answer.moves;
+    here.message = answer.correct ? t("puzzles.correct") : "";
+    renderBar();
+    await playFrames(answer.frames, answer.view);
+    state.seat = answer.view.seat;
+    if (!answer.correct) {
+      here.loss = answer.loss ?? 1;
+      here.wrong = action;
+      here.refutation = answer.refutation ?? null;
+      await finish(here, false);
+      renderBar();
+      openRefutation();
+      return;
+    }
+    if (answer.state === "solved") {
+      await finish(here, true);
+    } else {
+      say(t("puzzles.correct"));
+    }
+    renderBar();
+  });
+}
+
+/**
+ * The attempt is over: the engine rates it, the page keeps the numbers, the player is told.
+ * @param {Attempt} here
+ * @param {boolean} solved
+ * @param {boolean} [gaveUp] the solution was asked for before the end
+ */
+async function finish(here, solved, gaveUp = false) {
+  const date = today();
+  const progress = loadProgress();
+  const daily = here.daily && countsAsDaily(progress, date, here.entry.id, here.entry.id) ? date : null;
+  /** @type {RateAnswer | null} */
+  let rated = null;
+  try {
+    rated = /** @type {RateAnswer} */ (
+      await ask(/** @type {any} */ (rateRequest(progress, { id: here.entry.id, solved, daily })))
+    );
+  } catch {
+    // not rated: the result is still kept
+  }
+  here.rated = rated;
+  saveProgress(recordAttempt(progress, { id: here.entry.id, solved, date, rated, daily }));
+  const parts = [solved ? t("puzzles.solved") : gaveUp ? t("puzzles.gaveUp") : tp("puzzles.wrong", here.loss ?? 1)];
+  if (rated && here.first) {
+    const change = Math.round(rated.change);
+    parts.push(
+      t("puzzles.rated", {
+        rating: Math.round(rated.rating),
+        change: change > 0 ? `+${change}` : change < 0 ? `−${-change}` : "±0",
+      }),
+    );
+  } else if (!here.first) {
+    parts.push(t("puzzles.notRated"));
+  }
+  if (daily && rated?.daily) parts.push(tp("puzzles.daily.runNow", rated.daily.streak));
+  here.message = parts.join(" ");
+  state.message = solved ? t("puzzles.solvedShort") : t("puzzles.failedShort");
+  say(here.message);
+}
+
+// ------------------------------------------------------------------ buttons
+
+/** The refutation of the wrong move, in its dialog. */
+function openRefutation() {
+  if (!attempt?.refutation || attempt.wrong === null) return;
+  showLines({
+    kind: "refutation",
+    entry: attempt.entry,
+    seat: state.seat,
+    wrong: attempt.wrong,
+    loss: attempt.loss ?? 1,
+    refutation: attempt.refutation,
+    onClose: focusBar,
+  });
+}
+
+/** Show the solution (asking first while it would give the puzzle up). */
+async function showSolution() {
+  const here = attempt;
+  if (!here || state.busy) return;
+  if (here.status === "playing") {
+    const yes = await confirmStep({
+      ask: "puzzle-solution",
+      question: t("puzzles.solution.confirm"),
+      yes: t("puzzles.solution.giveUp"),
+    });
+    if (!yes || attempt !== here) return;
+  }
+  await run(async () => {
+    const answer = await ask({ cmd: "puzzle_solution", puzzle: here.handle });
+    if (attempt !== here) return;
+    const gaveUp = here.status === "playing";
+    here.status = answer.state;
+    here.solution = answer.solution;
+    state.view = answer.view;
+    if (gaveUp) {
+      here.loss = null;
+      await finish(here, false, true);
+    }
+    renderBar();
+    await show(clone(answer.view));
+  });
+  if (attempt === here && here.solution) {
+    showLines({ kind: "solution", entry: here.entry, seat: state.seat, solution: here.solution, onClose: focusBar });
+  }
+}
+
+function focusBar() {
+  /** @type {HTMLElement | null} */ ($("puzzle-bar").querySelector("button:not([hidden])"))?.focus();
+}
+
+/** The analysis board at the puzzle's position, for its deal played along the solution (once it is over). */
+async function openBoard() {
+  const here = attempt;
+  if (!here || here.status === "playing") return;
+  try {
+    const opened = await ask({ cmd: "analysis_open", puzzle: here.handle });
+    const { openAnalysis } = await import("../screens/analysis.js");
+    const side = here.entry.side;
+    const names = side === 0 ? [t("seat.you"), t("seat.computer")] : [t("seat.computer"), t("seat.you")];
+    openAnalysis({ client: client(), opened, names, onClose: focusBar });
+  } catch (error) {
+    notify(t("notice.error", { detail: String(/** @type {Error} */ (error).message || error) }));
+  }
+}
+
+/** Copy the puzzle's link. */
+async function copyPuzzleLink() {
+  if (!attempt) return;
+  try {
+    const { link } = await ask({ cmd: "link_make", puzzle: attempt.entry.id });
+    await copyLink(linkUrl(link), {
+      box: $("puzzle-link-box"),
+      input: /** @type {HTMLInputElement} */ ($("puzzle-link")),
+      status: $("puzzle-link-status"),
+    });
+  } catch (error) {
+    notify(t("notice.error", { detail: String(/** @type {Error} */ (error).message || error) }));
+  }
+}
+
+/** Leave the puzzle: the game in play comes back as it was. */
+export async function leavePuzzle() {
+  if (!attempt) return;
+  closeQuietly();
+  $("puzzle-link-box").hidden = true;
+  await run(async () => {
+    if (!state.game) return;
+    const answer = await ask({ cmd: "table_show", table: state.game });
+    state.view = null;
+    state.model = null;
+    adoptTable(answer);
+    clearLog();
+    if (answer.view) {
+      narrateGame(answer.view, true);
+      await show(clone(answer.view));
+    }
+  });
+  draw();
+  /** @type {HTMLElement | null} */ (dom.myHand.querySelector("button.legal"))?.focus();
+}
+
+/** The puzzles screen; a puzzle chosen there goes on the table. */
+export async function showPuzzles() {
+  if (!state.booted) return;
+  await openPuzzles({
+    client: client(),
+    today: today(),
+    onChoose: (id, daily) => {
+      openPuzzle(id, daily);
+    },
+  });
+}
+
+/** @param {MouseEvent} event */
+async function onBarClick(event) {
+  const button = /** @type {HTMLElement | null} */ (
+    /** @type {Element} */ (event.target).closest("button[data-puzzle]")
+  );
+  if (!button || !attempt || state.busy) return;
+  const what = button.dataset.puzzle;
+  const here = attempt;
+  if (what === "solution") showSolution();
+  else if (what === "refutation") openRefutation();
+  else if (what === "retry") openPuzzle(here.entry.id, here.daily);
+  else if (what === "next") openPuzzle(await nextPuzzle(client(), here.entry.id));
+  else if (what === "analysis") openBoard();
+  else if (what === "link") copyPuzzleLink();
+  else if (what === "list") showPuzzles();
+  else if (what === "leave") leavePuzzle();
+}
+
+let installed = false;
+
+/** Listen to the puzzle bar (once). */
+export function installPuzzleBar() {
+  if (installed) return;
+  installed = true;
+  $("puzzle-bar").addEventListener("click", onBarClick);
+}
