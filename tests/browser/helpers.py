@@ -80,6 +80,11 @@ def do(page: Page, what: str) -> None:
         page.locator(f"#table button[data-action='{what}']").first.click()
         if asking:
             answer_question(page, what)
+    wait_moved(page, before)
+
+
+def wait_moved(page: Page, before: int) -> None:
+    """Wait until the table has gone past step ``before`` and is playable again (the computer answered)."""
     page.wait_for_function(
         "before => { const d = document.querySelector('#table').dataset;"
         " return Number(d.step) > before && d.ready === '1'; }",
@@ -93,12 +98,7 @@ def drag(page: Page, card: str) -> None:
     before = step_count(page)
     assert card in legal_cards(page), f"{card} is not offered as a legal card: {legal_cards(page)}"
     page.locator(f"#my-hand [data-card='{card}']").drag_to(page.locator("#trick"))
-    page.wait_for_function(
-        "before => { const d = document.querySelector('#table').dataset;"
-        " return Number(d.step) > before && d.ready === '1'; }",
-        arg=before,
-        timeout=STEP_TIMEOUT_MS,
-    )
+    wait_moved(page, before)
 
 
 def phase(page: Page) -> str:

@@ -14,7 +14,7 @@ from py_engine.puzzles import catalogue
 from py_engine.puzzles.daily import daily_id
 
 from .conftest import STEP_TIMEOUT_MS, Site, Watch
-from .helpers import answer_question, open_table, wait_ready
+from .helpers import answer_question, open_table, wait_moved, wait_ready
 from .test_a11y import axe_check
 
 pytestmark = pytest.mark.browser
@@ -68,12 +68,7 @@ def play(page: Page, action: str) -> None:
         page.locator(f"#actions button[data-action='{action}']").click()
         if action == "claim" and page.evaluate("window.__test.settings().confirmClaim"):
             answer_question(page, "claim")
-    page.wait_for_function(
-        "before => { const d = document.querySelector('#table').dataset;"
-        " return Number(d.step) > before && d.ready === '1'; }",
-        arg=before,
-        timeout=STEP_TIMEOUT_MS,
-    )
+    wait_moved(page, before)
 
 
 def available(page: Page, action: str) -> bool:

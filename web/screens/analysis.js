@@ -12,6 +12,7 @@
 
 import { formatNumber, t, tp } from "../platform/i18n.js";
 import { cardLabel, suitIcon, suitName } from "../table/cards.js";
+import { moveWords as wordsOfMove } from "../table/move-words.js";
 import { cardElement } from "../table/table.js";
 import { copyLink, linkUrl } from "./links.js";
 
@@ -79,26 +80,11 @@ function current() {
  * @param {{valid?: boolean, points?: number}} [facts] what the engine said of a move played
  */
 export function moveWords(action, facts = {}) {
-  if (action.startsWith("play:")) return cardLabel(action.slice(5));
-  if (action.startsWith("marry:")) {
-    const suit = /** @type {import("../../types/engine.js").Suit} */ (action.slice(6));
-    const points = facts.points ?? session?.about.marriage_offers[suit]?.points ?? "";
-    return t("modes.move.marry", { points, suit: suitName(suit) });
-  }
-  switch (action) {
-    case "exchange":
-      return t("modes.move.exchange");
-    case "close":
-      return t("modes.move.close");
-    case "claim":
-      return facts.valid === false ? t("modes.move.wrongClaim") : t("analysis.claim");
-    case "pass":
-      return t("modes.move.pass");
-    case "resign":
-      return t("analysis.resign");
-    default:
-      return action;
-  }
+  const suit = action.startsWith("marry:")
+    ? /** @type {import("../../types/engine.js").Suit} */ (action.slice(6))
+    : null;
+  const points = facts.points ?? (suit ? session?.about.marriage_offers[suit]?.points : undefined) ?? "";
+  return wordsOfMove(action, { points, valid: facts.valid, claimKey: "analysis.claim", resignKey: "analysis.resign" });
 }
 
 /**

@@ -8,12 +8,13 @@
 // through a line.
 
 import { t, tp } from "../platform/i18n.js";
-import { cardLabel, suitName } from "../table/cards.js";
+import { cardLabel } from "../table/cards.js";
+import { moveWords } from "../table/move-words.js";
 import { cardElement, h } from "../table/table.js";
 import { closeOnBackdrop } from "./confirm.js";
 import { goalWords, valueWords } from "./puzzles.js";
 
-/** @import { Card, PuzzleEntry, PuzzleLine, PuzzleSolution, PuzzleWorld, Seat, Suit } from "../../types/engine.js" */
+/** @import { Card, PuzzleEntry, PuzzleLine, PuzzleSolution, PuzzleWorld, Seat } from "../../types/engine.js" */
 /**
  * @typedef {{kind: "refutation", entry: PuzzleEntry, seat: Seat, wrong: string, loss: number,
  *   refutation: {world: PuzzleWorld, line: PuzzleLine, value: number}, onClose?: () => void}
@@ -22,30 +23,6 @@ import { goalWords, valueWords } from "./puzzles.js";
 
 /** @type {HTMLDialogElement | null} */
 let dialog = null;
-
-/**
- * A move in words: "Queen of hearts", "marriage (hearts)", "talon closed".
- * @param {string} action
- */
-export function moveText(action) {
-  if (action.startsWith("play:")) return cardLabel(/** @type {Card} */ (action.slice(5)));
-  if (action.startsWith("marry:"))
-    return t("puzzles.move.marry", { suit: suitName(/** @type {Suit} */ (action.slice(6))) });
-  switch (action) {
-    case "exchange":
-      return t("modes.move.exchange");
-    case "close":
-      return t("modes.move.close");
-    case "claim":
-      return t("modes.move.claim");
-    case "pass":
-      return t("modes.move.pass");
-    case "resign":
-      return t("modes.move.resign");
-    default:
-      return action;
-  }
-}
 
 /**
  * Who: "You" or "Computer", from the side's seat.
@@ -103,7 +80,7 @@ function lineList(line, side) {
         "data-step": String(i + 1),
         "data-seat": String(step.seat),
         "data-action": step.action,
-        text: t("modes.move.by", { name: who(step.seat, side), move: moveText(step.action) }),
+        text: t("modes.move.by", { name: who(step.seat, side), move: moveWords(step.action) }),
       }),
     );
   });
@@ -160,7 +137,7 @@ function refutationBody(options) {
     position.textContent = t("puzzles.step", {
       n: current,
       total,
-      move: t("modes.move.by", { name: who(step.seat, seat), move: moveText(step.action) }),
+      move: t("modes.move.by", { name: who(step.seat, seat), move: moveWords(step.action) }),
     });
     /** @type {HTMLButtonElement} */ (prev).disabled = current <= 1;
     /** @type {HTMLButtonElement} */ (next).disabled = current >= total;
@@ -176,7 +153,7 @@ function refutationBody(options) {
       class: "puzzle-loss",
       id: "puzzle-loss",
       "data-loss": String(loss),
-      text: tp("puzzles.refutation.loss", loss, { move: moveText(wrong) }),
+      text: tp("puzzles.refutation.loss", loss, { move: moveWords(wrong) }),
     }),
     h("p", { text: t("puzzles.refutation.goal", { goal: goalWords(entry.goal), end: valueWords(refutation.value) }) }),
     world,
@@ -200,15 +177,15 @@ function solutionBody(options) {
       id: "puzzle-answer",
       text: t("puzzles.solution.answer", {
         goal: goalWords(solution.goal),
-        moves: solution.answer.map(moveText).join(t("puzzles.or")),
+        moves: solution.answer.map((action) => moveWords(action)).join(t("puzzles.or")),
       }),
     }),
   ];
   solution.lines.forEach((line, i) => {
     const best = i === 0;
     const summary = best
-      ? t("puzzles.solution.best", { move: moveText(line.action), end: valueWords(line.value) })
-      : tp("puzzles.solution.other", line.loss, { move: moveText(line.action), end: valueWords(line.value) });
+      ? t("puzzles.solution.best", { move: moveWords(line.action), end: valueWords(line.value) })
+      : tp("puzzles.solution.other", line.loss, { move: moveWords(line.action), end: valueWords(line.value) });
     const details = h("details", {
       class: `puzzle-solution-line${best ? " best" : ""}`,
       "data-action": line.action,

@@ -9,6 +9,7 @@
 
 import { t, tp } from "../platform/i18n.js";
 import { cardLabel, suitIcon, suitName } from "../table/cards.js";
+import { moveWords } from "../table/move-words.js";
 import { cardElement } from "../table/table.js";
 import { openAnalysis } from "./analysis.js";
 import { copyLink, linkUrl } from "./links.js";
@@ -107,33 +108,14 @@ function fill(select, entries, value) {
  * @param {string[]} names
  */
 function moveText(step, names) {
-  return t("modes.move.by", { name: names[step.seat], move: moveWords(step) });
+  return t("modes.move.by", { name: names[step.seat], move: stepWords(step) });
 }
 
 /** @param {ReviewStep} step */
-function moveWords(step) {
-  const action = step.action;
-  if (action.startsWith("play:")) return cardLabel(action.slice(5));
-  if (action.startsWith("marry:")) {
-    const marriage = step.events.find((e) => e.type === "marriage");
-    return t("modes.move.marry", { points: marriage ? marriage.points : "", suit: suitName(action.slice(6)) });
-  }
-  switch (action) {
-    case "exchange":
-      return t("modes.move.exchange");
-    case "close":
-      return t("modes.move.close");
-    case "claim": {
-      const claim = step.events.find((e) => e.type === "claim");
-      return claim && !claim.valid ? t("modes.move.wrongClaim") : t("modes.move.claim");
-    }
-    case "pass":
-      return t("modes.move.pass");
-    case "resign":
-      return t("modes.move.resign");
-    default:
-      return action;
-  }
+function stepWords(step) {
+  const marriage = step.events.find((e) => e.type === "marriage");
+  const claim = step.events.find((e) => e.type === "claim");
+  return moveWords(step.action, { points: marriage?.points ?? "", valid: claim?.valid });
 }
 
 /**
