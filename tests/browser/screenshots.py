@@ -7,7 +7,8 @@ tests/browser/README.md and the tests' own helpers): the table during a deal
 844 x 390, and a 2560 x 1440 screen), the end of a deal, the settings
 and their custom-rules editor, the help's rules summary and how-to-play,
 a tutorial prompt, the statistics after two finished matches, the review of
-a finished deal, the score sheet after a few deals, the hand-over screen of
+a finished deal, the analysis board with a variation, a puzzle being solved and a wrong move's refutation,
+the score sheet after a few deals, the hand-over screen of
 two players on one device, and the computer playing itself. Every screen is taken in two of the six languages,
 once with each card pattern (French and the Hungarian/German "Tell"). The pictures go to docs/screenshots/ (or
 ``out_dir``) as ``<screen>-<viewport>-<language>-<deck>.png``; names after
@@ -36,6 +37,7 @@ from .test_a11y import open_help
 from .test_help_rules import choose as choose_rule
 from .test_help_rules import open_help_rules, open_rules_editor
 from .test_modes import wait_steps, watch_game
+from .test_puzzles import cheap_puzzles, choose, open_list, play, solution_of
 from .test_records import open_review_from_result
 from .test_score_sheet import play_deals
 from .test_stats import lose_by_resigning, open_stats, win_scripted_match
@@ -199,6 +201,30 @@ def analysis(page: Page, shot: Shot) -> None:
     page.evaluate("document.activeElement.blur()")
 
 
+def puzzle(page: Page, shot: Shot) -> None:
+    """A puzzle on the table: its goal, themes and difficulty in the bar, after the first move of its solution
+    (the first built-in puzzle the tests solve: few worlds, a long solution)."""
+    chosen = cheap_puzzles()[0].id
+    line = solution_of(page, chosen)["lines"][0]["line"]
+    open_list(page)
+    choose(page, chosen)
+    side = int(page.locator("#table").get_attribute("data-seat") or "0")
+    play(page, next(step["action"] for step in line if step["seat"] == side))
+    expect(page.locator("#puzzle-message")).not_to_be_empty()
+
+
+def refutation(page: Page, shot: Shot) -> None:
+    """A wrong first move in a puzzle: the refutation with the game points it loses, one step into its line."""
+    chosen = cheap_puzzles()[1].id
+    wrong = solution_of(page, chosen)["lines"][1]["action"]
+    open_list(page)
+    choose(page, chosen)
+    play(page, wrong)
+    expect(page.locator("#puzzle-lines-dialog")).to_have_attribute("data-kind", "refutation")
+    page.locator("#puzzle-step-next").click()
+    page.evaluate("document.activeElement.blur()")
+
+
 def handover(page: Page, shot: Shot) -> None:
     """Two players on one device: the first has led, and the device goes to the second (no hand shown)."""
     first, second = PLAYERS[shot.language]
@@ -236,6 +262,8 @@ SCENES: dict[str, Callable[[Page, Shot], None]] = {
     "stats": stats,
     "review": review,
     "analysis": analysis,
+    "puzzle": puzzle,
+    "refutation": refutation,
     "score-sheet": score_sheet,
     "handover": handover,
     "watch": watching,
@@ -268,6 +296,10 @@ SHOTS = (
     Shot("review", "phone", "ro", "french"),
     Shot("analysis", "desktop", "en", "french"),
     Shot("analysis", "phone", "hu", "tell"),
+    Shot("puzzle", "desktop", "de", "french"),
+    Shot("puzzle", "phone", "hu", "tell"),
+    Shot("refutation", "desktop", "en", "tell"),
+    Shot("refutation", "phone", "pl", "french"),
     Shot("score-sheet", "desktop", "hu", "french"),
     Shot("score-sheet", "phone", "en", "tell"),
     Shot("handover", "desktop", "ro", "tell"),
