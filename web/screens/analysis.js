@@ -84,7 +84,7 @@ export function moveWords(action, facts = {}) {
     ? /** @type {import("../../types/engine.js").Suit} */ (action.slice(6))
     : null;
   const points = facts.points ?? (suit ? session?.about.marriage_offers[suit]?.points : undefined) ?? "";
-  return wordsOfMove(action, { points, valid: facts.valid, claimKey: "analysis.claim", resignKey: "analysis.resign" });
+  return wordsOfMove(action, { points, valid: facts.valid, option: true });
 }
 
 /**

@@ -9,8 +9,7 @@ import { cardLabel, suitName } from "./cards.js";
  * @typedef {object} MoveFacts What the engine said of the move, where it is known.
  * @property {number | string} [points] a marriage's points ("" when unknown: then it is named without them)
  * @property {boolean | undefined} [valid] false for a claim that was wrong
- * @property {string} [claimKey] the words of a claim (default "modes.move.claim")
- * @property {string} [resignKey] the words of a resignation (default "modes.move.resign")
+ * @property {boolean} [option] said as an option to choose ("claim 66") rather than a move made ("66 claimed")
  */
 
 /**
@@ -31,11 +30,12 @@ export function moveWords(action, facts = {}) {
     case "close":
       return t("modes.move.close");
     case "claim":
-      return facts.valid === false ? t("modes.move.wrongClaim") : t(facts.claimKey ?? "modes.move.claim");
+      if (facts.valid === false) return t("modes.move.wrongClaim");
+      return facts.option ? t("analysis.claim") : t("modes.move.claim");
     case "pass":
       return t("modes.move.pass");
     case "resign":
-      return t(facts.resignKey ?? "modes.move.resign");
+      return facts.option ? t("analysis.resign") : t("modes.move.resign");
     default:
       return action;
   }
