@@ -15,7 +15,7 @@ from py_engine.puzzles.daily import daily_id
 
 from .conftest import STEP_TIMEOUT_MS, Site, Watch
 from .helpers import answer_question, open_table, wait_moved, wait_ready
-from .test_a11y import axe_check
+from .test_a11y import assert_fits_a_phone, axe_check
 
 pytestmark = pytest.mark.browser
 
@@ -240,3 +240,28 @@ def test_daily_puzzle_damage_board_and_axe(site: Site, page: Page, watch: Watch,
     kept = page.evaluate("window.__test.puzzleProgress()")
     assert daily in kept["puzzles"] and "bad id!" not in kept["puzzles"]
     assert page.evaluate("localStorage.getItem('sixty-six.damaged.puzzles')") is not None
+
+
+def test_the_puzzle_screens_and_the_board_fit_a_phone(site: Site, phone_context: BrowserContext, watch: Watch) -> None:
+    """At 360 px: the list, a puzzle on the table, its refutation, its solution and the analysis board after it
+    have 44 px touch targets and scroll nowhere sideways (the layout is the browser's: both browsers)."""
+    page = phone_context.new_page()
+    watch.attach(page)
+    open_table(page, site.url, QUERY)
+    open_list(page)
+    assert_fits_a_phone(page, "the puzzle list")
+    puzzle = cheap_puzzles()[1]
+    wrong = solution_of(page, puzzle.id)["lines"][1]["action"]
+    choose(page, puzzle.id)
+    assert_fits_a_phone(page, "a puzzle on the table")
+    play(page, wrong)
+    expect(page.locator(LINES)).to_have_attribute("data-kind", "refutation")
+    assert_fits_a_phone(page, "a refutation")
+    page.locator("#puzzle-lines-close").click()
+    page.locator("#puzzle-solution").click()
+    expect(page.locator(LINES)).to_have_attribute("data-kind", "solution")
+    assert_fits_a_phone(page, "a solution")
+    page.locator("#puzzle-lines-close").click()
+    page.locator("#puzzle-analysis").click()
+    expect(page.locator("#analysis-dialog")).to_have_attribute("data-loaded", "1", timeout=STEP_TIMEOUT_MS)
+    assert_fits_a_phone(page, "the analysis board after a puzzle")

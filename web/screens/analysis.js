@@ -151,7 +151,7 @@ function renderSeat(seat) {
       const button = cardElement(code, { key: null, button: true, classes: "mini analysis-card" });
       button.dataset.play = `play:${code}`;
       button.dataset.seat = String(seat);
-      button.setAttribute("aria-label", t("analysis.playCard", { card: cardLabel(code), name: names[seat] }));
+      button.setAttribute("aria-label", t("analysis.playCard", { card: cardLabel(code) }));
       return button;
     }),
   );
