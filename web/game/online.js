@@ -21,6 +21,7 @@ import { followVoice, isVoiceSignal, localVoice, stopVoice, voiceSignal } from "
 import { state } from "./state.js";
 
 /** @import { Channel } from "../online/channel.js" */
+/** @import { EngineError } from "../engine/engine-client.js" */
 /** @import { ChatLine, OnlineGuestAnswer, OnlineGuestTick, OnlineHostAnswer, OnlineRoom, OnlineStatus, Seating, TableAnswer } from "../../types/engine.js" */
 /**
  * The online game in play: which side this browser is, the engine's session, the channel (null while
@@ -419,9 +420,18 @@ export function standInMove() {
   const game = online;
   if (game?.side !== "host") return;
   inbox = inbox.then(async () => {
-    await hostAnswer(
-      await ask({ cmd: "online_computer", session: game.session, now: Date.now() }, { timeoutMs: 30000 }),
-    );
+    try {
+      await hostAnswer(
+        await ask({ cmd: "online_computer", session: game.session, now: Date.now() }, { timeoutMs: 30000 }),
+      );
+    } catch (error) {
+      // The table moved on while this move waited its turn (the player came back, or the game ended):
+      // nothing to do. Anything else is said; either way the inbox goes on with the next message.
+      const code = /** @type {EngineError} */ (error).code;
+      if (code !== "not_your_turn" && code !== "game_over") {
+        notify(t("notice.error", { detail: String(/** @type {Error} */ (error).message) }));
+      }
+    }
   });
 }
 
