@@ -5,6 +5,7 @@ analysis board after a puzzle, and axe on each new view."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -91,6 +92,17 @@ def solve_along(page: Page, side: int, line: list[dict[str, Any]]) -> int:
         at += 1
         made += 1
     return made
+
+
+def refute_then_solve(page: Page, wrong: str, check: Callable[[Page, str], None]) -> None:
+    """Play ``wrong``; ``check`` its refutation, then the solution, each closed again."""
+    play(page, wrong)
+    for kind in ("refutation", "solution"):
+        if kind == "solution":
+            page.locator("#puzzle-solution").click()
+        expect(page.locator(LINES)).to_have_attribute("data-kind", kind)
+        check(page, f"a {kind}")
+        page.locator("#puzzle-lines-close").click()
 
 
 def test_solve_a_puzzle_fail_one_and_keep_the_progress(site: Site, page: Page, watch: Watch) -> None:
@@ -205,14 +217,7 @@ def test_daily_puzzle_damage_board_and_axe(site: Site, page: Page, watch: Watch,
     wrong = solution_of(page, other.id)["lines"][1]["action"]
     page.evaluate("id => window.__test.openPuzzle(id)", other.id)
     wait_ready(page)
-    play(page, wrong)
-    expect(page.locator(LINES)).to_be_visible()
-    axe_check(page, "a refutation")
-    page.locator("#puzzle-lines-close").click()
-    page.locator("#puzzle-solution").click()
-    expect(page.locator(LINES)).to_have_attribute("data-kind", "solution")
-    axe_check(page, "a solution")
-    page.locator("#puzzle-lines-close").click()
+    refute_then_solve(page, wrong, axe_check)
 
     # The list says today's is solved, and the run of days.
     open_list(page)
@@ -254,14 +259,7 @@ def test_the_puzzle_screens_and_the_board_fit_a_phone(site: Site, phone_context:
     wrong = solution_of(page, puzzle.id)["lines"][1]["action"]
     choose(page, puzzle.id)
     assert_fits_a_phone(page, "a puzzle on the table")
-    play(page, wrong)
-    expect(page.locator(LINES)).to_have_attribute("data-kind", "refutation")
-    assert_fits_a_phone(page, "a refutation")
-    page.locator("#puzzle-lines-close").click()
-    page.locator("#puzzle-solution").click()
-    expect(page.locator(LINES)).to_have_attribute("data-kind", "solution")
-    assert_fits_a_phone(page, "a solution")
-    page.locator("#puzzle-lines-close").click()
+    refute_then_solve(page, wrong, assert_fits_a_phone)
     page.locator("#puzzle-analysis").click()
     expect(page.locator("#analysis-dialog")).to_have_attribute("data-loaded", "1", timeout=STEP_TIMEOUT_MS)
     assert_fits_a_phone(page, "the analysis board after a puzzle")
