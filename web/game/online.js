@@ -53,6 +53,20 @@ let tickTimer;
 /** Messages from the channel, answered one at a time in order (they may come while a move animates). */
 let inbox = Promise.resolve();
 
+/**
+ * Run ``task`` after everything queued before it. A failure is said in words and the queue goes on:
+ * a rejected link would make every later message wait for ever.
+ * @param {() => unknown} task
+ */
+function queue(task) {
+  inbox = inbox
+    .then(async () => {
+      await task();
+    })
+    .catch((error) => notify(t("notice.error", { detail: String(error?.message || error) })));
+  return inbox;
+}
+
 /** The online game in play, if any (the lobby and the bar read it). */
 export function currentOnline() {
   return online;
@@ -186,7 +200,7 @@ export function attach(channel) {
   game.channel = channel;
   channel.onmessage = (value) => {
     // In order with the engine's messages: a call's offer comes after the status that put the call on.
-    if (isVoiceSignal(value)) inbox = inbox.then(() => voiceSignal(value));
+    if (isVoiceSignal(value)) queue(() => voiceSignal(value));
     else
       inbox = inbox
         .then(() => received(value))
@@ -196,14 +210,14 @@ export function attach(channel) {
     if (online !== game || game.channel !== channel) return;
     game.channel = null;
     stopVoice();
-    inbox = inbox.then(() => connectionLost(game, reason?.code || "connection_lost"));
+    queue(() => connectionLost(game, reason?.code || "connection_lost"));
   });
   const pending = game.pending;
   game.pending = [];
   sendAll(pending);
   if (game.side === "guest" && game.status) {
     // Back after a lost connection or a reload: ask the host for the whole state.
-    inbox = inbox.then(async () => sendAll((await ask({ cmd: "online_reconnect", session: game.session })).send));
+    queue(async () => sendAll((await ask({ cmd: "online_reconnect", session: game.session })).send));
   }
   redraw(game);
 }
@@ -340,7 +354,7 @@ function schedule(deadline) {
   const game = online;
   tickTimer = setTimeout(
     () => {
-      inbox = inbox.then(async () => {
+      queue(async () => {
         if (online !== game) return;
         const answer = await ask({ cmd: "online_tick", session: game.session, now: Date.now() });
         if (game.side === "host") await hostAnswer(/** @type {OnlineHostAnswer} */ (answer));
@@ -401,36 +415,28 @@ export function performOnline(action) {
 export function intend(intent) {
   const game = online;
   if (!game) return;
-  inbox = inbox.then(async () => {
-    try {
-      if (game.side === "host") {
-        await hostAnswer(await ask({ cmd: "online_host_do", session: game.session, intent, now: Date.now() }));
-      } else {
-        sendAll((await ask({ cmd: "online_guest_do", session: game.session, intent })).send);
-      }
-    } catch (error) {
-      notify(t("notice.error", { detail: String(/** @type {Error} */ (error).message) }));
+  return queue(async () => {
+    if (game.side === "host") {
+      await hostAnswer(await ask({ cmd: "online_host_do", session: game.session, intent, now: Date.now() }));
+    } else {
+      sendAll((await ask({ cmd: "online_guest_do", session: game.session, intent })).send);
     }
   });
-  return inbox;
 }
 
 /** The host plays for a player who is away (after a pause): the engine's computer move. */
 export function standInMove() {
   const game = online;
   if (game?.side !== "host") return;
-  inbox = inbox.then(async () => {
+  queue(async () => {
     try {
       await hostAnswer(
         await ask({ cmd: "online_computer", session: game.session, now: Date.now() }, { timeoutMs: 30000 }),
       );
     } catch (error) {
-      // The table moved on while this move waited its turn (the player came back, or the game ended):
-      // nothing to do. Anything else is said; either way the inbox goes on with the next message.
+      // The table moved on while this move waited its turn (the player came back, or the game ended).
       const code = /** @type {EngineError} */ (error).code;
-      if (code !== "not_your_turn" && code !== "game_over") {
-        notify(t("notice.error", { detail: String(/** @type {Error} */ (error).message) }));
-      }
+      if (code !== "not_your_turn" && code !== "game_over") throw error;
     }
   });
 }
