@@ -21,6 +21,10 @@ from py_engine.service.table import GUEST, HOST
 from tests.test_table import Page as Browser
 from tests.test_table import cards_in, may_see
 
+#: The two browsers' identities: their pages proved them to each other (web/online/handshake.js) and tell
+#: their engines what the other proved.
+ANNA, BELA = "anna-public-key", "bela-public-key"
+
 
 class Pair:
     """A host and a guest, with every message checked for privacy as it leaves the host."""
@@ -32,15 +36,25 @@ class Pair:
         self.guest_answers: list[dict[str, Any]] = []
         self.refused: list[dict[str, Any]] = []
         self.problems: list[str] = []
-        opened = self.host.ok(cmd="online_host", preset=preset, rules=rules or {}, name="Anna", now=now)
+        opened = self.host.ok(cmd="online_host", preset=preset, rules=rules or {}, name="Anna", identity=ANNA, now=now)
         self.h = opened["session"]
-        room = opened["send"]
+        assert opened["send"] == []  # the room goes to a guest's browser once it has connected
+        room = self.connected()["send"]
         assert len(room) == 1 and json.loads(room[0])["t"] == "room"
-        answer = self.guest.ok(cmd="online_guest_open", message=room[0], now=now)
+        answer = self.guest.ok(cmd="online_guest_open", message=room[0], identity=ANNA, now=now)
         self.g = answer["session"]
         self.room = answer["room"]
         self.host_answer = opened
-        self.send_to_host(self.guest.ok(cmd="online_guest_join", session=self.g, name="Béla")["send"])
+        self.send_to_host(self.guest.ok(cmd="online_guest_join", session=self.g, name="Béla", identity=BELA)["send"])
+
+    def connected(self, guest_too: bool = False) -> dict[str, Any]:
+        """A new connection: each page tells its engine the identity the other browser proved on it."""
+        answer: dict[str, Any] = self.host.ok(
+            cmd="online_connection", session=self.h, up=True, identity=BELA, now=self.now
+        )
+        if guest_too:
+            self.guest.ok(cmd="online_connection", session=self.g, up=True, identity=ANNA, now=self.now)
+        return answer
 
     @property
     def session(self) -> HostSession:
@@ -372,6 +386,7 @@ def test_a_reconnect_within_sixty_seconds_restores_exactly_the_same_state() -> N
     shown_before = pair.guest_show()
     pair.host.ok(cmd="online_connection", session=pair.h, up=False, now=pair.now)
     pair.tick(RETURN_MS - 1000)
+    pair.connected(guest_too=True)
     answer = pair.guest.ok(cmd="online_reconnect", session=pair.g)
     pair.send_to_host(answer["send"])
     assert pair.guest_show() == shown_before
@@ -402,6 +417,7 @@ def test_both_pages_reload_and_the_game_goes_on() -> None:
     )
     assert restored["side"] == "guest"
     pair.g = restored["session"]
+    pair.connected(guest_too=True)
     pair.send_to_host(pair.guest.ok(cmd="online_reconnect", session=pair.g)["send"])
     assert pair.guest_show() == shown_before
     pair.play(random.Random(10))
@@ -485,3 +501,76 @@ def test_the_guest_refuses_forged_host_messages() -> None:
         answer = pair.guest.ask(cmd="online_from_host", session=pair.g, message=text, now=pair.now)
         assert answer["error"]["code"] == "bad_peer_message", answer
     assert session.received == received  # type: ignore[union-attr]
+
+
+# ---------------------------------------------------------------- who the other browser is
+
+
+def test_the_guest_seat_belongs_to_the_identity_its_browser_proved() -> None:
+    host = Browser()
+    opened = host.ok(cmd="online_host", preset="KLUB20", name="Anna", identity=ANNA, now=1000)
+    h = opened["session"]
+    join = json.dumps(
+        {
+            "v": 1,
+            "t": "join",
+            "n": 1,
+            "name": "Béla",
+            "identity": ANNA,  # claims to be someone else: not read
+            "secret": "22" * 32,
+            "commitment": fair_pack.commitment("22" * 32),
+        }
+    )
+    # No identity proven on this connection: no join, nothing changes.
+    answer = host.ok(cmd="online_from_guest", session=h, message=join, now=1000)
+    assert answer["refused"]["code"] == "bad_peer_message" and "proven" in answer["refused"]["message"]
+    assert answer["status"]["joined"] is False
+    # A browser connects, reads the rules and leaves; the next one is shown the room too.
+    for identity in ("carl-public-key", BELA):
+        sent = host.ok(cmd="online_connection", session=h, up=True, identity=identity, now=1000)["send"]
+        assert [json.loads(text)["t"] for text in sent] == ["room"]
+        if identity != BELA:
+            host.ok(cmd="online_connection", session=h, up=False, now=1000)
+    answer = host.ok(cmd="online_from_guest", session=h, message=join, now=1000)
+    assert "refused" not in answer and answer["status"]["identities"] == [ANNA, BELA]
+    # Once joined, the seat is that identity's: another browser is refused when it connects, and nothing changes.
+    host.ok(cmd="online_connection", session=h, up=False, now=2000)
+    session = host.engine.online[h]
+    assert isinstance(session, HostSession)
+    before = session.saved()
+    refused = host.ask(cmd="online_connection", session=h, up=True, identity="someone-else", now=3000)
+    assert refused["error"]["code"] == "not_the_player"
+    assert host.ask(cmd="online_connection", session=h, up=True, now=3000)["error"]["code"] == "not_the_player"
+    assert session.saved() == before and session.peer == ""
+    hello = json.dumps({"v": 1, "t": "hello", "n": 2, "last": 0})
+    assert "proven" in host.ok(cmd="online_from_guest", session=h, message=hello, now=3000)["refused"]["message"]
+    host.ok(cmd="online_connection", session=h, up=True, identity=BELA, now=3000)
+    answer = host.ok(cmd="online_from_guest", session=h, message=hello, now=3000)
+    assert "refused" not in answer and answer["status"]["guest_away_since"] is None
+
+
+def test_the_guest_takes_a_game_only_from_the_host_that_proved_its_identity() -> None:
+    host = Browser()
+    opened = host.ok(cmd="online_host", preset="KLUB20", name="Anna", identity=ANNA, now=1000)
+    room = host.ok(cmd="online_connection", session=opened["session"], up=True, identity=BELA, now=1000)["send"][0]
+    guest = Browser()
+    # A room that names a host other than the browser that proved its identity, or none proven: refused.
+    for proven in ("someone-else", None):
+        answer = guest.ask(cmd="online_guest_open", message=room, identity=proven, now=1000)
+        assert answer["error"]["code"] == "not_the_player", answer
+    assert guest.engine.online == {}
+    pair = Pair()
+    # The identities the guest shows are those it knows, whatever the host's status says.
+    status = {**pair.host_answer["status"], "identities": ["forged", "forged"]}
+    n = pair.guest.engine.online[pair.g].received + 1  # type: ignore[union-attr]
+    text = json.dumps({"v": 1, "t": "status", "n": n, "status": status})
+    shown = pair.guest.ok(cmd="online_from_host", session=pair.g, message=text, now=pair.now)
+    assert shown["status"]["identities"] == [ANNA, BELA]
+    # After a lost connection, only the room's host may go on with the game; a rematch names the same host.
+    pair.guest.ok(cmd="online_connection", session=pair.g, up=False, now=pair.now)
+    answer = pair.guest.ask(cmd="online_connection", session=pair.g, up=True, identity="someone-else", now=pair.now)
+    assert answer["error"]["code"] == "not_the_player"
+    pair.connected(guest_too=True)
+    forged_room = {**json.loads(room), "n": n + 1, "host": {"name": "Anna", "identity": "someone-else"}}
+    answer = pair.guest.ask(cmd="online_from_host", session=pair.g, message=json.dumps(forged_room), now=pair.now)
+    assert answer["error"]["code"] == "bad_peer_message" and "another host" in answer["error"]["message"]

@@ -104,6 +104,7 @@ def test_a_lost_connection_ends_voice_on_both_sides_and_nothing_is_saved() -> No
     assert guest["status"]["voice"] == {**lost, "last": {"by": HOST, "why": "lost"}}
     # While the guest is away, the host cannot call it; its hello brings voice back as it is: off.
     assert pair.host_do(t="voice", do="ask")["error"]["code"] == "illegal_action"
+    pair.connected(guest_too=True)
     pair.send_to_host(pair.guest.ok(cmd="online_reconnect", session=pair.g)["send"])
     assert voice_at_guest(pair) == lost
     assert "voice" not in pair.session.saved()

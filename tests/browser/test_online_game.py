@@ -12,11 +12,12 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, expect
 
-from .conftest import BOOT_TIMEOUT_MS, STEP_TIMEOUT_MS, Site
+from .conftest import BOOT_TIMEOUT_MS, ROOT, STEP_TIMEOUT_MS, Site
 from .helpers import answer_question
 from .online_fixtures import Relay, nostr_relay, webrtc_browser  # noqa: F401 (fixtures)
 from .online_helpers import (
@@ -24,11 +25,13 @@ from .online_helpers import (
     agree,
     connect_by_link,
     guest_answers,
+    host_by_link,
     host_by_room,
     host_connects,
     new_player,
     play,
     progress,
+    wait_booted,
     wait_joined,
 )
 from .test_a11y import axe_check
@@ -219,3 +222,117 @@ def test_two_browsers_play_a_whole_match_by_room_code(
     final = host.view()
     assert final and final["game_over"]
     assert guest.view()["match"]["scores"] == final["match"]["scores"]  # type: ignore[index]
+
+
+def words(language: str) -> dict[str, Any]:
+    """The strings of web/i18n/<language>.json (what the page says, in that language)."""
+    strings: dict[str, Any] = json.loads((ROOT / "web" / "i18n" / f"{language}.json").read_text(encoding="utf-8"))
+    return strings
+
+
+IDENTITY_JS = "() => JSON.parse(localStorage.getItem('sixty-six.identity.v1')).public"
+BLOCKED_JS = "() => JSON.parse(localStorage.getItem('sixty-six.blocked.v1') || '[]').map((b) => b.identity)"
+#: Someone else's identity: the public key of a key pair the page makes and forgets (it keeps no private key).
+SOMEONE_ELSE_JS = """async () => {
+  const pair = await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, ["sign", "verify"]);
+  const raw = new Uint8Array(await crypto.subtle.exportKey("raw", pair.publicKey));
+  return btoa(String.fromCharCode(...raw)).replace(/\\+/g, "-").replace(/\\//g, "_").replace(/=+$/, "");
+}"""
+
+
+def next_link(host: Player, old: str) -> str:
+    """The host's new invitation link (it waits for the guest again after a refusal or a lost connection)."""
+    link = host.page.locator("#online-invite-link")
+    expect(link).to_be_visible(timeout=STEP_TIMEOUT_MS)
+    expect(link).not_to_have_value(old, timeout=STEP_TIMEOUT_MS)
+    expect(link).not_to_have_value("", timeout=STEP_TIMEOUT_MS)
+    return link.input_value()
+
+
+def reopen(player: Player) -> None:
+    """Close the online dialog and open it again at its first step."""
+    player.page.locator("#online-close").click()
+    player.page.locator("#open-online").click()
+    expect(player.page.locator("#online-start")).to_be_visible()
+
+
+def refused(player: Player, text: str) -> None:
+    """``player``'s online dialog says ``text``, in words."""
+    error = player.page.locator("#online-error")
+    expect(error).to_be_visible(timeout=STEP_TIMEOUT_MS)
+    expect(error).to_have_text(text)
+
+
+def test_blocked_players_and_borrowed_identities_are_refused(
+    webrtc_browser: Browser,  # noqa: F811
+    site: Site,
+    players: list[Player],
+) -> None:
+    """Blocking, both ways, and a page that claims someone else's identity without its key: every new connection
+    starts with both pages proving their identities, and each refusal is said in words on both pages and changes
+    nothing. By link and answer code (no relay): each meeting is a new connection."""
+    host = new_player(webrtc_browser, site, locale="en-US", booted=False)
+    guest = new_player(webrtc_browser, site, locale="de-DE", booted=False)
+    players += [host, guest]
+    wait_booted(host, guest)
+    en, de = words("en"), words("de")
+
+    # The guest blocks the host while reading the room's rules, before joining.
+    link = host_by_link(host, "Anna")
+    host_connects(host, guest_answers(guest, link, "Béla"))
+    expect(guest.page.locator("#online-rules-host")).to_contain_text("Anna", timeout=STEP_TIMEOUT_MS)
+    anna, bela = host.page.evaluate(IDENTITY_JS), guest.page.evaluate(IDENTITY_JS)
+    guest.page.locator("#online-block-host").click()
+    expect(guest.page.locator("#online-dialog")).to_be_hidden()
+    assert guest.page.evaluate(BLOCKED_JS) == [anna]
+    assert guest.online() is None
+
+    # That host's next invitation is refused by the guest's page, in words on both sides.
+    link = next_link(host, link)
+    host_connects(host, guest_answers(guest, link, "Béla"))
+    refused(guest, de["online.blockedHost"])
+    refused(host, en["online.error.refused"])
+    assert guest.online() is None and host.online()["status"]["joined"] is False  # type: ignore[index]
+
+    # Unblocked (in the dialog's list), the guest joins the host's next invitation.
+    reopen(guest)
+    guest.page.locator(".online-blocked summary").click()
+    guest.page.locator("#online-blocked-list button", has_text=de["online.unblock"]).click()
+    expect(guest.page.locator("#online-blocked-list")).to_have_text(de["online.blocked.none"])
+    link = next_link(host, link)
+    host_connects(host, guest_answers(guest, link, "Béla"))
+    expect(guest.page.locator("#online-rules")).to_be_visible(timeout=STEP_TIMEOUT_MS)
+    guest.page.locator("#online-accept").click()
+    wait_joined(host, guest)
+    assert host.online()["status"]["identities"] == [anna, bela]  # type: ignore[index]
+    assert guest.online()["status"]["identities"] == [anna, bela]  # type: ignore[index]
+
+    # The host blocks the guest in the game: it leaves, and the guest's page waits for a new link.
+    host.page.locator("#online-block").click()
+    answer_question(host.page, "online-block")
+    assert host.page.evaluate(BLOCKED_JS) == [bela]
+    until(host, "() => window.__test.online() === null")
+    until(guest, "() => window.__test.online().connected === false")
+    expect(guest.page.locator("#online-dialog")).to_be_visible(timeout=STEP_TIMEOUT_MS)
+    view, status = guest.view(), guest.online()["status"]  # type: ignore[index]
+
+    # The same guest cannot open a game with that host again: refused in words, and nothing changes.
+    link = host_by_link(host, "Anna")
+    host_connects(host, guest_answers(guest, link, "Béla"))
+    refused(host, en["online.blockedGuest"])
+    refused(guest, de["online.error.refused"])
+    assert host.online()["status"]["joined"] is False  # type: ignore[index]
+    assert guest.view() == view and guest.online()["status"] == status  # type: ignore[index]
+
+    # Nor by claiming someone else's identity, which its page cannot prove (it has not that key).
+    someone_else = guest.page.evaluate(SOMEONE_ELSE_JS)
+    assert someone_else not in (anna, bela) and len(someone_else) == 87
+    guest.page.evaluate("identity => window.__test.claimIdentity(identity)", someone_else)
+    reopen(guest)
+    link = next_link(host, link)
+    host_connects(host, guest_answers(guest, link, "Béla"))
+    refused(host, en["online.error.identity_unproved"])
+    refused(guest, de["online.error.refused"])
+    assert host.online()["status"]["joined"] is False  # type: ignore[index]
+    assert host.page.evaluate(BLOCKED_JS) == [bela]
+    assert guest.view() == view

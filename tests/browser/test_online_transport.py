@@ -110,6 +110,7 @@ def connect_by_invitation(host: Page, guest: Page) -> tuple[dict[str, Any], dict
     guest_info = guest.evaluate("() => T.opened")
     assert host_info["via"] == guest_info["via"] == "link"
     assert (host_info["role"], guest_info["role"]) == ("host", "guest")
+    same_connection(host_info, guest_info)
     figures = {
         "offer_ms": round(made["ms"]),
         "answer_ms": round(answer["ms"]),
@@ -118,6 +119,14 @@ def connect_by_invitation(host: Page, guest: Page) -> tuple[dict[str, Any], dict
         "answer_chars": len(answer["code"]),
     }
     return host_info, figures, answer["code"]
+
+
+def same_connection(host_info: dict[str, Any], guest_info: dict[str, Any]) -> None:
+    """Both ends name the connection's two certificates, each its own first (the identity proofs sign them)."""
+    host_fp, guest_fp = host_info["fingerprints"], guest_info["fingerprints"]
+    assert host_fp["local"].startswith("sha-256 ") and guest_fp["local"].startswith("sha-256 "), (host_fp, guest_fp)
+    assert (host_fp["local"], host_fp["remote"]) == (guest_fp["remote"], guest_fp["local"])
+    assert host_fp["local"] != guest_fp["local"]
 
 
 def report(name: str, **figures: Any) -> None:
@@ -283,6 +292,7 @@ def test_room_code_connects_through_a_local_relay_and_refuses_a_third(
     connect_s = time.perf_counter() - t0
     assert (host_info["via"], guest_info["via"]) == ("room", "room")
     assert (host_info["role"], guest_info["role"]) == ("host", "guest")
+    same_connection(host_info, guest_info)
     seconds, at_host, at_guest = exchange(host, guest)
     # A third peer with the right code is refused, and the two players are not disturbed.
     t1 = time.perf_counter()

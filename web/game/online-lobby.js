@@ -4,10 +4,14 @@
 // join one (a link, an invitation or room code, or a QR code from the camera),
 // see the room's rules before joining, the network settings (relays, STUN,
 // TURN) and the people you blocked. After a lost connection (or a reload) it
-// meets the other player again the same way. The game itself is
-// game/online.js's; the transport is web/online/'s.
+// meets the other player again the same way. Every new connection starts with
+// both browsers proving their identities (online/handshake.js); then each
+// side refuses an identity it blocked, and the engine one that is not the
+// game's other player. The game itself is game/online.js's; the transport is
+// web/online/'s.
 
 import { OnlineError } from "../online/errors.js";
+import { proveIdentities } from "../online/handshake.js";
 import {
   defaultNetworkSettings,
   iceServersOf,
@@ -20,18 +24,20 @@ import { drawQr, scanCamera } from "../online/qr.js";
 import { joinRoom, openRoom } from "../online/room.js";
 import { normalizeRoomCode, ROOM_LINK_KEY } from "../online/room-code.js";
 import { t } from "../platform/i18n.js";
-import { blockedList, isBlocked, myIdentity, unblock } from "../platform/identity.js";
+import { blockedList, isBlocked, myIdentity, signProof, unblock, verifyProof } from "../platform/identity.js";
 import { overridesFor } from "../screens/custom-rules.js";
 import { savePreferences } from "../screens/modes.js";
 import { rulesSentences, rulesTitle } from "../screens/rules-text.js";
 import { notify } from "./draw.js";
-import { attach, currentOnline, guestOnline, hostOnline, joinRoomAsGuest, leaveOnline } from "./online.js";
+import { admitPeer, attach, currentOnline, guestOnline, hostOnline, joinRoomAsGuest, leaveOnline } from "./online.js";
 import { baseUrl } from "./online-door.js";
 import { ruleParameters } from "./settings-dialog.js";
 import { state } from "./state.js";
 
 /** @import { Channel } from "../online/channel.js" */
 /** @import { NetworkSettings } from "../online/network-defaults.js" */
+/** @import { OnlineRoom } from "../../types/engine.js" */
+/** @import { Online } from "./online.js" */
 
 const MEETING_KEY = "sixty-six.online-meeting.v1";
 
@@ -63,17 +69,76 @@ function step(step) {
   el("online-error").hidden = true;
 }
 
+/** A connection one side refused (a blocked identity, a false proof, not the game's player): no retrying. */
+class Refused extends Error {}
+/** Errors after which a link would not help either (the words say why). */
+const NO_LINK_HINT = new Set(["code_damaged", "bad_room_code", "refused", "identity_unproved", "not_the_player"]);
+
+/** @param {unknown} error */
+function isRefusal(error) {
+  return (
+    error instanceof Refused ||
+    (error instanceof OnlineError && ["refused", "identity_unproved", "not_the_player"].includes(error.code))
+  );
+}
+
+/** What went wrong, in words (the transport's errors have codes). @param {unknown} error */
+function wordsOf(error) {
+  const code = error instanceof OnlineError ? error.code : "";
+  return code ? t(`online.error.${code}`) : String(/** @type {Error} */ (error)?.message || error);
+}
+
+/** @param {string} words */
+function say(words) {
+  el("online-error").textContent = words;
+  el("online-error").hidden = false;
+}
+
 /**
- * Say what went wrong, in words (the transport's errors have codes).
+ * Say what went wrong, in words.
  * @param {unknown} error
  */
 function fail(error) {
   const code = error instanceof OnlineError ? error.code : "";
-  const words = code ? t(`online.error.${code}`) : String(/** @type {Error} */ (error)?.message || error);
-  el("online-error").textContent =
-    code && code !== "code_damaged" && code !== "bad_room_code" ? `${words} ${t("online.tryLink")}` : words;
-  el("online-error").hidden = false;
+  say(code && !NO_LINK_HINT.has(code) ? `${wordsOf(error)} ${t("online.tryLink")}` : wordsOf(error));
 }
+
+// ------------------------------------------------------------------ who is there
+
+/**
+ * Before the game takes a new channel: both browsers prove their identities, then ``decide`` may refuse the
+ * other's (it throws). Resolves with the other's proven identity; rejects (the channel closed) otherwise.
+ * @param {Channel} channel
+ * @param {(identity: string) => Promise<void>} decide
+ */
+async function proven(channel, decide) {
+  let identity;
+  try {
+    identity = await myIdentity();
+  } catch (error) {
+    channel.close(); // no key pair here (no WebCrypto, or it failed): nothing to prove with
+    throw error;
+  }
+  return proveIdentities(channel, { identity, sign: (text) => signProof(text), verify: verifyProof, decide });
+}
+
+/**
+ * The host takes a guest's browser that it did not block; once a guest has joined ``game``, only that one.
+ * @param {Online} game
+ */
+const admitGuest = (game) => async (/** @type {string} */ identity) => {
+  if (isBlocked(identity)) throw new Refused(t("online.blockedGuest"));
+  await admitPeer(game, identity);
+};
+
+/**
+ * The guest takes a host's browser that it did not block; going on with ``game``, only that game's host.
+ * @param {Online | null} game
+ */
+const admitHost = (game) => async (/** @type {string} */ identity) => {
+  if (isBlocked(identity)) throw new Refused(t("online.blockedHost"));
+  if (game) await admitPeer(game, identity);
+};
 
 /**
  * A step that may take a while: ``label`` shows meanwhile; failures are said in words.
@@ -217,7 +282,7 @@ async function inviteByLink(again = false) {
   rememberMeeting({ via: "link", roomCode: null, side: "host" });
   pendingAnswer = async (text) => {
     const channel = await invitation.accept(text);
-    connected(channel, "link");
+    await connected(channel, "link");
   };
 }
 
@@ -241,18 +306,53 @@ async function inviteByRoom(code) {
 }
 
 /**
- * The channel is open: the game takes it.
+ * The channel is open: once both browsers have proved who they are and neither refused the other, the game
+ * takes it. A refused guest changes nothing: the host waits again the same way.
  * @param {Channel} channel
  * @param {"link" | "room"} via
  */
-function connected(channel, via) {
+async function connected(channel, via) {
   giveUp = null;
   const game = currentOnline();
-  if (!game) return;
+  if (!game) {
+    channel.close();
+    return;
+  }
   game.via = via;
+  try {
+    await proven(channel, admitGuest(game));
+  } catch (error) {
+    if (currentOnline() === game) waitAgain(game, error);
+    return;
+  }
+  if (currentOnline() !== game) {
+    channel.close();
+    return;
+  }
   game.onLost = lost;
   attach(channel);
   if (dialog().open) dialog().close();
+}
+
+/**
+ * The host refused a guest's browser, or was refused by it: say so, and wait for the guest again as before
+ * (the same room code, or a new invitation link).
+ * @param {Online} game
+ * @param {unknown} error
+ */
+function waitAgain(game, error) {
+  const words = wordsOf(error);
+  notify(words);
+  if (game.via === "room" && game.roomCode) {
+    inviteByRoom(game.roomCode)
+      .then(() => say(words))
+      .catch(fail);
+    return;
+  }
+  if (!dialog().open) dialog().showModal();
+  inviteByLink(Boolean(game.status?.joined))
+    .then(() => say(words))
+    .catch(fail);
 }
 
 // ------------------------------------------------------------------ guest
@@ -301,19 +401,27 @@ function roomCodeIn(text) {
  */
 async function meetHost(channel, via, roomCode, name) {
   giveUp = null;
-  const game = currentOnline();
-  if (game && game.side === "guest" && game.status) {
+  const current = currentOnline();
+  const game = current && current.side === "guest" && current.status ? current : null;
+  const host = await proven(channel, admitHost(game));
+  if (game) {
+    if (currentOnline() !== game) {
+      channel.close();
+      return;
+    }
     game.via = via;
     game.onLost = lost;
     attach(channel);
     if (dialog().open) dialog().close();
     return;
   }
-  const room = await guestOnline(channel, via, roomCode);
-  if (isBlocked(room.host.identity)) {
+  /** @type {OnlineRoom} */
+  let room;
+  try {
+    room = await guestOnline(channel, via, roomCode, host);
+  } catch (error) {
     channel.close();
-    await leaveOnline();
-    throw new Error(t("online.blockedHost"));
+    throw error;
   }
   el("online-rules-host").textContent = t("online.rules.from", { name: room.host.name || t("online.chat.them") });
   const parameters = await ruleParameters();
@@ -354,7 +462,7 @@ function lost(side) {
   }
   // A link is used once: the host makes a new one and sends it; the guest opens it.
   if (side === "host") {
-    dialog().showModal();
+    if (!dialog().open) dialog().showModal();
     attempt(t("online.preparing"), () => inviteByLink(true));
   } else {
     notify(t("online.lost.guestLink"));
@@ -373,9 +481,19 @@ async function rejoinRoom(code) {
     try {
       const { relays, iceServers } = network();
       const channel = await joinRoom(code, { relays, iceServers });
+      await proven(channel, admitHost(game));
+      if (currentOnline() !== game) {
+        channel.close();
+        return;
+      }
       attach(channel);
       return;
-    } catch {
+    } catch (error) {
+      if (isRefusal(error)) {
+        // Not this game's host, or one you blocked: knocking again would not help.
+        notify(wordsOf(error));
+        return;
+      }
       // nobody there yet: try again (joinRoom waits PEER_TIMEOUT_MS each time)
     }
   }

@@ -10,8 +10,8 @@
 // A connection is made by the lobby (screens/online-lobby.js: an invitation
 // link and answer code, or a room code) with the transport of web/online/.
 
+import { OnlineError } from "../online/errors.js";
 import { t } from "../platform/i18n.js";
-import { isBlocked } from "../platform/identity.js";
 import { noteOnlineResult } from "../platform/online-stats.js";
 import { clearOnline, renderOnline } from "../table/online-bar.js";
 import { draw, notify } from "./draw.js";
@@ -122,17 +122,19 @@ export async function hostOnline(how) {
 }
 
 /**
- * Become the guest of a connected host: its first message is the room (the rules shown before joining).
+ * Become the guest of a connected host: its first message is the room (the rules shown before joining),
+ * which must name the host whose browser proved ``identity`` on this channel (the engine checks).
  * @param {Channel} channel
  * @param {"link" | "room"} via
  * @param {string | null} roomCode
+ * @param {string} identity
  * @returns {Promise<OnlineRoom>}
  */
-export function guestOnline(channel, via, roomCode) {
+export function guestOnline(channel, via, roomCode, identity) {
   return new Promise((resolve, reject) => {
     channel.onmessage = (value) => {
       channel.onmessage = null;
-      ask({ cmd: "online_guest_open", message: value, now: Date.now() })
+      ask({ cmd: "online_guest_open", message: value, identity, now: Date.now() })
         .then((answer) => {
           leaveGameInPlay();
           const game = adopt(blank("guest", answer.session, via));
@@ -141,9 +143,32 @@ export function guestOnline(channel, via, roomCode) {
           attach(channel);
           resolve(answer.room);
         })
-        .catch(reject);
+        .catch((error) => reject(notThePlayer(error)));
     };
   });
+}
+
+/**
+ * A browser proved ``identity`` on a new channel of ``game``: may it go on as the other player? The engine
+ * decides (a game's other player stays the browser that joined it); it refuses with the OnlineError
+ * ``not_the_player``, and nothing changes.
+ * @param {Online} game
+ * @param {string} identity
+ */
+export async function admitPeer(game, identity) {
+  let answer;
+  try {
+    answer = await ask({ cmd: "online_connection", session: game.session, up: true, identity, now: Date.now() });
+  } catch (error) {
+    throw notThePlayer(error);
+  }
+  if ("send" in answer) game.pending.push(...answer.send);
+}
+
+/** The engine's refusal of a browser that is not the game's other player, as an OnlineError. @param {unknown} error */
+function notThePlayer(error) {
+  const refused = /** @type {EngineError} */ (error);
+  return refused?.code === "not_the_player" ? new OnlineError("not_the_player", refused.message) : error;
 }
 
 /**
@@ -265,13 +290,6 @@ async function received(value) {
  */
 async function hostAnswer(answer) {
   const game = /** @type {Online} */ (online);
-  const guest = answer.status.identities?.[1] ?? "";
-  if (answer.status.joined && !game.status?.joined && isBlocked(guest)) {
-    // A player you blocked: nothing is played with them.
-    notify(t("online.blockedGuest"));
-    await leaveOnline();
-    return;
-  }
   sendAll(answer.send);
   game.status = answer.status;
   noteChat(answer.chat);

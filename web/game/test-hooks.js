@@ -83,6 +83,14 @@ export function installTestHooks() {
     voice: () => voiceForTests(),
     /** Online: the channel to the other browser breaks, as a lost connection would (not a goodbye). */
     dropConnection: () => currentOnline()?.channel?.lost("connection_lost", "test"),
+    /**
+     * Online (a promise): from the next connection on, this page claims ``identity`` (someone else's public key)
+     * while it can only sign with its own key, as an impostor would; "" to be itself again.
+     */
+    claimIdentity: (/** @type {string} */ identity) =>
+      import("../online/handshake.js").then((module) => {
+        module.handshakeForTests.claim = identity;
+      }),
     /** Online: send one raw text to the other browser, as a forged or malformed message would come. */
     sendRaw: (/** @type {unknown} */ value) => currentOnline()?.channel?.send(value),
     /** Online (host): the next proof of a deal leaves with two cards of its pack swapped, as a cheat's would. */

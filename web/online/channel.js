@@ -26,7 +26,37 @@ import { OnlineError } from "./errors.js";
  * @property {"host" | "guest"} role
  * @property {number} connectMs from this side's last step until the channel opened, in ms: the host's accept()
  *   of the answer, or the guest's answer being made (peer.js); opening or joining the room (room.js)
+ * @property {Fingerprints} [fingerprints] the certificates of the connection under the channel (none for a
+ *   stand-in link): the identity proofs sign them (handshake.js)
  */
+
+/**
+ * The DTLS certificate fingerprints of a WebRTC connection, as its two session descriptions state them (each
+ * "algorithm HEX", several joined by commas, in order): this side's and the other side's. DTLS holds each side
+ * to the certificate its description states, so two pages with a third relaying between them see different
+ * ones.
+ * @typedef {{local: string, remote: string}} Fingerprints
+ */
+
+/**
+ * The fingerprints of ``pc``'s two session descriptions.
+ * @param {{localDescription: {sdp: string} | null, remoteDescription: {sdp: string} | null}} pc
+ * @returns {Fingerprints}
+ */
+export function fingerprintsOf(pc) {
+  /** @param {string | undefined} sdp */
+  const of = (sdp) =>
+    [
+      ...new Set(
+        [...(sdp ?? "").matchAll(/^a=fingerprint:(\S+) ([0-9A-Fa-f:]+)\s*$/gm)].map(
+          (m) => `${m[1].toLowerCase()} ${m[2].toUpperCase()}`,
+        ),
+      ),
+    ]
+      .sort()
+      .join(",");
+  return { local: of(pc.localDescription?.sdp), remote: of(pc.remoteDescription?.sdp) };
+}
 
 /** The largest message any channel accepts (UTF-8 bytes of its JSON), whatever its transport. */
 export const MAX_MESSAGE_BYTES = 65_536;

@@ -1,8 +1,8 @@
 // @ts-check
 // The errors of online play's transport (peer.js, room.js, channel.js,
-// codes.js, qr.js), each with a stable code. The page translates a code; the
-// English message here is for developers, logs and tests. Pure: no browser
-// API.
+// handshake.js, codes.js, qr.js), each with a stable code. The page
+// translates a code; the English message here is for developers, logs and
+// tests. Pure: no browser API.
 
 /** Every code with its English message. */
 export const MESSAGES = Object.freeze({
@@ -41,6 +41,10 @@ export const MESSAGES = Object.freeze({
   peer_closed: "The other player closed the connection.",
   connection_lost: "The connection was lost.",
   protocol_error: "The other side sent something this version does not understand.",
+  // Who is at the other end (handshake.js; the lobby).
+  identity_unproved: "The other browser could not prove that it is who it says it is: the connection was refused.",
+  refused: "The other player did not accept the connection.",
+  not_the_player: "This is not the browser of the other player of this game: the connection was refused.",
   // Voice (voice.js).
   voice_bad_signal: "A voice message from the other browser was not valid; it was left aside.",
   // QR codes (qr.js).

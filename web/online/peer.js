@@ -14,7 +14,7 @@
 //
 // Every failure is an OnlineError (errors.js) with a stable code.
 
-import { Channel, dropOnPageHide } from "./channel.js";
+import { Channel, dropOnPageHide, fingerprintsOf } from "./channel.js";
 import { encodeCode, invitationLink, offerId, readCode } from "./codes.js";
 import { asOnlineError, OnlineError } from "./errors.js";
 
@@ -202,7 +202,12 @@ function channelOver(pc, dc, how) {
   let grace;
   const channel = new Channel(
     dataChannelLink(pc, dc, () => channel.lost("connection_lost", "send failed")),
-    { via: "link", role: how.role, connectMs: Math.round(performance.now() - how.started) },
+    {
+      via: "link",
+      role: how.role,
+      connectMs: Math.round(performance.now() - how.started),
+      fingerprints: fingerprintsOf(pc),
+    },
   );
   dc.addEventListener("message", (event) => {
     if (typeof event.data === "string") channel.deliver(event.data);

@@ -19,7 +19,7 @@
 //
 // Every failure is an OnlineError (errors.js) with a stable code.
 
-import { Channel, dropOnPageHide, MAX_MESSAGE_BYTES } from "./channel.js";
+import { Channel, dropOnPageHide, fingerprintsOf, MAX_MESSAGE_BYTES } from "./channel.js";
 import { asOnlineError, OnlineError } from "./errors.js";
 import { DEFAULT_RELAYS, defaultNetworkSettings, iceServersOf } from "./network-defaults.js";
 import { generateRoomCode, normalizeRoomCode } from "./room-code.js";
@@ -208,7 +208,14 @@ function roomLink(entered, partner, onFailure) {
 function channelTo(entered, partner, role, started) {
   const channel = new Channel(
     roomLink(entered, partner, () => channel.lost("connection_lost", "send failed")),
-    { via: "room", role, connectMs: Math.round(performance.now() - started) },
+    {
+      via: "room",
+      role,
+      connectMs: Math.round(performance.now() - started),
+      fingerprints: fingerprintsOf(
+        entered.room.getPeers()[partner] ?? { localDescription: null, remoteDescription: null },
+      ),
+    },
   );
   entered.messages.onMessage = (data, { peerId }) => {
     if (peerId !== partner) return;

@@ -48,7 +48,7 @@ def _now(req: dict[str, Any]) -> int:
 def host(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
     session = HostSession(engine.requested_rules(req), arg(req, "name", str, ""), arg(req, "identity", str, ""))
     session.now = _now(req)
-    session.room()
+    # The room goes to each guest's browser when it connects (online_connection), after proving its identity.
     return {"session": _add(engine, session), **session.tick(session.now), "save": True}
 
 
@@ -68,7 +68,7 @@ def computer(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
 
 
 def guest_open(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
-    session = GuestSession.open(req.get("message"))
+    session = GuestSession.open(req.get("message"), arg(req, "identity", str, ""))
     session.now = _now(req)
     return {"session": _add(engine, session), "room": session.room}
 
@@ -96,7 +96,8 @@ def tick(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
 
 def connection(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
     up = arg(req, "up", bool)
-    return {**_session(engine, req).connection(up, _now(req)), "save": True}
+    identity = arg(req, "identity", str, "")
+    return {**_session(engine, req).connection(up, _now(req), identity), "save": True}
 
 
 def save(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:

@@ -17,11 +17,13 @@ from .messages import (
     IDENTITY_MAX,
     NAME_MAX,
     RETURN_MS,
+    NotThePlayerError,
     Outbox,
     PeerError,
     chat_line,
     check_now,
     clean_text,
+    proven_identity,
     read_message,
 )
 from .voice import Voice
@@ -90,12 +92,18 @@ class GuestSession:
         return session
 
     @classmethod
-    def open(cls, text: Any) -> GuestSession:
-        """The host's first message (``room``): the rules to show before joining; raises PeerError."""
+    def open(cls, text: Any, identity: Any = None) -> GuestSession:
+        """The host's first message (``room``): the rules to show before joining; raises PeerError.
+
+        ``identity``: the identity the host's browser proved on the connection; the room must name it.
+        """
+        proven = proven_identity(identity)
         message = read_message(text, HOST_MESSAGE_MAX, HOST_TYPES)
         if message["t"] != "room":
             raise PeerError("the host's first message must describe the room")
         room = cls._checked_room(message)
+        if not proven or room["host"]["identity"] != proven:
+            raise NotThePlayerError("the room names a host other than the browser that proved its identity")
         session = cls(room)
         session.received = message["n"]
         return session
@@ -161,6 +169,8 @@ class GuestSession:
         kind = message["t"]
         if kind == "room":
             room = self._checked_room(message)
+            if room["host"]["identity"] != self.room["host"]["identity"]:
+                raise PeerError("the room names another host")
             if self.witness is not None and room["commitment"] != self.room["commitment"]:
                 # A rematch: a new commitment, a new secret of ours.
                 self.room = room
@@ -177,7 +187,7 @@ class GuestSession:
                 raise PeerError("a chat message without its line")
             return {"chat": {"seat": line["seat"], **chat_line(line)}}
         if kind == "status":
-            self.status = _checked_status(message.get("status"))
+            self.status = self._checked_status(message.get("status"))
             return {"status": self.status}
         if kind == "proof":
             if self.witness is None:
@@ -187,7 +197,7 @@ class GuestSession:
         if kind in ("state", "frames"):
             show = _checked_show(message.get("show"), self.seat)
             frames = _checked_frames(message.get("frames", []), self.seat)
-            status = _checked_status(message.get("status"))
+            status = self._checked_status(message.get("status"))
             answer: dict[str, Any] = {"show": show, "status": status}
             if kind == "state":
                 if self.witness is None:
@@ -212,6 +222,15 @@ class GuestSession:
             self.show, self.status = show, status
             return answer
         raise PeerError(f"unknown message type {kind!r}")
+
+    def _checked_status(self, status: Any) -> dict[str, Any]:
+        """A status from the host, with the identities this side knows (the host's proven, its own), not the
+        host's word for them."""
+        checked = _checked_status(status)
+        identities = ["", ""]
+        identities[self.seat] = self.identity
+        identities[1 - self.seat] = self.room["host"]["identity"]
+        return {**checked, "identities": identities}
 
     def do(self, intent: Any) -> dict[str, Any]:
         """The guest's own intention → the message for the host (checked against what the guest was shown)."""
@@ -240,8 +259,14 @@ class GuestSession:
         self.outbox.put("hello", last=self.received)
         return {"send": self.outbox.take()}
 
-    def connection(self, up: Any, now: Any) -> dict[str, Any]:
-        """The data channel to the host closed (``up`` false): the host's clock of absence starts, voice ends."""
+    def connection(self, up: Any, now: Any, identity: Any = None) -> dict[str, Any]:
+        """The data channel to the host closed (``up`` false): the host's clock of absence starts, voice ends.
+
+        ``up`` true: a connection opened to a browser that proved ``identity``; only the room's host may go on
+        with this game (another is refused with NotThePlayerError and changes nothing).
+        """
+        if up is True and proven_identity(identity) != self.room["host"]["identity"]:
+            raise NotThePlayerError("this browser is not the host of this game")
         self.now = max(self.now, check_now(now))
         if up is False and self.host_away_since is None:
             self.host_away_since = self.now

@@ -20,12 +20,14 @@ from .messages import (
     RATE_PER_S,
     RETURN_MS,
     SHOW_MS,
+    NotThePlayerError,
     Outbox,
     PeerError,
     RateLimitedError,
     chat_line,
     check_now,
     clean_text,
+    proven_identity,
     read_message,
 )
 from .voice import Voice
@@ -38,6 +40,7 @@ class HostSession:
         self.rules = rules
         self.names = [clean_text(host_name, NAME_MAX), ""]
         self.identities = [identity[:IDENTITY_MAX], ""]
+        self.peer = ""  # the identity the guest's browser proved on the connection now open (not saved)
         self.tail = tail or fair_pack.new_secret()
         self.guest_commitment = ""
         self.packs: fair_pack.FairPacks | None = None
@@ -80,8 +83,8 @@ class HostSession:
             raise PeerError("a join needs a fresh secret and its commitment")
         if self.table is None:
             self.names[GUEST] = clean_text(message.get("name"), NAME_MAX)
-            identity = message.get("identity")
-            self.identities[GUEST] = identity[:IDENTITY_MAX] if isinstance(identity, str) else ""
+            # The identity the browser proved, not the one its message names.
+            self.identities[GUEST] = self.peer
         self.guest_commitment = message["commitment"]
         self.packs = fair_pack.FairPacks(self.tail, secret)
         seating = Seating("online", names=(self.names[HOST] or "", self.names[GUEST] or ""), levels=(None, None))
@@ -124,6 +127,9 @@ class HostSession:
         self.tokens -= 1
 
     def _guest_message(self, message: dict[str, Any]) -> dict[str, Any]:
+        if not self.peer:
+            # Only from a connection whose browser proved the guest's identity (see connection()).
+            raise PeerError("the guest's browser has not proven its identity on this connection")
         kind = message["t"]
         if kind == "hello":
             self.away_since = None
@@ -225,9 +231,20 @@ class HostSession:
             self._send_views()
         return self._answer()
 
-    def connection(self, up: Any, now: Any) -> dict[str, Any]:
-        """The data channel to the guest closed (``up`` false) or opened again (then the guest sends hello)."""
+    def connection(self, up: Any, now: Any, identity: Any = None) -> dict[str, Any]:
+        """The data channel to the guest closed (``up`` false) or opened (then the guest sends join or hello).
+
+        ``identity``: with ``up``, the identity the browser at the other end proved (its page checked the
+        signature). Before a guest has joined, the room goes to it; once one has, its seat is that identity's:
+        another is refused (NotThePlayerError) and changes nothing.
+        """
+        proven = proven_identity(identity)
+        if up is True and self.identities[GUEST] and proven != self.identities[GUEST]:
+            raise NotThePlayerError("this browser is not the guest of this game")
         self._clock(now)
+        self.peer = proven if up is True else ""
+        if up is True and self.table is None:
+            self.room()  # a guest that has not joined (or the one before it left) sees the rules first
         if up is False:
             self.voice.lost(GUEST)
         if up is False and self.away_since is None and self.table is not None and not self.table.match.finished:

@@ -25,7 +25,9 @@ HOST_MESSAGE_MAX = 1_000_000
 #: Guest messages: a burst of RATE_BURST, then RATE_PER_S a second.
 RATE_BURST = 20
 RATE_PER_S = 5.0
-#: Text that identifies a browser (its public key, from the page) and is shown as given, never parsed.
+#: Text that identifies a browser (its public key, from the page) and is shown as given, never parsed. The
+#: pages prove it to each other before the game uses a connection (web/online/handshake.js); the engine is told
+#: the identity the other browser proved, never takes one from a message.
 IDENTITY_MAX = 200
 
 GUEST_TYPES = ("join", "hello", "act", "show_cards", "pause", "back", "resign", "rematch", "chat", "voice")
@@ -40,6 +42,21 @@ class PeerError(EngineError):
 
 class RateLimitedError(PeerError):
     code = "rate_limited"
+
+
+class NotThePlayerError(PeerError):
+    """A browser that proved an identity other than the game's other player's (it may not take that seat)."""
+
+    code = "not_the_player"
+
+
+def proven_identity(identity: Any) -> str:
+    """The identity the page says the other browser proved on its connection ("" for none)."""
+    if identity is None:
+        return ""
+    if not isinstance(identity, str) or len(identity) > IDENTITY_MAX:
+        raise PeerError(f"an identity is text of at most {IDENTITY_MAX} characters")
+    return identity
 
 
 def clean_text(text: Any, limit: int) -> str:
