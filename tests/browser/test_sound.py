@@ -6,8 +6,6 @@ Web Audio context by name, and the ones dropped (muted, before a gesture).
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
@@ -120,10 +118,11 @@ def test_the_mute_switch_silences_every_sound_and_is_remembered(site: Site, page
 
 
 @pytest.fixture
-def reduced_motion_page(new_context: Any) -> Page:
-    """A page whose browser prefers reduced motion (emulated per context)."""
-    context: BrowserContext = new_context(reduced_motion="reduce")
-    return context.new_page()
+def reduced_motion_page(context: BrowserContext) -> Page:
+    """A page whose browser prefers reduced motion (emulated for this page, in the test's warm context)."""
+    page = context.new_page()
+    page.emulate_media(reduced_motion="reduce")
+    return page
 
 
 @pytest.mark.page_logic
@@ -138,6 +137,7 @@ def test_reduced_motion_makes_the_sounds_softer(
     play_by_keys(soft_page, ["exchange"])
     soft = sounds(soft_page)
     assert soft["soft"] and soft["scheduled"] == {"exchange": 1}
+    soft_page.close()  # one live table per browser: the other page would wait for this one's
     open_table(page, site.url)
     normal = sounds(page)
     assert not normal["soft"]

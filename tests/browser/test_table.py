@@ -132,10 +132,9 @@ def test_whole_deal_against_the_computer(site: Site, page: Page, watch: Watch) -
         assert page.locator("#my-hand .card").count() == 6
 
 
-def test_scripted_deal_uses_every_action(site: Site, new_context: Any, watch: Watch) -> None:
+def test_scripted_deal_uses_every_action(site: Site, page: Page, watch: Watch) -> None:
     """Exchange, marriage, close and claim in an AT20 deal, then resign in KLUB20 (normal animation speed)."""
-    context: BrowserContext = new_context(reduced_motion="no-preference")
-    page = context.new_page()
+    page.emulate_media(reduced_motion="no-preference")  # the animations in full, whatever the system says
     watch.attach(page)
     open_table(page, site.url, "?test=1")
     start = new_game(page, **SCRIPTED_AT20)
