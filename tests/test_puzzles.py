@@ -343,3 +343,63 @@ def test_the_analysis_board_opens_a_finished_attempt_at_its_position() -> None:
     assert board["moves"] == len(puzzle.position.actions) + len(puzzle.line)  # the deal along the solution
     played = [node["action"] for node in board["tree"] if node["main"] and node["ply"] > len(puzzle.position.actions)]
     assert played[0] == action_name(puzzle.line[0])
+
+
+def sent_along_the_line(puzzle: Puzzle) -> list[str]:
+    """The moves the page sends to solve ``puzzle`` along its stored line (the engine makes the forced ones)."""
+    session = Session(puzzle)
+    sent = []
+    while session.status == "playing":
+        assert session.on_line is not None
+        sent.append(action_name(puzzle.line[session.on_line]))
+        assert session.move(sent[-1])["correct"]
+    return sent
+
+
+def test_the_protocol_resumes_an_attempt_at_its_position_and_judges_its_moves() -> None:
+    """After a reload the attempt starts again at the puzzle's position; the moves sent before it are judged as
+    they were when sent (docs/puzzles.md, "A reload")."""
+    engine = Engine()
+    puzzle = next(p for p in cheap() if len(sent_along_the_line(p)) >= 2)
+    sent = sent_along_the_line(puzzle)
+    fresh = call(engine, cmd="puzzle_open", puzzle_id=puzzle.id)
+    for moves, state in (([], "playing"), (sent[:1], "playing"), (sent, "solved")):
+        resumed = call(engine, cmd="puzzle_resume", puzzle_id=puzzle.id, moves=moves)
+        assert resumed["ok"] and resumed["earlier"] == {"state": state, "moves": len(moves)}, resumed
+        assert resumed["daily"] is None and resumed["entry"] == fresh["entry"]
+        # At the position again, a new attempt of its own.
+        assert (resumed["state"], resumed["moves"], resumed["view"]) == ("playing", 0, fresh["view"])
+        assert resumed["puzzle"] != fresh["puzzle"] and resumed["puzzle"] in engine.puzzles
+    wrong = [action_name(puzzle.others[0].action)]
+    resumed = call(engine, cmd="puzzle_resume", puzzle_id=puzzle.id, moves=wrong)
+    assert resumed["earlier"] == {"state": "failed", "moves": 1} and resumed["state"] == "playing"
+    # A day's daily puzzle stays the daily puzzle of that day.
+    date = "2026-03-01"
+    daily = daily_id(date, [p.id for p in PUZZLES])
+    assert call(engine, cmd="puzzle_resume", puzzle_id=daily, daily=date)["daily"] == date
+
+
+def test_the_protocol_refuses_a_damaged_attempt() -> None:
+    engine = Engine()
+    puzzle = cheap()[0]
+    other_day = next(
+        day for day in (f"2026-03-{d:02d}" for d in range(2, 29)) if daily_id(day, [p.id for p in PUZZLES]) != puzzle.id
+    )
+    wrong = action_name(puzzle.others[0].action)
+    handles = set(engine.puzzles)
+    for bad in (
+        {"puzzle_id": "at20-nope"},
+        {"puzzle_id": 7},
+        {"moves": "play:QH"},
+        {"moves": [1]},
+        {"moves": ["fly"]},
+        {"moves": ["play:" + next(c for c in CARD_NAMES if c not in Session(puzzle).view()["hand"])]},
+        {"moves": [wrong, action_name(puzzle.answer[0])]},  # a move after the attempt was over
+        {"moves": [wrong] * 25},
+        {"daily": "1 March"},
+        {"daily": other_day},
+    ):
+        answer = call(engine, cmd="puzzle_resume", **{"puzzle_id": puzzle.id, **bad})
+        code = "unknown_puzzle" if bad.get("puzzle_id") == "at20-nope" else "bad_request"
+        assert answer["error"]["code"] == code, (bad, answer)
+    assert set(engine.puzzles) == handles  # nothing opened

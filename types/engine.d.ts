@@ -471,6 +471,12 @@ export interface PuzzleEntry {
 /** puzzle_open's answer: the attempt's handle, the puzzle and its position. */
 export type PuzzleAnswer = PuzzleState & { puzzle: string; entry: PuzzleEntry };
 
+/** puzzle_resume's answer: a new attempt at the position, the daily date checked, and how the attempt cut short stood. */
+export type PuzzleResumeAnswer = PuzzleAnswer & {
+  daily: string | null;
+  earlier: { state: "playing" | "solved" | "failed"; moves: number };
+};
+
 /** An attempt's state (py_engine/puzzles/solving.py Session.state). */
 export interface PuzzleState {
   state: "playing" | "solved" | "failed" | "shown";
@@ -531,6 +537,7 @@ export interface Answers {
   link_open: ({ kind: "deal" } & BoardAnswer) | { kind: "puzzle"; puzzle: string };
   puzzle_list: { puzzles: PuzzleEntry[]; count: number; themes: string[]; bands: string[] };
   puzzle_open: PuzzleAnswer;
+  puzzle_resume: PuzzleResumeAnswer;
   puzzle_move: PuzzleMoveAnswer;
   puzzle_solution: PuzzleState & { solution: PuzzleSolution };
   puzzle_daily: { date: string; entry: PuzzleEntry };

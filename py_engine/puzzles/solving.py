@@ -101,6 +101,26 @@ class Session:
         Raises :class:`GameOverError` once the attempt is over, :class:`BadActionError` for a text that is no
         action and :class:`IllegalActionError` for an action that is not legal; nothing changes then.
         """
+        action = self._legal(text)
+        if self._correct(action):
+            return self._play_on(action)
+        return self._refute(action)
+
+    def replay(self, text: Any) -> bool:
+        """The player's action judged as :meth:`move` judges it, without the frames and the refutation: how an
+        attempt cut short by a reload stood (:func:`replayed`). True when it was correct. Raises as
+        :meth:`move` does."""
+        action = self._legal(text)
+        if self._correct(action):
+            self._advance(action)
+            return True
+        self.follow.apply(self.seat, action)
+        self.moves += 1
+        self.status = FAILED
+        return False
+
+    def _legal(self, text: Any) -> int:
+        """The side's legal action that ``text`` names (raises as :meth:`move` says)."""
         if self.status != PLAYING:
             raise GameOverError("the puzzle is over")
         try:
@@ -110,9 +130,7 @@ class Session:
         deal = self.follow.deal
         if action not in deal.legal_actions(self.seat) or deal.to_act != self.seat:
             raise IllegalActionError(deal.why_illegal(self.seat, action))
-        if self._correct(action):
-            return self._play_on(action)
-        return self._refute(action)
+        return action
 
     def _correct(self, action: int) -> bool:
         if self.moves == 0:
@@ -136,6 +154,12 @@ class Session:
     def _play_on(self, action: int) -> dict[str, Any]:
         before = self.view()
         start = len(self.follow.match.events)
+        self._advance(action)
+        return {"correct": True, "frames": self._frames(before, start), **self._answer()}
+
+    def _advance(self, action: int) -> None:
+        """Play the side's correct ``action``, the defence and the forced moves, until the side is to act again or
+        the deal is over (which solves the puzzle)."""
         self._apply(self.seat, action)
         self.moves += 1
         follow = self.follow
@@ -149,7 +173,6 @@ class Session:
             self._apply(follow.deal.to_act, self._reply())
         if follow.over:
             self.status = SOLVED
-        return {"correct": True, "frames": self._frames(before, start), **self._answer()}
 
     def _reply(self) -> int:
         """The defender's move: the stored line's while play follows it, else its best reply in the true deal."""
@@ -246,3 +269,27 @@ class Session:
 
     def _answer(self) -> dict[str, Any]:
         return {**self.state(), "view": self.view()}
+
+
+#: The most moves an attempt cut short may hold: the side plays at most 12 cards in a deal, and declares,
+#: exchanges, closes and claims only a few times besides.
+MOST_MOVES = 24
+
+
+def replayed(puzzle: Puzzle, moves: list[Any]) -> dict[str, Any]:
+    """How an attempt at ``puzzle`` cut short by a reload stood (docs/puzzles.md, "A reload"): ``moves``, the side's
+    actions as the page sent them, are replayed in a session of their own and judged as :meth:`Session.move`
+    judges them. The answer is ``{state, moves}``: ``playing`` (every move correct and the deal not over),
+    ``solved`` or ``failed`` (the last move was wrong), and how many moves were replayed.
+
+    Raises :class:`~py_engine.core.errors.EngineError` when they do not replay: more than :data:`MOST_MOVES`, a
+    text that is no action, an action that is not legal, or any move after the attempt was over.
+    """
+    if len(moves) > MOST_MOVES:
+        raise BadActionError(f"an attempt holds at most {MOST_MOVES} moves, not {len(moves)}")
+    if not moves:
+        return {"state": PLAYING, "moves": 0}
+    session = Session(puzzle)
+    for text in moves:
+        session.replay(text)
+    return {"state": session.status, "moves": session.moves}

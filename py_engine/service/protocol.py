@@ -109,6 +109,7 @@ _LAZY_MODULES = (
 PUZZLE_COMMANDS = (
     "puzzle_list",
     "puzzle_open",
+    "puzzle_resume",
     "puzzle_move",
     "puzzle_solution",
     "puzzle_daily",

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from ..core.errors import EngineError
 from ..core.rules import PRESET_IDS
 from ..puzzles import catalogue
 from ..puzzles.catalogue import KINDS, THEMES, Puzzle
@@ -27,7 +28,7 @@ from ..puzzles.rating import (
     rate,
     streak_after,
 )
-from ..puzzles.solving import Session
+from ..puzzles.solving import Session, replayed
 from .requests import ProtocolError, arg, find
 
 if TYPE_CHECKING:
@@ -75,11 +76,38 @@ def puzzle_list(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
 
 
 def puzzle_open(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
-    puzzle = _puzzle(req)
+    return _opened(engine, _puzzle(req))
+
+
+def _opened(engine: Engine, puzzle: Puzzle) -> dict[str, Any]:
     session = Session(puzzle)
     handle = engine.new_handle("p")
     engine.puzzles[handle] = session
     return {"puzzle": handle, "entry": puzzle.entry(), **session.state(), "view": session.view()}
+
+
+def puzzle_resume(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
+    """The attempt that was on the page's table before a reload, checked, and opened again at its position.
+
+    ``moves`` are the side's moves sent in it whose result the page has not recorded: the engine judges them
+    (``earlier``), so that a wrong move answered while the page was going away still fails the attempt.
+    ``daily`` is the date whose daily puzzle the attempt was; it must be this puzzle. Anything that does not
+    check is ``bad_request`` (a damaged attempt), an id not in the set ``unknown_puzzle``.
+    """
+    puzzle = _puzzle(req)
+    daily = arg(req, "daily", str, None, what="a date YYYY-MM-DD")
+    if daily is not None:
+        _date(daily, "daily")
+        if daily_id(daily, [p.id for p in catalogue.builtin()]) != puzzle.id:
+            raise ProtocolError("bad_request", f"{puzzle.id!r} is not the daily puzzle of {daily}")
+    moves: list[Any] = arg(req, "moves", list, [], what="a list of actions")
+    if not all(isinstance(move, str) for move in moves):
+        raise ProtocolError("bad_request", "argument 'moves' must be a list of actions")
+    try:
+        earlier = replayed(puzzle, moves)
+    except EngineError as e:
+        raise ProtocolError("bad_request", f"the attempt's moves do not replay: {e}") from None
+    return {**_opened(engine, puzzle), "daily": daily, "earlier": earlier}
 
 
 def puzzle_move(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
@@ -160,6 +188,7 @@ def puzzle_rate(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
 HANDLERS: dict[str, Callable[[Engine, dict[str, Any]], dict[str, Any]]] = {
     "puzzle_list": puzzle_list,
     "puzzle_open": puzzle_open,
+    "puzzle_resume": puzzle_resume,
     "puzzle_move": puzzle_move,
     "puzzle_solution": puzzle_solution,
     "puzzle_daily": puzzle_daily,

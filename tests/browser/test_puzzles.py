@@ -1,19 +1,26 @@
 """Puzzles: the list and today's puzzle, solving one move by move, a wrong move's refutation, the solution,
 progress and rating kept over a reload, a damaged progress entry, a puzzle link opened in a fresh page, the
-analysis board after a puzzle, and axe on each new view."""
+analysis board after a puzzle, axe on each new view, a reload in the middle of a puzzle (and after a wrong move,
+and with the kept attempt damaged), and a puzzle chosen, solved and read with the keyboard alone."""
 
 from __future__ import annotations
 
+import datetime
+import json
 import re
 from collections.abc import Callable
+from functools import cache
 from typing import Any
 
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
+from py_engine.core.actions import action_name
 from py_engine.puzzles import catalogue
 from py_engine.puzzles.daily import daily_id
+from py_engine.puzzles.solving import Session
 
+from .access import focused, press, tab_to
 from .conftest import STEP_TIMEOUT_MS, Site, Watch
 from .helpers import answer_question, open_table, wait_moved, wait_ready
 from .test_a11y import assert_fits_a_phone, axe_check
@@ -263,3 +270,235 @@ def test_the_puzzle_screens_and_the_board_fit_a_phone(site: Site, phone_context:
     page.locator("#puzzle-analysis").click()
     expect(page.locator("#analysis-dialog")).to_have_attribute("data-loaded", "1", timeout=STEP_TIMEOUT_MS)
     assert_fits_a_phone(page, "the analysis board after a puzzle")
+
+
+# ------------------------------------------------------------------ a reload
+
+
+ATTEMPT_KEY = "sixty-six.puzzle-attempt"
+
+
+@cache
+def sent_along(puzzle_id: str) -> tuple[str, ...]:
+    """The moves the page sends to solve a puzzle along its stored line (the engine makes the forced ones)."""
+    puzzle = catalogue.by_id()[puzzle_id]
+    session = Session(puzzle)
+    sent: list[str] = []
+    while session.status == "playing":
+        assert session.on_line is not None
+        sent.append(action_name(puzzle.line[session.on_line]))
+        session.move(sent[-1])
+    return tuple(sent)
+
+
+def a_cheap_daily_puzzle() -> tuple[str, catalogue.Puzzle]:
+    """A date from 2026-03-01 on whose daily puzzle the engine answers at once and takes two moves or more."""
+    ids = [p.id for p in catalogue.builtin()]
+    first = datetime.date.fromisoformat(TODAY)
+    for n in range(len(ids)):
+        date = (first + datetime.timedelta(days=n)).isoformat()
+        puzzle = catalogue.by_id()[daily_id(date, ids)]
+        if puzzle.worlds <= 10 and puzzle.others and len(sent_along(puzzle.id)) >= 2:
+            return date, puzzle
+    raise AssertionError("no daily puzzle fits")
+
+
+def kept_attempt(page: Page) -> Any:
+    return page.evaluate("key => JSON.parse(localStorage.getItem(key))", ATTEMPT_KEY)
+
+
+def keep_attempt(page: Page, text: str) -> None:
+    """Put ``text`` where the page keeps the attempt on the table (as a page that went away left it, or damaged)."""
+    page.evaluate("([key, text]) => localStorage.setItem(key, text)", [ATTEMPT_KEY, text])
+
+
+def progress_of(page: Page) -> dict[str, Any]:
+    progress: dict[str, Any] = page.evaluate("window.__test.puzzleProgress()")
+    return progress
+
+
+def the_game(page: Page) -> dict[str, Any]:
+    """What identifies the game in play: its hand, trump card, tricks and match (the view as drawn)."""
+    view = page.evaluate("window.__test.view()")
+    return {key: view[key] for key in ("hand", "trump_card", "tricks_played", "match", "legal")}
+
+
+def back_on_the_table(page: Page, puzzle_id: str, earlier: str, first: bool) -> None:
+    """After a reload: the puzzle is on the table at its position, to be played; ``earlier``: how the attempt before
+    the reload stood; ``first``: whether this attempt is still the rated first one."""
+    table = page.locator("#table")
+    expect(table).to_have_attribute("data-puzzle", puzzle_id)
+    expect(table).to_have_attribute("data-puzzle-state", "playing")
+    expect(table).to_have_attribute("data-puzzle-first", "1" if first else "0")
+    expect(page.locator(BAR)).to_have_attribute("data-resumed", earlier)
+    expect(page.locator("#puzzle-message")).not_to_be_empty()
+    assert table.get_attribute("data-mode") == "puzzle"
+
+
+def test_a_reload_brings_the_puzzle_back_and_leaves_the_game_alone(site: Site, page: Page, watch: Watch) -> None:
+    """Today's puzzle: a reload after a correct move starts it again at its position, still the first attempt
+    and still today's; a wrong move is recorded at once, and the reload after it gives a second attempt; a move
+    the page kept but never heard back about is judged after the reload; a damaged or unknown kept attempt
+    leaves the game on the table with a notice. The game in play is the same throughout."""
+    watch.attach(page)
+    date, puzzle = a_cheap_daily_puzzle()
+    query = f"?test=1&fast=1&today={date}"
+    open_table(page, site.url, query)
+    game = the_game(page)
+    open_list(page)
+    expect(page.locator("#puzzle-daily")).to_have_attribute("data-puzzle", puzzle.id)
+    page.locator("#puzzle-daily button[data-puzzles='daily']").click()
+    expect(page.locator("#table")).to_have_attribute("data-puzzle", puzzle.id)
+    wait_ready(page)
+    start = page.evaluate("window.__test.view()")
+    sent = sent_along(puzzle.id)
+    play(page, sent[0])
+    expect(page.locator("#table")).to_have_attribute("data-puzzle-state", "playing")
+    assert kept_attempt(page) == {"version": 1, "id": puzzle.id, "daily": date, "moves": [sent[0]]}
+
+    # Reloaded mid-puzzle: the same puzzle at its position, still the first attempt, still today's.
+    open_table(page, site.url, query)
+    back_on_the_table(page, puzzle.id, "playing", first=True)
+    assert page.evaluate("window.__test.view()") == start
+    assert progress_of(page)["puzzles"] == {}
+    assert kept_attempt(page) == {"version": 1, "id": puzzle.id, "daily": date, "moves": []}
+
+    # A wrong move is recorded before it is shown; the reload after it gives a second attempt, rated no more.
+    solution = solution_of(page, puzzle.id)
+    play(page, solution["lines"][1]["action"])
+    expect(page.locator(LINES)).to_have_attribute("data-kind", "refutation")
+    failed = progress_of(page)
+    assert failed["puzzles"][puzzle.id]["first"] == "failed" and failed["daily"]["days"] == {date: "failed"}
+    open_table(page, site.url, query)
+    back_on_the_table(page, puzzle.id, "playing", first=False)
+    assert progress_of(page) == failed
+    solve_along(page, puzzle.side, solution["lines"][0]["line"])
+    expect(page.locator("#table")).to_have_attribute("data-puzzle-state", "solved")
+    solved = progress_of(page)
+    assert solved["puzzles"][puzzle.id] == {"first": "failed", "solved": True, "tries": 2, "last": date}
+    assert (solved["rating"], solved["streak"], solved["daily"]) == (failed["rating"], 0, failed["daily"])
+
+    # The page went away while the engine judged a wrong move (kept before it was sent, never answered): after
+    # the reload the engine judges it, and it is the failure it was; the attempt on the table is a second one.
+    other = next(p for p in cheap_puzzles() if p.id != puzzle.id)
+    wrong = action_name(other.others[0].action)
+    keep_attempt(page, json.dumps({"version": 1, "id": other.id, "daily": None, "moves": [wrong]}))
+    open_table(page, site.url, query)
+    back_on_the_table(page, other.id, "failed", first=False)
+    after = progress_of(page)
+    assert after["puzzles"][other.id] == {"first": "failed", "solved": False, "tries": 1, "last": date}
+    assert after["rating"] < solved["rating"] and after["daily"] == solved["daily"]
+
+    # Damaged, and a puzzle this version does not have: dropped, said, and the game is there as it was.
+    unknown = {"version": 1, "id": "at20-0000000", "daily": None, "moves": []}
+    for text, why in (("{not an attempt", "damaged"), (json.dumps(unknown), "unknown")):
+        keep_attempt(page, text)
+        open_table(page, site.url, query)
+        expect(page.locator("#table")).to_have_attribute("data-puzzle-dropped", why)
+        expect(page.locator("#notice")).to_be_visible()
+        expect(page.locator("#notice-text")).not_to_be_empty()
+        expect(page.locator(BAR)).to_be_hidden()
+        assert page.locator("#table").get_attribute("data-mode") == "computer"
+        assert the_game(page) == game
+        assert kept_attempt(page) is None
+        assert progress_of(page) == after
+
+
+# ------------------------------------------------------------------ the keyboard alone
+
+
+def shift_tab_to(page: Page, selector: str, limit: int = 40) -> None:
+    """Press Shift+Tab until the focused element matches ``selector``."""
+    for _ in range(limit):
+        if page.evaluate("s => Boolean(document.activeElement && document.activeElement.matches(s))", selector):
+            return
+        page.keyboard.press("Shift+Tab")
+    raise AssertionError(f"Shift+Tab never reached {selector}; the focus is on {focused(page)}")
+
+
+def choose_by_keys(page: Page, select: str, value: str) -> None:
+    """Change a select with the arrow keys until it shows ``value``."""
+    tab_to(page, select)
+    for _ in range(12):
+        if page.locator(select).input_value() == value:
+            return
+        page.keyboard.press("ArrowDown")
+    raise AssertionError(f"the arrow keys never chose {value!r} in {select}")
+
+
+def keyboard_puzzle() -> catalogue.Puzzle:
+    """A puzzle the engine answers at once whose solution takes action buttons and cards (one or more of each)."""
+    for puzzle in sorted(cheap_puzzles(), key=lambda p: p.id):
+        sent = sent_along(puzzle.id)
+        cards = [a for a in sent if a.startswith("play:")]
+        if len(cards) >= 2 and len(cards) < len(sent) and "claim" not in sent:
+            return puzzle
+    raise AssertionError("no puzzle fits")
+
+
+def test_a_puzzle_chosen_solved_and_read_with_the_keyboard_alone(site: Site, page: Page, watch: Watch) -> None:
+    """No click: Tab to the puzzles button, the filters by arrow keys, Tab to the puzzle and Enter; the cards by
+    the hand's arrow keys and Enter, the actions by Shift+Tab and Enter; then the result on the bar, where the
+    focus goes, the solution opened and closed again, and back to the game."""
+    watch.attach(page)
+    puzzle = keyboard_puzzle()
+    sent = sent_along(puzzle.id)
+    open_table(page, site.url, QUERY)
+    tab_to(page, "#open-puzzles")
+    page.keyboard.press("Enter")
+    expect(page.locator(LIST)).to_have_attribute("data-loaded", "1", timeout=STEP_TIMEOUT_MS)
+    assert focused(page)["inDialog"]
+    choose_by_keys(page, "#puzzle-filter-preset", puzzle.preset)
+    choose_by_keys(page, "#puzzle-filter-band", puzzle.entry()["band"])
+    items = page.locator(f"{LIST} .puzzle-item")
+    shown = items.evaluate_all("els => els.map(e => e.dataset.id)")
+    assert puzzle.id in shown and len(shown) < 40, shown
+    tab_to(page, f"{LIST} .puzzle-item[data-id='{puzzle.id}']")
+    page.keyboard.press("Enter")
+    expect(page.locator("#table")).to_have_attribute("data-puzzle", puzzle.id)
+    wait_ready(page)
+    # The focus is on a card you may play.
+    now = focused(page)
+    assert now["inHand"] and now["legal"] == "1", f"the puzzle opened with the focus on {now}"
+
+    for action in sent:
+        if action.startswith("play:"):
+            card = action[5:]
+            tab_to(page, "#my-hand .card")
+            page.keyboard.press("Home")
+            for _ in range(8):
+                if focused(page)["card"] == card:
+                    break
+                page.keyboard.press("ArrowRight")
+            assert focused(page)["card"] == card and focused(page)["legal"] == "1", focused(page)
+        else:
+            shift_tab_to(page, f"#actions button[data-action='{action}']")
+        press(page, "Enter")
+        if action != sent[-1]:
+            expect(page.locator("#table")).to_have_attribute("data-puzzle-state", "playing")
+
+    # Solved: said on the bar and aloud, and the focus is on the bar's next step.
+    expect(page.locator("#table")).to_have_attribute("data-puzzle-state", "solved")
+    expect(page.locator("#puzzle-message")).not_to_be_empty()
+    message = page.locator("#puzzle-message").inner_text()
+    assert message in page.locator("#announcer p").evaluate_all("els => els.map(e => e.textContent)")
+    assert focused(page)["id"] == "puzzle-next", focused(page)
+    # The solution, by keys: Enter opens it (the focus in it), Enter on a line's summary folds it, Escape closes.
+    shift_tab_to(page, "#puzzle-solution")
+    page.keyboard.press("Enter")
+    dialog = page.locator(LINES)
+    expect(dialog).to_have_attribute("data-kind", "solution")
+    expect(dialog.locator(".puzzle-solution-line")).to_have_count(1 + len(puzzle.others))
+    assert focused(page)["inDialog"]
+    tab_to(page, f"{LINES} .puzzle-solution-line.best summary")
+    page.keyboard.press("Enter")
+    expect(dialog.locator(".puzzle-solution-line.best")).not_to_have_attribute("open", "")
+    page.keyboard.press("Escape")
+    expect(dialog).to_be_hidden()
+    assert page.evaluate("document.activeElement.closest('#puzzle-bar') !== null"), focused(page)
+    # Back to the game by keys.
+    tab_to(page, "#puzzle-leave")
+    page.keyboard.press("Enter")
+    expect(page.locator(BAR)).to_be_hidden()
+    wait_ready(page)
+    assert page.locator("#table").get_attribute("data-mode") == "computer"

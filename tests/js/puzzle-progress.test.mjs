@@ -1,7 +1,8 @@
 // web/platform/puzzle-progress.js under Node: the player's puzzles kept
 // apart from the statistics; attempts recorded from the engine's puzzle_rate
 // answers (only a first attempt is rated, the daily run once a day);
-// damaged data repaired, the damage told and a copy kept.
+// damaged data repaired, the damage told and a copy kept; the attempt on
+// the table kept for a reload, and dropped when it is damaged.
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
@@ -10,8 +11,14 @@ import { MemoryStorage } from "./helpers.mjs";
 
 const { onDamage } = await import("../../web/platform/damage.js");
 const {
+  ATTEMPT_KEY,
+  MOST_MOVES,
   STORAGE_KEY,
+  cleanAttempt,
   cleanProgress,
+  clearAttempt,
+  loadAttempt,
+  saveAttempt,
   countsAsDaily,
   dailyRun,
   emptyProgress,
@@ -121,4 +128,43 @@ test("stored and loaded; damaged data keeps what is valid, is told once and kept
 test("another version's data starts afresh", () => {
   assert.deepEqual(cleanProgress({ version: 99, rating: 2000 }), emptyProgress());
   assert.deepEqual(cleanProgress([1, 2]), emptyProgress());
+});
+
+test("the attempt on the table is kept for a reload, apart from the progress", () => {
+  const storage = new MemoryStorage();
+  assert.deepEqual(loadAttempt(storage), { attempt: null, damaged: false });
+  const attempt = { id: "at20-1a2b3c4", daily: "2026-03-01", moves: ["close", "play:QH", "marry:H"] };
+  saveAttempt(attempt, storage);
+  assert.deepEqual(loadAttempt(storage), { attempt, damaged: false });
+  assert.equal(storage.getItem(STORAGE_KEY), null);
+  saveAttempt({ ...attempt, daily: null, moves: [] }, storage);
+  assert.deepEqual(loadAttempt(storage).attempt, { id: attempt.id, daily: null, moves: [] });
+  clearAttempt(storage);
+  assert.equal(storage.getItem(ATTEMPT_KEY), null);
+});
+
+test("a damaged attempt is not one: it is dropped, and said", () => {
+  const good = { version: 1, id: "at20-1a2b3c4", daily: null, moves: ["play:QH"] };
+  assert.deepEqual(cleanAttempt(good), { id: good.id, daily: null, moves: ["play:QH"] });
+  for (const bad of [
+    null,
+    [],
+    "at20-1a2b3c4",
+    { ...good, version: 2 },
+    { ...good, id: "bad id!" },
+    { ...good, id: 7 },
+    { ...good, daily: "yesterday" },
+    { ...good, daily: undefined },
+    { ...good, moves: "play:QH" },
+    { ...good, moves: [1] },
+    { ...good, moves: ["play:QH; drop"] },
+    { ...good, moves: Array(MOST_MOVES + 1).fill("play:QH") },
+  ]) {
+    assert.equal(cleanAttempt(bad), null, JSON.stringify(bad));
+  }
+  for (const text of ["{not json", JSON.stringify({ ...good, moves: [null] })]) {
+    const storage = new MemoryStorage({ [ATTEMPT_KEY]: text });
+    assert.deepEqual(loadAttempt(storage), { attempt: null, damaged: true });
+    assert.equal(storage.getItem(ATTEMPT_KEY), null); // not found again at the next reload
+  }
 });

@@ -82,8 +82,9 @@ function followStatus(game) {
   followVoice(game, () => online === game && redraw(game));
 }
 
-/** @param {Online} game */
+/** The online game takes the table (a puzzle on it goes, and is no longer kept for a reload). @param {Online} game */
 function adopt(game) {
+  state.puzzle?.close();
   online = game;
   state.online = { perform: performOnline, standIn: standInMove };
   return game;

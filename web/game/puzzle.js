@@ -8,15 +8,24 @@
 // The bar under the table holds the goal, the puzzle's themes and
 // difficulty, and its buttons; the refutation and the solution open in a
 // dialog (screens/puzzle-lines.js). Leaving shows the game again.
+//
+// The attempt is kept in this browser (platform/puzzle-progress.js): a
+// reload, or a crash of the page, brings it back at the puzzle's position
+// (resumePuzzle, called by the boot), the game staying saved under it. Each
+// move is kept before it is sent and a result is recorded before it is
+// drawn, so a reload can neither take a wrong move back nor give a fresh
+// first attempt (docs/puzzles.md, "A reload").
 
 import { t, tp } from "../platform/i18n.js";
 import {
+  clearAttempt,
   countsAsDaily,
   isFirstAttempt,
   loadProgress,
   localDate,
   rateRequest,
   recordAttempt,
+  saveAttempt,
   saveProgress,
 } from "../platform/puzzle-progress.js";
 import { confirmStep } from "../screens/confirm.js";
@@ -36,20 +45,24 @@ import { clearLog, narrateGame, say } from "../table/narrate.js";
 import { cardElement, h, presetName } from "../table/table.js";
 import { draw, notify, show } from "./draw.js";
 import { playFrames } from "./frames.js";
-import { adoptTable, ask, cancelAi, run } from "./loop.js";
+import { adoptTable, ask, cancelAi, errorText, run } from "./loop.js";
 import { clone, dom, params, state, TEST } from "./state.js";
 
 /** @import { EngineClient, EngineError } from "../engine/engine-client.js" */
 /** @import { Card, PuzzleAnswer, PuzzleEntry, PuzzleMoveAnswer, PuzzleSolution, Seating } from "../../types/engine.js" */
-/** @import { RateAnswer } from "../platform/puzzle-progress.js" */
+/** @import { RateAnswer, StoredAttempt } from "../platform/puzzle-progress.js" */
 /** @import { PuzzleHooks } from "./state.js" */
 /**
- * The attempt on the table.
+ * The attempt on the table. ``daily``: the date whose daily puzzle it is (null: not a daily puzzle); ``sent``:
+ * the moves sent in it whose result is not recorded yet; ``resumed``: how the attempt before a reload stood, if
+ * this one replaces it.
  * @typedef {{
  *   handle: string,
  *   entry: PuzzleEntry,
  *   status: "playing" | "solved" | "failed" | "shown",
- *   daily: boolean,
+ *   daily: string | null,
+ *   sent: string[],
+ *   resumed: string | null,
  *   moves: number,
  *   loss: number | null,
  *   wrong: string | null,
@@ -99,15 +112,20 @@ function renderBar() {
     bar.hidden = true;
     delete dom.root.dataset.puzzle;
     delete dom.root.dataset.puzzleState;
+    delete dom.root.dataset.puzzleFirst;
+    delete bar.dataset.resumed;
     return;
   }
   const { entry, status } = attempt;
   bar.hidden = false;
   dom.root.dataset.puzzle = entry.id;
   dom.root.dataset.puzzleState = status;
+  dom.root.dataset.puzzleFirst = attempt.first ? "1" : "0";
+  if (attempt.resumed) bar.dataset.resumed = attempt.resumed;
+  else delete bar.dataset.resumed;
   const number = puzzleNumber(entry.id);
   const title = [
-    attempt.daily ? t("puzzles.daily.title") : t("puzzles.number", { n: number }),
+    attempt.daily !== null ? t("puzzles.daily.title") : t("puzzles.number", { n: number }),
     presetName({ id: entry.preset, name: entry.preset }),
   ].join(" · ");
   $("puzzle-title").textContent = title;
@@ -153,28 +171,53 @@ function cardMini(code) {
 // ------------------------------------------------------------------ opening
 
 /**
- * Put the engine's new attempt on the table.
+ * A new attempt, as the engine opened it.
  * @param {PuzzleAnswer} answer
- * @param {boolean} daily
- * @param {PuzzleHooks["game"]} game the game under the puzzle
+ * @param {string | null} daily
+ * @returns {Attempt}
  */
-async function take(answer, daily, game) {
-  const { puzzle: handle, view, state: status, moves, entry } = answer;
-  installPuzzleBar();
-  attempt = {
-    handle,
-    entry,
-    status,
+function newAttempt(answer, daily) {
+  return {
+    handle: answer.puzzle,
+    entry: answer.entry,
+    status: answer.state,
     daily,
-    moves,
+    sent: [],
+    resumed: null,
+    moves: answer.moves,
     loss: null,
     wrong: null,
     refutation: null,
     solution: null,
     rated: null,
-    first: isFirstAttempt(loadProgress(), entry.id),
+    first: isFirstAttempt(loadProgress(), answer.entry.id),
     message: t("puzzles.yourMove"),
   };
+}
+
+/**
+ * Keep the attempt in this browser, as it stands (a reload brings it back).
+ * @param {Attempt} here
+ */
+function keep(here) {
+  saveAttempt({ id: here.entry.id, daily: here.daily, moves: here.sent });
+}
+
+/**
+ * Put the engine's new attempt on the table.
+ * @param {PuzzleAnswer} answer
+ * @param {string | null} daily the date whose daily puzzle it is
+ * @param {PuzzleHooks["game"]} game the game under the puzzle
+ * @param {{resumed?: string, message?: string}} [how] an attempt that replaces the one before a reload: how that
+ * one stood, and what to say
+ */
+async function take(answer, daily, game, how = {}) {
+  const { view } = answer;
+  installPuzzleBar();
+  attempt = newAttempt(answer, daily);
+  attempt.resumed = how.resumed ?? null;
+  if (how.message) attempt.message = how.message;
+  keep(attempt);
   state.puzzle = { perform, playing: () => attempt?.status === "playing", close: closeQuietly, game };
   state.meta = PUZZLE_SEATING;
   state.may = {};
@@ -188,14 +231,21 @@ async function take(answer, daily, game) {
   clearLog();
   narrateGame(view);
   say(`${t("puzzles.announce", { goal: goalWords(attempt.entry.goal) })} ${themeWords(attempt.entry.themes)}.`);
+  if (how.message) say(how.message);
   renderBar();
-  await show(clone(view));
+  if (how.resumed) {
+    // The boot's first table, drawn once, without moving cards in (as the game's would be).
+    state.model = clone(view);
+    draw();
+  } else {
+    await show(clone(view));
+  }
 }
 
 /**
- * Open puzzle ``id`` on the table (``daily``: as today's puzzle).
+ * Open puzzle ``id`` on the table (``daily``: as today's puzzle, or as the daily puzzle of that date).
  * @param {string} id
- * @param {boolean} [daily]
+ * @param {boolean | string | null} [daily]
  */
 export async function openPuzzle(id, daily = false) {
   if (!state.booted) return;
@@ -206,8 +256,8 @@ export async function openPuzzle(id, daily = false) {
   cancelAi();
   state.tutorial?.end();
   await loadCatalogue(client()).catch(() => null);
-  // Today's puzzle counts as such however it is opened (the list, a link).
-  const isDaily = daily || (await dailyId()) === id;
+  // Today's puzzle counts as such however it is opened (the list, a link); trying a daily puzzle again keeps its day.
+  const date = typeof daily === "string" ? daily : daily || (await dailyId()) === id ? today() : null;
   await run(async () => {
     let answer;
     try {
@@ -220,9 +270,57 @@ export async function openPuzzle(id, daily = false) {
     }
     const game = state.puzzle ? state.puzzle.game : { view: state.view, meta: state.meta };
     closeQuietly();
-    await take(answer, isDaily, game);
+    await take(answer, date, game);
   });
   focusTable();
+}
+
+/** The engine replays the kept moves as it judged them when they were sent: no longer than those moves took then. */
+const RESUME_TIMEOUT_MS = 30000;
+
+/**
+ * The attempt kept before a reload (or a crash of the page) comes back on the table at the puzzle's position, over
+ * the game, which stays as it was saved (docs/puzzles.md, "A reload"). The engine checks what was kept
+ * (puzzle_resume) and judges the moves sent whose result was not recorded: an attempt they ended is recorded now,
+ * as it would have been, so the new one is a second attempt. What does not check leaves the game on the table,
+ * with a notice saying why. The boot (game/start.js) calls this while the table is busy.
+ * @param {StoredAttempt} kept
+ */
+export async function resumePuzzle(kept) {
+  await loadCatalogue(client()).catch(() => null);
+  let answer;
+  try {
+    answer = await ask(
+      { cmd: "puzzle_resume", puzzle_id: kept.id, daily: kept.daily, moves: kept.moves },
+      { timeoutMs: RESUME_TIMEOUT_MS },
+    );
+  } catch (error) {
+    // Dropped whatever went wrong, so that the next reload does not meet it again.
+    clearAttempt();
+    const code = /** @type {EngineError} */ (error).code;
+    const why = code === "unknown_puzzle" ? "unknown" : code === "bad_request" ? "damaged" : "failed";
+    dom.root.dataset.puzzleDropped = why;
+    if (why === "unknown") notify(t("puzzles.resume.unknown"));
+    else if (why === "damaged") notify(t("puzzles.resume.damaged"));
+    else notify(t("notice.error", { detail: errorText(error) }));
+    return;
+  }
+  const { earlier, daily } = answer;
+  /** @type {string[]} */
+  const said = [];
+  if (earlier.state !== "playing") {
+    const solved = earlier.state === "solved";
+    const before = newAttempt(answer, daily);
+    said.push(solved ? t("puzzles.resume.solved") : t("puzzles.resume.failed"), ...(await record(before, solved)));
+  }
+  said.push(t("puzzles.resume.back"));
+  said.push(isFirstAttempt(loadProgress(), answer.entry.id) ? t("puzzles.resume.rated") : t("puzzles.notRated"));
+  await take(
+    answer,
+    daily,
+    { view: state.view, meta: state.meta },
+    { resumed: earlier.state, message: said.join(" ") },
+  );
 }
 
 /** Today's daily puzzle's id (null if the engine cannot say). */
@@ -241,12 +339,13 @@ function focusTable() {
   else focusBar();
 }
 
-/** Forget the attempt on the table (the engine's too), without drawing anything. */
+/** Forget the attempt on the table (the engine's, and the one kept for a reload, too), without drawing anything. */
 function closeQuietly() {
   if (!attempt) return;
   const handle = attempt.handle;
   attempt = null;
   state.puzzle = null;
+  clearAttempt();
   ask({ cmd: "puzzle_close", puzzle: handle }).catch(() => {});
   renderBar();
 }
@@ -261,42 +360,55 @@ function perform(action) {
   const here = attempt;
   if (here?.status !== "playing") return;
   run(async () => {
+    // Kept before it is sent: a reload while the engine judges it still counts it (resumePuzzle).
+    here.sent = [...here.sent, action];
+    keep(here);
     const answer = await ask({ cmd: "puzzle_move", puzzle: here.handle, action });
     if (attempt !== here) return;
     here.status = answer.state;
     here.moves = answer.moves;
+    if (!answer.correct) {
+      here.loss = answer.loss ?? 1;
+      here.wrong = action;
+      here.refutation = answer.refutation ?? null;
+    }
+    // A result is recorded before anything of it is drawn: once the player can see it, a reload keeps it.
+    const solved = answer.state === "solved";
+    const recorded = solved || !answer.correct ? await record(here, solved) : [];
     here.message = answer.correct ? t("puzzles.correct") : "";
     renderBar();
     await playFrames(answer.frames, answer.view);
     state.seat = answer.view.seat;
     if (!answer.correct) {
-      here.loss = answer.loss ?? 1;
-      here.wrong = action;
-      here.refutation = answer.refutation ?? null;
-      await finish(here, false);
+      tell(here, [tp("puzzles.wrong", here.loss ?? 1), ...recorded], false);
       renderBar();
       openRefutation();
       return;
     }
-    if (answer.state === "solved") {
-      await finish(here, true);
+    if (solved) {
+      tell(here, [t("puzzles.solved"), ...recorded], true);
+      renderBar();
+      // The next puzzle is one key away; the rest of the bar is around it.
+      $("puzzle-next").focus();
     } else {
       say(t("puzzles.correct"));
+      renderBar();
     }
-    renderBar();
   });
 }
 
 /**
- * The attempt is over: the engine rates it, the page keeps the numbers, the player is told.
+ * The attempt is over: the engine rates it and the page keeps the numbers (and, for a reload, a fresh attempt at
+ * the same puzzle: a reload now opens a new one). Answers what to say about it after the result itself.
  * @param {Attempt} here
  * @param {boolean} solved
- * @param {boolean} [gaveUp] the solution was asked for before the end
+ * @returns {Promise<string[]>}
  */
-async function finish(here, solved, gaveUp = false) {
+async function record(here, solved) {
   const date = today();
   const progress = loadProgress();
-  const daily = here.daily && countsAsDaily(progress, date, here.entry.id, here.entry.id) ? date : null;
+  const daily =
+    here.daily !== null && countsAsDaily(progress, here.daily, here.entry.id, here.entry.id) ? here.daily : null;
   /** @type {RateAnswer | null} */
   let rated = null;
   try {
@@ -308,7 +420,10 @@ async function finish(here, solved, gaveUp = false) {
   }
   here.rated = rated;
   saveProgress(recordAttempt(progress, { id: here.entry.id, solved, date, rated, daily }));
-  const parts = [solved ? t("puzzles.solved") : gaveUp ? t("puzzles.gaveUp") : tp("puzzles.wrong", here.loss ?? 1)];
+  here.sent = [];
+  if (attempt === here) keep(here);
+  /** @type {string[]} */
+  const parts = [];
   if (rated && here.first) {
     const change = Math.round(rated.change);
     parts.push(
@@ -321,6 +436,16 @@ async function finish(here, solved, gaveUp = false) {
     parts.push(t("puzzles.notRated"));
   }
   if (daily && rated?.daily) parts.push(tp("puzzles.daily.runNow", rated.daily.streak));
+  return parts;
+}
+
+/**
+ * Say how the attempt ended (``parts``: the result, then what record() answered), on the bar and aloud.
+ * @param {Attempt} here
+ * @param {string[]} parts
+ * @param {boolean} solved
+ */
+function tell(here, parts, solved) {
   here.message = parts.join(" ");
   state.message = solved ? t("puzzles.solvedShort") : t("puzzles.failedShort");
   say(here.message);
@@ -363,7 +488,7 @@ async function showSolution() {
     state.view = answer.view;
     if (gaveUp) {
       here.loss = null;
-      await finish(here, false, true);
+      tell(here, [t("puzzles.gaveUp"), ...(await record(here, false))], false);
     }
     renderBar();
     await show(clone(answer.view));
@@ -450,7 +575,7 @@ async function onBarClick(event) {
   const here = attempt;
   if (what === "solution") showSolution();
   else if (what === "refutation") openRefutation();
-  else if (what === "retry") openPuzzle(here.entry.id, here.daily);
+  else if (what === "retry") openPuzzle(here.entry.id, here.daily ?? false);
   else if (what === "next") openPuzzle(await nextPuzzle(client(), here.entry.id));
   else if (what === "analysis") openBoard();
   else if (what === "link") copyPuzzleLink();

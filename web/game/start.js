@@ -9,7 +9,7 @@ import { EngineClient } from "../engine/engine-client.js";
 import { onDamage } from "../platform/damage.js";
 import { t } from "../platform/i18n.js";
 import { loadOnlineStats } from "../platform/online-stats.js";
-import { loadProgress } from "../platform/puzzle-progress.js";
+import { loadAttempt, loadProgress } from "../platform/puzzle-progress.js";
 import { linkManifest, registerServiceWorker } from "../platform/pwa.js";
 import { loadStats } from "../platform/stats.js";
 import { loadCustomRules } from "../screens/custom-rules.js";
@@ -103,6 +103,7 @@ export async function start(translated, invitation = "", link = "") {
     bootFailed({ key: "boot.gameFailed", detail: errorText(error) });
     return;
   }
+  await resumePuzzle();
   state.busy = false;
   dom.root.dataset.boot = "ready";
   proceed();
@@ -139,6 +140,26 @@ export async function start(translated, invitation = "", link = "") {
       dom.root.dataset.sw = "failed";
       notify(t("offline.unavailable", { detail: errorText(error) }));
     });
+  }
+}
+
+/**
+ * A puzzle that was on the table before the reload comes back on it, over the game (game/puzzle.js, loaded only
+ * then): the first table drawn is the puzzle's. One that was kept damaged is said. The game is restored (or
+ * started) already, and stays as it is whatever happens here.
+ */
+async function resumePuzzle() {
+  const kept = loadAttempt();
+  if (kept.damaged) {
+    dom.root.dataset.puzzleDropped = "damaged";
+    notify(t("puzzles.resume.damaged"));
+  }
+  if (!kept.attempt) return;
+  bootProgress({ stage: "puzzle", fraction: 1 });
+  try {
+    await (await import("./puzzle.js")).resumePuzzle(kept.attempt);
+  } catch (error) {
+    notify(t("notice.error", { detail: errorText(error) }));
   }
 }
 

@@ -9,6 +9,10 @@
 //
 // Only the first attempt at a puzzle changes the rating and the run of
 // puzzles solved: trying again once the solution is known proves nothing.
+//
+// The attempt on the table is kept too, under its own key (ATTEMPT_KEY), so
+// that a reload brings it back (game/puzzle.js): which puzzle, its daily
+// date, and the moves sent whose result is not recorded yet.
 
 import { loadEntry } from "./damage.js";
 
@@ -285,4 +289,84 @@ export function summary(progress) {
     firstTry: records.filter((r) => r.first === "solved").length,
     solved: records.filter((r) => r.solved).length,
   };
+}
+
+// ------------------------------------------------------------------ the attempt on the table
+
+/** The puzzle on the table, kept so that a reload brings it back (game/puzzle.js; docs/puzzles.md, "A reload"). */
+export const ATTEMPT_KEY = "sixty-six.puzzle-attempt";
+/** The most moves an attempt holds (the engine's MOST_MOVES, py_engine/puzzles/solving.py). */
+export const MOST_MOVES = 24;
+const ACTION = /^[a-z_]{1,12}(:[A-Z0-9]{1,2})?$/;
+
+/**
+ * The attempt on the table as kept: the puzzle, the date whose daily puzzle it is (null: none), and the side's
+ * moves sent in it whose result is not recorded yet (the engine judges them after a reload).
+ * @typedef {{id: string, daily: string | null, moves: string[]}} StoredAttempt
+ */
+
+/**
+ * A kept attempt, or null if ``data`` is not one (of this version).
+ * @param {unknown} data
+ * @returns {StoredAttempt | null}
+ */
+export function cleanAttempt(data) {
+  if (!isObject(data)) return null;
+  const d = /** @type {Record<string, unknown>} */ (data);
+  if (d.version !== VERSION || typeof d.id !== "string" || !ID.test(d.id)) return null;
+  if (d.daily !== null && (typeof d.daily !== "string" || !DATE.test(d.daily))) return null;
+  const moves = d.moves;
+  if (!Array.isArray(moves) || moves.length > MOST_MOVES) return null;
+  if (!moves.every((move) => typeof move === "string" && ACTION.test(move))) return null;
+  return { id: d.id, daily: /** @type {string | null} */ (d.daily), moves: [...moves] };
+}
+
+/**
+ * The attempt kept in this browser: ``attempt`` (null if none), and ``damaged`` when something was kept that is not
+ * one (it is removed: a reload does not find it again).
+ * @param {Storage} [storage]
+ * @returns {{attempt: StoredAttempt | null, damaged: boolean}}
+ */
+export function loadAttempt(storage = globalThis.localStorage) {
+  let text;
+  try {
+    text = storage.getItem(ATTEMPT_KEY);
+  } catch {
+    return { attempt: null, damaged: false }; // storage disabled
+  }
+  if (text === null) return { attempt: null, damaged: false };
+  let data;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    data = undefined;
+  }
+  const attempt = cleanAttempt(data);
+  if (!attempt) clearAttempt(storage);
+  return { attempt, damaged: attempt === null };
+}
+
+/**
+ * Keep ``attempt`` (a full or disabled storage: a reload will not bring it back).
+ * @param {StoredAttempt} attempt
+ * @param {Storage} [storage]
+ */
+export function saveAttempt(attempt, storage = globalThis.localStorage) {
+  try {
+    storage.setItem(ATTEMPT_KEY, JSON.stringify({ version: VERSION, ...attempt }));
+  } catch {
+    // storage full or disabled
+  }
+}
+
+/**
+ * Forget the kept attempt (the puzzle left the table).
+ * @param {Storage} [storage]
+ */
+export function clearAttempt(storage = globalThis.localStorage) {
+  try {
+    storage.removeItem(ATTEMPT_KEY);
+  } catch {
+    // storage disabled
+  }
 }
