@@ -403,3 +403,15 @@ def test_the_protocol_refuses_a_damaged_attempt() -> None:
         code = "unknown_puzzle" if bad.get("puzzle_id") == "at20-nope" else "bad_request"
         assert answer["error"]["code"] == code, (bad, answer)
     assert set(engine.puzzles) == handles  # nothing opened
+
+
+def test_the_levels_check_of_the_difficulty_counts_ranks_and_solves() -> None:
+    """``tools.puzzles validate``: the rank correlation, and a level playing a puzzle to its end."""
+    from py_engine.tools.puzzles import solves, spearman
+
+    assert spearman([1, 2, 3, 4], [10, 20, 30, 40]) == pytest.approx(1.0)
+    assert spearman([1, 2, 3, 4], [4, 3, 2, 1]) == pytest.approx(-1.0)
+    assert spearman([1, 2, 3, 4], [0, 0, 1, 1]) == pytest.approx(0.894, abs=1e-3)  # ties share their mean rank
+    assert spearman([1, 2, 3], [5, 5, 5]) == 0.0
+    easy = [p for p in catalogue.builtin() if p.kind == "hidden" and band(p.difficulty) == "easy"][:2]
+    assert [solves(p, 4, seed=1) for p in easy] == [True, True]

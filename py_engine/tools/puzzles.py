@@ -4,6 +4,7 @@
     python -m py_engine.tools.puzzles generate --all                              # the built-in set
     python -m py_engine.tools.puzzles check                                       # re-prove the built-in set
     python -m py_engine.tools.puzzles bench --deals 12 --runs 3                   # puzzles found per minute
+    python -m py_engine.tools.puzzles validate --levels 1,2,3,4                   # the levels solve them, by band
 
 ``generate --all`` runs, for each preset, deals of seed 1 (``--seed``) until
 its pool holds :data:`POOL_FACTOR` times :data:`PER_PRESET` puzzles with a
@@ -25,11 +26,13 @@ from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
+from ..core.actions import action_name
+from ..core.errors import EngineError
 from ..core.rules import PRESET_IDS
 from ..puzzles import catalogue
 from ..puzzles.catalogue import THEMES, Puzzle, dumps
 from ..puzzles.generate import Tally, check_cost, deal_seed, examine, positions, run
-from ..puzzles.rating import band
+from ..puzzles.rating import BANDS, band
 from ..puzzles.verify import verify
 
 PER_PRESET = 40
@@ -177,6 +180,68 @@ def bench(presets: list[str], deals: int, runs: int) -> None:
         )
 
 
+def solves(puzzle: Puzzle, level: int, seed: int) -> bool:
+    """Does the computer at ``level``, knowing what the side knows, play ``puzzle`` to its goal against the
+    defence of :class:`~py_engine.puzzles.solving.Session`?"""
+    from ..ai import Request, choose
+    from ..puzzles.solving import SOLVED, Session
+
+    session = Session(puzzle)
+    for move in range(64):
+        if session.status != "playing":
+            break
+        match = session.follow.match
+        decision = choose(match, session.seat, Request(level=level, seed=seed * 1000 + move))
+        try:
+            session.move(action_name(decision.action))
+        except EngineError:
+            return False
+    return session.status == SOLVED
+
+
+def spearman(xs: list[float], ys: list[float]) -> float:
+    """Spearman's rank correlation (ties share their mean rank)."""
+
+    def ranks(values: list[float]) -> list[float]:
+        order = sorted(range(len(values)), key=values.__getitem__)
+        result = [0.0] * len(values)
+        i = 0
+        while i < len(order):
+            j = i
+            while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
+                j += 1
+            for k in range(i, j + 1):
+                result[order[k]] = (i + j) / 2
+            i = j + 1
+        return result
+
+    rx, ry = ranks(xs), ranks(ys)
+    mx, my = statistics.fmean(rx), statistics.fmean(ry)
+    cov = sum((a - mx) * (b - my) for a, b in zip(rx, ry, strict=True))
+    norm = (sum((a - mx) ** 2 for a in rx) * sum((b - my) ** 2 for b in ry)) ** 0.5
+    return cov / norm if norm else 0.0
+
+
+def validate(puzzles: list[Puzzle], levels: list[int], seed: int) -> None:
+    """How often each level solves the hidden-card puzzles, by difficulty band, and how well the difficulty
+    predicts the levels that fail (a check of the formula by players that are not people)."""
+    hidden = [p for p in puzzles if p.kind == "hidden"]
+    started = time.perf_counter()
+    solved = {(p.id, level): solves(p, level, seed) for p in hidden for level in levels}
+    print(f"{len(hidden)} hidden-card puzzles, levels {levels}, seed {seed}: {time.perf_counter() - started:.0f} s")
+    print("| band | puzzles | " + " | ".join(f"level {level} solves" for level in levels) + " |")
+    print("|---|---|" + "---|" * len(levels))
+    for name, _limit in BANDS:
+        group = [p for p in hidden if band(p.difficulty) == name]
+        if not group:
+            continue
+        shares = [sum(solved[p.id, level] for p in group) / len(group) for level in levels]
+        print(f"| {name} | {len(group)} | " + " | ".join(f"{share:.0%}" for share in shares) + " |")
+    failures = [float(sum(not solved[p.id, level] for level in levels)) for p in hidden]
+    rho = spearman([float(p.difficulty) for p in hidden], failures)
+    print(f"Spearman's rho, difficulty against the number of levels that fail: {rho:.2f}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -193,6 +258,10 @@ def main(argv: list[str] | None = None) -> int:
     ben.add_argument("--preset", choices=PRESET_IDS, action="append")
     ben.add_argument("--deals", type=int, default=12)
     ben.add_argument("--runs", type=int, default=3)
+    val = sub.add_parser("validate", help="the computer's levels solve the built-in set, by difficulty band")
+    val.add_argument("--levels", default="1,2,3,4", help="comma-separated levels")
+    val.add_argument("--seed", type=int, default=1)
+    val.add_argument("--limit", type=int, default=0, help="only the first N puzzles (0: all)")
     args = parser.parse_args(argv)
     if args.command == "generate":
         if args.all:
@@ -203,6 +272,10 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.command == "check":
         return check(catalogue.builtin())
+    if args.command == "validate":
+        chosen = list(catalogue.builtin())
+        validate(chosen[: args.limit] if args.limit else chosen, [int(x) for x in args.levels.split(",")], args.seed)
+        return 0
     if args.command == "summary":
         print(summary(list(catalogue.builtin())))
         return 0
