@@ -268,6 +268,7 @@ async function host(via) {
  * broke, and this is a new link for coming back).
  */
 async function inviteByLink(again = false) {
+  pendingAnswer = null; // an answer code is for one invitation: never for the one before
   const why = el("online-invite-again");
   why.hidden = !again;
   const name = currentOnline()?.status?.names?.[1] || t("online.chat.them");
@@ -275,15 +276,16 @@ async function inviteByLink(again = false) {
   const invitation = await createInvitation({ iceServers: network().iceServers });
   giveUp = () => invitation.close();
   const link = invitation.link(baseUrl());
+  // Ready for its answer before the link shows: a quick guest's code must not wait for the QR code.
+  pendingAnswer = async (text) => {
+    const channel = await invitation.accept(text);
+    await connected(channel, "link");
+  };
   field("online-invite-link").value = link;
   field("online-answer-input").value = "";
   await showQr(el("online-invite-qr"), link);
   step("invite");
   rememberMeeting({ via: "link", roomCode: null, side: "host" });
-  pendingAnswer = async (text) => {
-    const channel = await invitation.accept(text);
-    await connected(channel, "link");
-  };
 }
 
 /** @type {((answer: string) => Promise<void>) | null} */
