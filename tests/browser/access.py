@@ -80,13 +80,14 @@ def focused(page: Page) -> dict[str, Any]:
     return info
 
 
-def tab_to(page: Page, selector: str, limit: int = 40) -> None:
-    """Press Tab until the focused element matches ``selector`` (fails after ``limit`` presses)."""
+def tab_to(page: Page, selector: str, limit: int = 40, key: str = "Tab") -> None:
+    """Press ``key`` (Tab, or Shift+Tab to go back) until the focused element matches ``selector`` (fails after
+    ``limit`` presses)."""
     for _ in range(limit):
         if page.evaluate("s => Boolean(document.activeElement && document.activeElement.matches(s))", selector):
             return
-        page.keyboard.press("Tab")
-    raise AssertionError(f"Tab never reached {selector}; the focus is on {focused(page)}")
+        page.keyboard.press(key)
+    raise AssertionError(f"{key} never reached {selector}; the focus is on {focused(page)}")
 
 
 def announcements(page: Page) -> list[str]:

@@ -407,15 +407,6 @@ def test_a_reload_brings_the_puzzle_back_and_leaves_the_game_alone(site: Site, p
 # ------------------------------------------------------------------ the keyboard alone
 
 
-def shift_tab_to(page: Page, selector: str, limit: int = 40) -> None:
-    """Press Shift+Tab until the focused element matches ``selector``."""
-    for _ in range(limit):
-        if page.evaluate("s => Boolean(document.activeElement && document.activeElement.matches(s))", selector):
-            return
-        page.keyboard.press("Shift+Tab")
-    raise AssertionError(f"Shift+Tab never reached {selector}; the focus is on {focused(page)}")
-
-
 def choose_by_keys(page: Page, select: str, value: str) -> None:
     """Change a select with the arrow keys until it shows ``value``."""
     tab_to(page, select)
@@ -472,7 +463,7 @@ def test_a_puzzle_chosen_solved_and_read_with_the_keyboard_alone(site: Site, pag
                 page.keyboard.press("ArrowRight")
             assert focused(page)["card"] == card and focused(page)["legal"] == "1", focused(page)
         else:
-            shift_tab_to(page, f"#actions button[data-action='{action}']")
+            tab_to(page, f"#actions button[data-action='{action}']", key="Shift+Tab")
         press(page, "Enter")
         if action != sent[-1]:
             expect(page.locator("#table")).to_have_attribute("data-puzzle-state", "playing")
@@ -484,7 +475,7 @@ def test_a_puzzle_chosen_solved_and_read_with_the_keyboard_alone(site: Site, pag
     assert message in page.locator("#announcer p").evaluate_all("els => els.map(e => e.textContent)")
     assert focused(page)["id"] == "puzzle-next", focused(page)
     # The solution, by keys: Enter opens it (the focus in it), Enter on a line's summary folds it, Escape closes.
-    shift_tab_to(page, "#puzzle-solution")
+    tab_to(page, "#puzzle-solution", key="Shift+Tab")
     page.keyboard.press("Enter")
     dialog = page.locator(LINES)
     expect(dialog).to_have_attribute("data-kind", "solution")

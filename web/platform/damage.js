@@ -50,6 +50,30 @@ export function onDamage(report) {
 }
 
 /**
+ * The entry ``key`` as kept: its text and what it parses to (undefined: not JSON); null when there is none or
+ * storage is disabled.
+ * @param {string} key
+ * @param {Storage} storage
+ * @returns {{text: string, data: unknown} | null}
+ */
+export function readEntry(key, storage) {
+  let text;
+  try {
+    text = storage.getItem(key);
+  } catch {
+    return null; // storage disabled
+  }
+  if (text === null) return null;
+  let data;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    data = undefined;
+  }
+  return { text, data };
+}
+
+/**
  * Read a JSON entry through ``clean`` (which keeps the valid fields, defaults for the rest). A field that is
  * present but refused, or text that is not JSON, is damage: noted, and the cleaned value stored back.
  * Fields that are missing are not damage (an older version wrote the entry).
@@ -60,19 +84,9 @@ export function onDamage(report) {
  * @returns {T}
  */
 export function loadEntry(key, clean, storage = globalThis.localStorage) {
-  let text;
-  try {
-    text = storage.getItem(key);
-  } catch {
-    return clean(null); // storage disabled
-  }
-  if (text === null) return clean(null);
-  let data;
-  try {
-    data = JSON.parse(text);
-  } catch {
-    data = undefined;
-  }
+  const entry = readEntry(key, storage);
+  if (!entry) return clean(null);
+  const { text, data } = entry;
   const value = clean(data);
   if (!sameWherePresent(data, value)) {
     const someKept = value !== null && data !== null && typeof data === "object" && !Array.isArray(data);

@@ -14,7 +14,7 @@
 // that a reload brings it back (game/puzzle.js): which puzzle, its daily
 // date, and the moves sent whose result is not recorded yet.
 
-import { loadEntry } from "./damage.js";
+import { loadEntry, readEntry } from "./damage.js";
 
 export const STORAGE_KEY = "sixty-six.puzzles";
 export const VERSION = 1;
@@ -328,20 +328,9 @@ export function cleanAttempt(data) {
  * @returns {{attempt: StoredAttempt | null, damaged: boolean}}
  */
 export function loadAttempt(storage = globalThis.localStorage) {
-  let text;
-  try {
-    text = storage.getItem(ATTEMPT_KEY);
-  } catch {
-    return { attempt: null, damaged: false }; // storage disabled
-  }
-  if (text === null) return { attempt: null, damaged: false };
-  let data;
-  try {
-    data = JSON.parse(text);
-  } catch {
-    data = undefined;
-  }
-  const attempt = cleanAttempt(data);
+  const entry = readEntry(ATTEMPT_KEY, storage);
+  if (!entry) return { attempt: null, damaged: false };
+  const attempt = cleanAttempt(entry.data);
   if (!attempt) clearAttempt(storage);
   return { attempt, damaged: attempt === null };
 }
