@@ -125,16 +125,20 @@ def host_by_room(host: Player, name: str) -> str:
 
 
 def host_by_link(host: Player, name: str) -> str:
-    """The host opens the online dialog and makes an invitation link; returns it."""
+    """The host opens the online dialog and makes an invitation link; returns it (never the last one's)."""
+    before = host.page.locator("#online-invite-link").input_value()
     link = host_starts(host, name, "#online-host-link").locator("#online-invite-link")
     expect(link).to_be_visible(timeout=STEP_TIMEOUT_MS)
     expect(link).not_to_have_value("", timeout=STEP_TIMEOUT_MS)
+    if before:
+        expect(link).not_to_have_value(before, timeout=STEP_TIMEOUT_MS)
     return link.input_value()
 
 
 def guest_answers(guest: Player, link: str, name: str) -> str:
-    """The guest opens the online dialog, pastes the link and joins; returns its answer code."""
+    """The guest opens the online dialog, pastes the link and joins; returns its answer code (never the last one's)."""
     page = guest.page
+    before = page.locator("#online-answer-code").input_value()
     if not page.locator("#online-dialog").is_visible():
         page.locator("#open-online").click()
     page.locator("#online-name").fill(name)
@@ -142,6 +146,8 @@ def guest_answers(guest: Player, link: str, name: str) -> str:
     page.locator("#online-join").click()
     code = page.locator("#online-answer-code")
     expect(code).to_be_visible(timeout=STEP_TIMEOUT_MS)
+    if before:
+        expect(code).not_to_have_value(before, timeout=STEP_TIMEOUT_MS)
     return code.input_value()
 
 
