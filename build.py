@@ -6,8 +6,10 @@ Subcommands:
 * ``build`` (default): assemble ``dist/``: the page from ``web/``, the
   Pyodide runtime files the page needs (from ``node_modules/pyodide``), the
   npm packages of online play bundled into ``vendor/`` (by esbuild, from
-  ``node_modules``), the engine as a pure-Python wheel built here from ``py_engine/``, generated
-  icons, ``manifest.webmanifest``, ``build.json``, a precache manifest with a
+  ``node_modules``), the page's own modules bundled into ``page/`` (by
+  esbuild: the page loads a few files instead of sixty), the engine as a
+  pure-Python wheel built here from ``py_engine/``, generated icons,
+  ``manifest.webmanifest``, ``build.json``, a precache manifest with a
   content hash per file and the service worker whose cache name derives from
   those hashes. Unchanged files are not copied again.
 * ``serve``: build, then serve ``dist/`` on 127.0.0.1 (``--port``, default 8000).
@@ -34,6 +36,7 @@ import shutil
 import struct
 import subprocess
 import sys
+import tempfile
 import tomllib
 import zipfile
 import zlib
@@ -86,6 +89,15 @@ ESBUILD_ARGS = (
 )
 #: The engine's developer tools (arena, benchmarks, fuzzer): never needed by the page, so not in its wheel.
 WHEEL_LEAVES_OUT = "tools"
+#: The page's modules (web/app.js and all it imports) are bundled into this folder of dist/. It is one
+#: level deep, as every module but app.js is, so that the bundle's relative URLs (../boot.js, ../vendor/,
+#: the translations' ../i18n/) mean what they mean in the sources. The sources are copied too (tests
+#: import single modules), but only the bundle is precached.
+PAGE_BUNDLE = "page"
+PAGE_ENTRY = "app.js"
+#: Modules of web/ that run as they are: the entry point (which starts the engine worker before the
+#: bundle loads, and whose state the bundle shares: the bundle imports it, never copies it), and the two workers.
+UNBUNDLED = ("boot.js", "sw.js", "engine/worker.js")
 #: Files of web/ that are not copied as they are.
 SW_TEMPLATE = "sw.js"
 SW_PLACEHOLDER = '"__PRECACHE_MANIFEST__"'
@@ -497,6 +509,65 @@ def vendor_module(vendor: Vendor, root: Path = ROOT) -> bytes:
     return data
 
 
+@dataclass(frozen=True)
+class PageBundle:
+    """The page's modules bundled: the files of ``page/`` by name, and the web/ modules they hold."""
+
+    files: dict[str, bytes]
+    sources: frozenset[str]  # paths relative to web/
+    externals: frozenset[str]  # what the bundle imports from outside it, relative to page/
+
+
+def page_bundle(web: Path = WEB, root: Path = ROOT) -> PageBundle:
+    """web/app.js and every module it imports, bundled by esbuild (dynamic imports become chunks)."""
+    if not ESBUILD.is_file():
+        raise BuildError("node_modules/esbuild is missing: run `npm ci`")
+    with tempfile.TemporaryDirectory(prefix="page-bundle-") as tmp:
+        out = Path(tmp)
+        result = subprocess.run(
+            [
+                str(ESBUILD),
+                str(web / PAGE_ENTRY),
+                "--bundle",
+                "--format=esm",
+                "--splitting",
+                "--target=es2022",
+                "--charset=utf8",
+                "--legal-comments=none",
+                "--log-level=warning",
+                "--entry-names=[name]",
+                "--chunk-names=[name]-[hash]",
+                "--external:../boot.js",
+                "--external:../vendor/*",
+                f"--outdir={out / 'files'}",
+                f"--metafile={out / 'meta.json'}",
+            ],
+            cwd=root,
+            capture_output=True,
+            check=False,
+        )
+        if result.returncode != 0:
+            raise BuildError(f"esbuild could not bundle the page: {result.stderr.decode(errors='replace')}")
+        meta = json.loads((out / "meta.json").read_text(encoding="utf-8"))
+        files = {path.name: path.read_bytes() for path in sorted((out / "files").iterdir())}
+    web_rel = web.relative_to(root).as_posix() + "/"
+    sources = frozenset(name.removeprefix(web_rel) for name in meta["inputs"])
+    externals = frozenset(
+        entry["path"] for output in meta["outputs"].values() for entry in output["imports"] if entry.get("external")
+    )
+    return PageBundle(files=files, sources=sources, externals=externals)
+
+
+def check_page_bundle(bundle: PageBundle, dist: Path, web: Path = WEB) -> None:
+    """Every page module is in the bundle, and everything the bundle imports from outside is in dist/."""
+    modules = {p.relative_to(web).as_posix() for p in web.rglob("*.js")} - set(UNBUNDLED)
+    if missing := sorted(modules - bundle.sources):
+        raise BuildError(f"web/{PAGE_ENTRY} does not reach these modules (unused?): {', '.join(missing)}")
+    for path in sorted(bundle.externals):
+        if not (dist / PAGE_BUNDLE / path).resolve().is_file():
+            raise BuildError(f"the page bundle imports {path}, which dist/{PAGE_BUNDLE}/ does not have")
+
+
 def vendor_licences(root: Path = ROOT) -> bytes:
     """The licence of every bundled package, as one text file."""
     parts = []
@@ -541,15 +612,19 @@ def precache_entries(dist: Path, exclude: Iterable[str]) -> list[dict[str, objec
     return entries
 
 
-def write_service_worker(dist: Path, template: Path | None = None, stats: Stats | None = None) -> str:
+def write_service_worker(
+    dist: Path, template: Path | None = None, stats: Stats | None = None, unlisted: Iterable[str] = ()
+) -> str:
     """Write ``precache-manifest.json`` and ``sw.js`` for the files now in ``dist``; return the version.
 
     The version (and so the service worker's cache name) is a hash over every
     file's path and content hash: any change to any file makes a new cache.
+    ``unlisted`` files (the page's single modules, which the page loads bundled)
+    are left out.
     """
     stats = stats or Stats()
     template = template or WEB / SW_TEMPLATE
-    files = precache_entries(dist, exclude=("sw.js", "precache-manifest.json"))
+    files = precache_entries(dist, exclude=("sw.js", "precache-manifest.json", *unlisted))
     fingerprint = "\n".join(f"{e['url']} {e['sha256']}" for e in files)
     version = sha256_hex(fingerprint.encode("utf-8"))[:16]
     manifest = {"version": version, "files": files}
@@ -588,6 +663,11 @@ def build(dist: Path = DIST) -> str:
             raise BuildError(f"node_modules/pyodide/{name} is missing: run `npm ci`")
         copy_if_changed(src, track(dist / "pyodide" / name), stats)
 
+    # The page's modules, bundled.
+    bundle = page_bundle()
+    for name, data in bundle.files.items():
+        write_if_changed(track(dist / PAGE_BUNDLE / name), data, stats)
+
     # The packages of online play, bundled.
     for vendor in VENDOR:
         write_if_changed(track(dist / "vendor" / vendor.name), vendor_module(vendor), stats)
@@ -623,7 +703,8 @@ def build(dist: Path = DIST) -> str:
         elif path.is_dir() and not any(path.iterdir()):
             path.rmdir()
 
-    version = write_service_worker(dist, stats=stats)
+    check_page_bundle(bundle, dist)
+    version = write_service_worker(dist, stats=stats, unlisted=bundle.sources)
     total = sum(p.stat().st_size for p in dist.rglob("*") if p.is_file())
     print(
         f"built {dist.name}/ version {version}: {stats.written} written, {stats.skipped} unchanged, "

@@ -18,6 +18,10 @@ from .conftest import TEST_QUERY as TEST_QUERY  # re-exported: tests import it w
 
 TABLE = "#table"
 CONFIRM = "#confirm-dialog"
+#: For tests that import one of the page's modules by its path (in an async function in the page): the
+#: page runs its modules bundled (page/), so a module imported on its own is a copy apart, whose
+#: translations start empty. This gives them the language the page shows.
+PAGE_LANGUAGE_JS = "await (await import('./platform/i18n.js')).setLanguage(document.documentElement.dataset.language);"
 CARD_RE = re.compile(r'"([AKQJT9][HDCS])"')
 
 

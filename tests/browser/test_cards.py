@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import Page
 
 from .conftest import Site, Watch
-from .helpers import open_table
+from .helpers import PAGE_LANGUAGE_JS, open_table
 from .test_i18n_deck import choose, words
 
 pytestmark = pytest.mark.browser
@@ -27,7 +27,10 @@ KINGS = [f"K{s}" for s in SUITS]
 
 #: Draws the faces of ``codes`` in ``deck`` into a row of 52 px wide cards (a phone's) and describes them:
 #: for each card the figure symbol its face uses, that symbol's parts as markup, and the rendered sizes.
-DRAW = """async ({deck, codes}) => {
+DRAW = (
+    """async ({deck, codes}) => {"""
+    + PAGE_LANGUAGE_JS
+    + """
     const cards = await import('./table/cards.js');
     const before = cards.deckStyle();
     cards.setDeckStyle(deck);
@@ -81,6 +84,7 @@ DRAW = """async ({deck, codes}) => {
     cards.setDeckStyle(before);
     return out;
 }"""
+)
 
 
 def draw(page: Page, deck: str, codes: list[str]) -> dict[str, dict[str, Any]]:

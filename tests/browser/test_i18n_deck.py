@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from .conftest import BOOT_TIMEOUT_MS, ROOT, Site, Watch
-from .helpers import TABLE, do, new_game, open_table, table_data, wait_ready
+from .helpers import PAGE_LANGUAGE_JS, TABLE, do, new_game, open_table, table_data, wait_ready
 
 pytestmark = pytest.mark.browser
 
@@ -168,7 +168,9 @@ def test_every_language_renders_the_table_and_is_remembered(site: Site, page: Pa
         choose(page, language=language)
         check_result(page, language)
         # Numbers with decimals (hint values, review differences) are written the language's way.
-        written = page.evaluate("async () => (await import('./table/assist.js')).gamePoints(0.5)")
+        written = page.evaluate(
+            f"async () => {{ {PAGE_LANGUAGE_JS} return (await import('./table/assist.js')).gamePoints(0.5); }}"
+        )
         assert written == ("+1.5" if language == "en" else "+1,5"), language
     # The last choice (Serbian) survives a reload.
     page.reload()
@@ -213,4 +215,7 @@ def test_the_first_visit_speaks_the_browser_language(site: Site, new_context: An
 def test_the_translation_files_are_in_the_offline_cache(dist: Path) -> None:
     manifest = json.loads((dist / "precache-manifest.json").read_text(encoding="utf-8"))
     listed = {entry["url"] for entry in manifest["files"]}
-    assert {f"i18n/{language}.json" for language in LANGUAGES} | {"platform/i18n.js"} <= listed
+    assert {f"i18n/{language}.json" for language in LANGUAGES} <= listed
+    # The module that loads them is in the page's bundle, which is precached whole.
+    bundled = [url for url in listed if url.startswith("page/")]
+    assert any("i18n/${" in (dist / url).read_text(encoding="utf-8") for url in bundled)

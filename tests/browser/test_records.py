@@ -17,7 +17,7 @@ from py_engine.service.record import load_record
 from py_engine.service.review import review_deal
 
 from .conftest import STEP_TIMEOUT_MS, TEST_QUERY, Site, Watch
-from .helpers import Oracle, check_no_leak, do, messages, new_game, open_table, phase, step_count
+from .helpers import PAGE_LANGUAGE_JS, Oracle, check_no_leak, do, messages, new_game, open_table, phase, step_count
 from .modes_helpers import SCRIPTED_AT20, set_preferences
 from .test_i18n_deck import LANGUAGES, choose, no_missing_keys, words
 
@@ -394,8 +394,12 @@ def test_review_says_the_difference_in_whole_game_points(site: Site, page: Page,
     """Exact differences in whole game points; estimates as "about" a whole number, half, or less than half."""
     watch.attach(page)
     open_table(page, site.url)
-    said = """(cases) => import('./screens/review.js').then(
-        (review) => cases.map(([gap, exact]) => review.differenceWords(gap, exact)))"""
+    said = (
+        "async (cases) => {"
+        + PAGE_LANGUAGE_JS
+        + "const review = await import('./screens/review.js');"
+        + "return cases.map(([gap, exact]) => review.differenceWords(gap, exact)); }"
+    )
     cases = [[1.0002, True], [2.0, True], [1.2, False], [1.6, False], [0.5, False], [0.1, False], [0.9, True]]
     for language in LANGUAGES:
         choose(page, language=language)

@@ -14,6 +14,7 @@ import build
 
 from .conftest import BOOT_TIMEOUT_MS, STEP_TIMEOUT_MS, Site, Watch
 from .helpers import (
+    PAGE_LANGUAGE_JS,
     TABLE,
     TEST_QUERY,
     Oracle,
@@ -201,8 +202,12 @@ def test_the_points_at_closing_are_said_in_every_language(site: Site, page: Page
     watch.attach(page)
     open_table(page, site.url)
     new_game(page, **SCRIPTED_AT20)
-    reason = """([winner, atClose]) => import('./table/table.js').then((m) => m.dealReason({
-        winner, game_points: 2, code: 'close_success', basis: 'schneider', by: null, at_close: atClose}))"""
+    reason = (
+        "async ([winner, atClose]) => {"
+        + PAGE_LANGUAGE_JS
+        + """return (await import('./table/table.js')).dealReason({
+        winner, game_points: 2, code: 'close_success', basis: 'schneider', by: null, at_close: atClose}); }"""
+    )
     for language in LANGUAGES:
         choose(page, language=language)
         w = words(language)
@@ -216,7 +221,9 @@ def test_the_points_at_closing_are_said_in_every_language(site: Site, page: Page
             assert plain and plain in said and plain != said
         # Two people at one device: the sentence names the closer's opponent.
         named = page.evaluate(
-            """async () => {
+            "async () => {"
+            + PAGE_LANGUAGE_JS
+            + """
                 const names = await import('./table/names.js');
                 const table = await import('./table/table.js');
                 names.nameSeats({me: 'Anna', opp: 'Béla'});
@@ -514,7 +521,12 @@ def test_built_site_is_self_contained(dist: Any) -> None:
     manifest = json.loads((dist / "precache-manifest.json").read_text(encoding="utf-8"))
     listed = {entry["url"] for entry in manifest["files"]}
     on_disk = {p.relative_to(dist).as_posix() for p in dist.rglob("*") if p.is_file()}
-    assert listed == on_disk - {"sw.js", "precache-manifest.json"}
+    # Everything is precached but the page's single modules, which the page loads bundled (page/).
+    single_modules = {p.relative_to(build.WEB).as_posix() for p in build.WEB.rglob("*.js")} - set(build.UNBUNDLED)
+    assert single_modules <= on_disk
+    assert listed == on_disk - {"sw.js", "precache-manifest.json"} - single_modules
+    assert f"{build.PAGE_BUNDLE}/{build.PAGE_ENTRY}" in listed
+    assert "./page/app.js" in (dist / "boot.js").read_text(encoding="utf-8")
     for entry in manifest["files"]:
         assert build.file_sha256(dist / entry["url"]) == entry["sha256"], entry["url"]
     assert not [p for p in on_disk if p.endswith((".map", ".d.ts")) or "console" in p]

@@ -73,10 +73,11 @@ for (const name of names) {
   for (const specifier of statics) {
     if (!existsSync(path.join(WEB, resolve(specifier)))) missing.push(`${name}: ${specifier}`);
   }
-  // The worker imports Pyodide from pyodide/, and online play its bundled packages from vendor/: the build
-  // adds both next to the page, and their declarations are in types/site/ (tsconfig's rootDirs).
+  // The worker imports Pyodide from pyodide/, online play its bundled packages from vendor/, and boot.js
+  // the page's own modules bundled in page/: the build adds them next to the page, and their declarations
+  // are in types/site/ (tsconfig's rootDirs).
   for (const specifier of dynamics) {
-    const built = path.join(ROOT, "types", "site", resolve(specifier).replace(/\.mjs$/, ".d.mts"));
+    const built = path.join(ROOT, "types", "site", resolve(specifier).replace(/\.(m?)js$/, ".d.$1ts"));
     if (!existsSync(path.join(WEB, resolve(specifier))) && !existsSync(built)) {
       missing.push(`${name}: import(${specifier})`);
     }
