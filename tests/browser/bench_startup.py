@@ -18,7 +18,12 @@ Each run starts a browser on a new, empty profile:
   stored; what the server sent for the whole visit is the transfer.
 * **warm**: a reload. The site is then served by its service worker and
   restored from the memory snapshot (checked); the bare page has only the
-  HTTP cache.
+  HTTP cache. So a third page measures the floor of a warm start: the bare
+  page with what the site adds for one (*bare snapshot*: a service worker
+  that precaches the runtime, and a module worker that restores Pyodide from
+  the memory snapshot it stored in the origin-private file system on the
+  first visit, the tiny package imported). No page with Pyodide and a
+  snapshot starts faster on this machine.
 * **a computer move** (site): you click a legal card and the computer answers
   at level 5 with its 1-second budget (the page's normal mode, not the test
   mode); *thinking* is the time from the page sending ``table_computer`` to the
@@ -34,8 +39,9 @@ follows the page's ``data-*`` hooks through console messages.
 
 Transfer counts the response bodies the server sent; the gzip figure
 compresses each response at level 6, as a static host would. Targets (the
-issue "The game in the browser"): cold within 1.25x the bare page, warm under
-1 s, transfer within 1.15x, no main-thread task over 50 ms during boot or
+issue "The table as a regular player wants it"): cold within 1.1x the bare
+page, warm at most 0.7 s; and of the issue "The game in the browser":
+transfer within 1.15x, no main-thread task over 50 ms during boot or
 thinking. ``--check`` exits with status 1 if one is missed. ``--nice -10``
 (as root) runs the browser ahead of the machine's other jobs, for figures
 closer to a quiet machine; the report says which niceness it ran at.
@@ -76,8 +82,8 @@ LAUNCH_ARGS = [
 ]
 TIMEOUT_S = 180.0
 LONG_TASK_MS = 50.0
-TARGET_COLD_RATIO = 1.25
-TARGET_WARM_MS = 1000.0
+TARGET_COLD_RATIO = 1.1
+TARGET_WARM_MS = 700.0
 TARGET_TRANSFER_RATIO = 1.15
 TRACE_CATEGORIES = ["toplevel", "blink.user_timing", "__metadata"]
 
@@ -171,6 +177,70 @@ document.body.dataset.bootMs = String(Math.round(performance.now()));
 document.body.dataset.ready = "1";
 """
 
+# The bare snapshot page (the floor of a warm start): its page, worker and service worker.
+SNAPSHOT_HTML = """<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><title>Bare Pyodide, snapshot</title><script type="module" src="page.js"></script></head>
+<body data-ready="0"><p>Booting Pyodide…</p></body>
+</html>
+"""
+SNAPSHOT_PAGE_JS = """// Starts the worker first, then registers the service worker (as the site does).
+const body = document.body;
+const worker = new Worker(new URL("worker.js", import.meta.url), { type: "module" });
+worker.onmessage = ({ data }) => {
+  if (data.type === "ready") {
+    body.dataset.bootMode = data.mode;
+    body.dataset.bootMs = String(Math.round(performance.now()));
+    body.dataset.ready = "1";
+  }
+  if (data.type === "snapshot") body.dataset.snapshot = "stored";
+};
+navigator.serviceWorker.register("sw.js").then(() => navigator.serviceWorker.ready).then(() => {
+  body.dataset.sw = "ready";
+});
+"""
+SNAPSHOT_WORKER_JS = """// Restores Pyodide from the snapshot in the origin-private file system, or
+// boots it, imports the tiny package and stores a snapshot.
+const runtime = import("./pyodide/pyodide.mjs");
+const indexURL = new URL("pyodide/", self.location.href).href;
+const folder = await navigator.storage.getDirectory();
+let stored = null;
+try {
+  const handle = await (await folder.getFileHandle("snapshot.bin")).createSyncAccessHandle();
+  stored = new Uint8Array(handle.getSize());
+  handle.read(stored, { at: 0 });
+  handle.close();
+} catch {
+  // the first visit
+}
+const { loadPyodide } = await runtime;
+if (stored) {
+  const pyodide = await loadPyodide({ indexURL, _loadSnapshot: stored });
+  pyodide.runPython("import __PACKAGE__");
+  postMessage({ type: "ready", mode: "snapshot" });
+} else {
+  const pyodide = await loadPyodide({ indexURL, _makeSnapshot: true });
+  // Imported from its wheel (zipimport), as the site does: loadPackage leaves what a snapshot cannot hold.
+  const wheel = await (await fetch(new URL("__WHEEL__", self.location.href))).arrayBuffer();
+  pyodide.FS.writeFile("/tmp/__WHEEL__", new Uint8Array(wheel));
+  pyodide.runPython("import sys; sys.path.insert(0, '/tmp/__WHEEL__'); import __PACKAGE__");
+  const snapshot = pyodide.makeMemorySnapshot();
+  postMessage({ type: "ready", mode: "cold" });
+  const handle = await (await folder.getFileHandle("snapshot.bin", { create: true })).createSyncAccessHandle();
+  handle.write(snapshot, { at: 0 });
+  handle.flush();
+  handle.close();
+  postMessage({ type: "snapshot" });
+}
+"""
+SNAPSHOT_SW_JS = """// Precaches every file of the page, then serves them from the cache.
+const FILES = __FILES__;
+self.addEventListener("install", (event) => event.waitUntil(caches.open("bare").then((c) => c.addAll(FILES))));
+self.addEventListener("activate", (event) => event.waitUntil(self.clients.claim()));
+self.addEventListener("fetch", (event) => {
+  event.respondWith(caches.match(event.request).then((hit) => hit || fetch(event.request)));
+});
+"""
 
 # ------------------------------------------------------------------- serving
 
@@ -280,8 +350,11 @@ def transfer(log: Sequence[Served], directory: Path) -> Transfer:
 # ----------------------------------------------------------------- bare page
 
 
-def build_bare_page(folder: Path) -> Path:
-    """The bare page in ``folder``: index.html, bare.js, a tiny wheel and the same Pyodide files as dist/."""
+def build_bare_page(folder: Path, snapshot: bool = False) -> Path:
+    """The bare page in ``folder``: index.html, a tiny wheel and the same Pyodide files as dist/.
+
+    Without ``snapshot``, bare.js boots Pyodide on the page; with it, the bare snapshot page's files.
+    """
     runtime = folder / "pyodide"
     runtime.mkdir(parents=True)
     for name in build.PYODIDE_FILES:
@@ -293,9 +366,17 @@ def build_bare_page(folder: Path) -> Path:
     wheel_name, wheel = build.build_wheel(project, package)
     (folder / wheel_name).write_bytes(wheel)
     shutil.rmtree(folder / "src")
-    (folder / "index.html").write_text(BARE_HTML, encoding="utf-8")
-    script = BARE_JS.replace("__WHEEL__", wheel_name).replace("__PACKAGE__", BARE_PACKAGE)
-    (folder / "bare.js").write_text(script, encoding="utf-8")
+    if not snapshot:
+        (folder / "index.html").write_text(BARE_HTML, encoding="utf-8")
+        script = BARE_JS.replace("__WHEEL__", wheel_name).replace("__PACKAGE__", BARE_PACKAGE)
+        (folder / "bare.js").write_text(script, encoding="utf-8")
+        return folder
+    (folder / "index.html").write_text(SNAPSHOT_HTML, encoding="utf-8")
+    (folder / "page.js").write_text(SNAPSHOT_PAGE_JS, encoding="utf-8")
+    worker = SNAPSHOT_WORKER_JS.replace("__WHEEL__", wheel_name).replace("__PACKAGE__", BARE_PACKAGE)
+    (folder / "worker.js").write_text(worker, encoding="utf-8")
+    files = ["./", *sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file())]
+    (folder / "sw.js").write_text(SNAPSHOT_SW_JS.replace("__FILES__", json.dumps(files)), encoding="utf-8")
     return folder
 
 
@@ -574,6 +655,22 @@ def bare_run(playwright: Playwright, server: Server, trace: bool) -> Run:
         return Run(cold_ms=cold, warm_ms=warm, transfer=sent)
 
 
+def snapshot_run(playwright: Playwright, server: Server) -> float:
+    """The bare snapshot page: its first visit (snapshot and service worker ready), then a reload: its ms."""
+    with fresh_profile(playwright, PROBE) as (_, page):
+        probe = Probe(page)
+        page.goto(server.url, wait_until="commit")
+        probe.wait("the bare snapshot page", lambda d: d.get("ready") == "1")
+        probe.wait("its snapshot", lambda d: d.get("snapshot") == "stored")
+        probe.wait("its service worker", lambda d: d.get("sw") == "ready")
+        probe.new_document()
+        page.reload(wait_until="commit")
+        probe.wait("the bare snapshot page's reload", lambda d: d.get("ready") == "1")
+        if probe.data.get("bootMode") != "snapshot":
+            raise RuntimeError(f"the bare snapshot page's reload booted in mode {probe.data.get('bootMode')!r}")
+        return float(probe.data["bootMs"])
+
+
 # ------------------------------------------------------------------- report
 
 WINDOWS = (
@@ -597,8 +694,12 @@ def verdict(ok: bool) -> str:
     return "ok" if ok else "MISSED"
 
 
-def report(site: list[Run], bare: list[Run], meta: dict[str, Any]) -> tuple[list[str], bool, dict[str, Any]]:
+def report(
+    site: list[Run], bare: list[Run], floor: list[float], meta: dict[str, Any]
+) -> tuple[list[str], bool, dict[str, Any]]:
     n = len(site)
+    floor_ms = median(floor)
+    floor_paired = median([s.warm_ms / f for s, f in zip(site, floor, strict=True)])
     cold_s, cold_b = median([r.cold_ms for r in site]), median([r.cold_ms for r in bare])
     warm_s, warm_b = median([r.warm_ms for r in site]), median([r.warm_ms for r in bare])
     raw_s, raw_b = median([r.transfer.raw for r in site]), median([r.transfer.raw for r in bare])
@@ -619,7 +720,9 @@ def report(site: list[Run], bare: list[Run], meta: dict[str, Any]) -> tuple[list
         f"{'cold time-to-playable, s':28}{spread([r.cold_ms for r in site]):>22}{spread([r.cold_ms for r in bare]):>22}"
         f"{cold_ratio:>8.2f}x   <= {TARGET_COLD_RATIO}x {verdict(ok_cold)} (per-run ratio {paired:.2f}x)",
         f"{'warm time-to-playable, s':28}{spread([r.warm_ms for r in site]):>22}{spread([r.warm_ms for r in bare]):>22}"
-        f"{warm_s / warm_b:>8.2f}x   < {TARGET_WARM_MS / 1000:.0f} s {verdict(ok_warm)}",
+        f"{warm_s / warm_b:>8.2f}x   <= {TARGET_WARM_MS / 1000:.1f} s {verdict(ok_warm)}",
+        f"{'  the floor: bare snapshot':28}{'':>22}{spread(floor):>22}{warm_s / floor_ms:>8.2f}x"
+        f"   (per-run ratio {floor_paired:.2f}x)",
         f"{'transfer, MB':28}{raw_s / 1e6:>22.3f}{raw_b / 1e6:>22.3f}{raw_s / raw_b:>8.3f}x"
         f"   <= {TARGET_TRANSFER_RATIO}x {verdict(ok_raw)}",
         f"{'transfer gzip -6, MB':28}{gz_s / 1e6:>22.3f}{gz_b / 1e6:>22.3f}{gz_s / gz_b:>8.3f}x"
@@ -683,9 +786,17 @@ def report(site: list[Run], bare: list[Run], meta: dict[str, Any]) -> tuple[list
         "runs": n,
         "site": [asdict(r) for r in site],
         "bare": [asdict(r) for r in bare],
+        "bare_snapshot_warm_ms": floor,
         "median": {
             "cold_ms": {"site": cold_s, "bare": cold_b, "ratio": cold_ratio, "per_run_ratio": paired},
-            "warm_ms": {"site": warm_s, "bare": warm_b, "ratio": warm_s / warm_b},
+            "warm_ms": {
+                "site": warm_s,
+                "bare": warm_b,
+                "ratio": warm_s / warm_b,
+                "bare_snapshot": floor_ms,
+                "ratio_to_bare_snapshot": warm_s / floor_ms,
+                "per_run_ratio_to_bare_snapshot": floor_paired,
+            },
             "transfer_raw": {"site": raw_s, "bare": raw_b, "ratio": raw_s / raw_b},
             "transfer_gzip": {"site": gz_s, "bare": gz_b, "ratio": gz_s / gz_b},
         },
@@ -741,21 +852,26 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     site: list[Run] = []
     bare: list[Run] = []
+    floor: list[float] = []
     with tempfile.TemporaryDirectory(prefix="bench-bare-") as tmp:
-        bare_dir = build_bare_page(Path(tmp))
-        site_server, bare_server = serve(build.DIST), serve(bare_dir)
+        bare_dir = build_bare_page(Path(tmp) / "bare")
+        snapshot_dir = build_bare_page(Path(tmp) / "snapshot", snapshot=True)
+        site_server, bare_server, snapshot_server = serve(build.DIST), serve(bare_dir), serve(snapshot_dir)
         try:
             with sync_playwright() as p:
-                # One unmeasured visit of each, so that both start from a warm OS file cache.
+                # One unmeasured visit of each, so that all start from a warm OS file cache.
                 site_run(p, site_server, trace)
                 bare_run(p, bare_server, trace)
+                snapshot_run(p, snapshot_server)
                 for i in range(args.runs):
                     started = time.perf_counter()
-                    # Alternate which goes first, so neither always follows the other.
+                    # Alternate which goes first, so none always follows another.
                     if i % 2 == 0:
                         site.append(site_run(p, site_server, trace))
                         bare.append(bare_run(p, bare_server, trace))
+                        floor.append(snapshot_run(p, snapshot_server))
                     else:
+                        floor.append(snapshot_run(p, snapshot_server))
                         bare.append(bare_run(p, bare_server, trace))
                         site.append(site_run(p, site_server, trace))
                     s, b = site[-1], bare[-1]
@@ -763,6 +879,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     print(
                         f"run {i + 1}/{args.runs}: site cold {s.cold_ms / 1000:.2f} s, warm {s.warm_ms / 1000:.2f} s;"
                         f" bare cold {b.cold_ms / 1000:.2f} s, warm {b.warm_ms / 1000:.2f} s;"
+                        f" bare snapshot warm {floor[-1] / 1000:.2f} s;"
                         f" longest task CPU: boot {boot_cpu:.0f} ms, thinking"
                         f" {s.windows['thinking'].longest_cpu:.0f} ms ({time.perf_counter() - started:.0f} s,"
                         f" load {os.getloadavg()[0]:.1f})",
@@ -771,9 +888,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         finally:
             site_server.stop()
             bare_server.stop()
+            snapshot_server.stop()
     meta["load_after"] = os.getloadavg()[0]
 
-    lines, ok, summary = report(site, bare, meta)
+    lines, ok, summary = report(site, bare, floor, meta)
     print()
     print("\n".join(lines))
     if args.json:
