@@ -435,7 +435,7 @@ export interface ReadyInfo {
   timeOrigin: number;
 }
 
-/** A message of the worker that is not an answer: the memory snapshot's fate, or a warning. */
+/** A message of the worker that is not an answer: the memory snapshot's fate, the computer player loaded ahead, or a warning. */
 export interface Notice {
   type: string;
   status?: string;

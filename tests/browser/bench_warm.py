@@ -1,14 +1,14 @@
 """Warm starts of several built sites, side by side.
 
-``python -m tests.browser.bench_warm [--rounds N] [--pause S] DIST [DIST ...]``
+``python -m tests.browser.bench_warm [--rounds N] DIST [DIST ...]``
 
 Each DIST is a built site (``dist/`` of some commit, or a copy changed by
 hand). Each is served on its own origin (its own service worker, snapshot
 and storage) and opened in its own tab of one headless Chromium profile;
 after a first visit (the snapshot stored, every file cached), each round
 reloads every tab once, in an order that rotates from round to round, and
-waits ``--pause`` seconds after each reload for the engine's idle work (the
-computer player's import) so that it does not run into the next reload.
+after each reload waits for the engine's idle work (the computer player's
+import, ``data-computer="loaded"``) so that it does not run into the next.
 
 Printed: each site's median warm time-to-playable with its minimum and
 first quartile, the ratio of its median to the first site's, and the median
@@ -35,7 +35,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("dists", nargs="+", type=Path, help="built sites to compare (the first is the reference)")
     parser.add_argument("--rounds", type=int, default=20, help="reloads of each site (default 20)")
-    parser.add_argument("--pause", type=float, default=2.5, help="seconds to wait after each reload (default 2.5)")
     args = parser.parse_args(argv)
     for dist in args.dists:
         if not (dist / "sw.js").is_file():
@@ -51,6 +50,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 probe.wait("the first visit", lambda d: d.get("ready") == "1")
                 probe.wait("the snapshot", lambda d: d.get("snapshot") == "stored")
                 probe.wait("the service worker", lambda d: d.get("sw") == "ready")
+                probe.wait("the computer player", lambda d: d.get("computer") == "loaded")
             count = len(pages)
             for round_ in range(args.rounds):
                 for k in range(count):
@@ -62,7 +62,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     if probes[i].data.get("bootMode") != "snapshot":
                         raise RuntimeError(f"{args.dists[i]}: the reload did not boot from the snapshot")
                     times[i].append(float(probes[i].data["bootMs"]))
-                    pages[i].wait_for_timeout(args.pause * 1000)
+                    probes[i].wait("the computer player", lambda d: d.get("computer") == "loaded")
                 print(f"round {round_ + 1}/{args.rounds}: " + ", ".join(f"{t[-1]:.0f}" for t in times), flush=True)
     finally:
         for server in servers:

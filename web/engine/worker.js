@@ -450,6 +450,7 @@ async function bootEngine() {
   whenIdle(() => {
     try {
       warmUp();
+      post({ type: "computer", status: "loaded" });
     } catch (error) {
       post({ type: "warning", message: `The computer player could not be loaded ahead: ${error}` });
     } finally {

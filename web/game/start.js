@@ -57,6 +57,7 @@ export async function start(translated, invitation = "", link = "") {
     onMessage: TEST ? (message) => testLog.push(JSON.stringify(message)) : undefined,
     onNotice: (message) => {
       if (message.type === "snapshot") dom.root.dataset.snapshot = message.status;
+      if (message.type === "computer") dom.root.dataset.computer = message.status;
       if (message.type === "warning") notify(t("notice.warning", { detail: message.message }));
       if (message.type === "superseded") lost(); // a save refused: another tab claimed the game since
     },
