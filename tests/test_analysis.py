@@ -44,6 +44,22 @@ def finished_table(engine: Engine, preset_id: str = "AT20", seed: int = 5, deals
     return handle
 
 
+def reviewed_whole(engine: Engine, table: str, evaluate: list[int], budget_ms: int) -> dict[str, Any]:
+    """Deal 0's review with every decision evaluated, asked for in parts as the page does.
+
+    One request stops at MAX_REVIEW_MS of search (by the clock: on a busy machine it gets through fewer
+    decisions) and says where to go on (``next_step``)."""
+    ask: dict[str, Any] = {"cmd": "table_review", "table": table, "deal": 0}
+    ask.update(evaluate=evaluate, budget_ms=budget_ms)
+    review = call(engine, **ask)["review"]
+    steps = review["steps"]
+    while review["next_step"] is not None:
+        start = review["next_step"]
+        review = call(engine, **ask, from_step=start)["review"]
+        steps[start:] = review["steps"][start:]
+    return {**review, "steps": steps}
+
+
 def test_the_board_opens_only_on_a_finished_deal_and_shows_the_deal_as_played() -> None:
     engine = Engine()
     table = call(engine, cmd="table_new", preset="AT20", seed=3, seating={"mode": "watch"})["table"]
@@ -200,7 +216,7 @@ def test_exact_values_equal_the_reviews() -> None:
     """Where the review's values are exact (the solved endgame), the board gives the same, whatever the budget."""
     engine = Engine()
     table = finished_table(engine, "AT20", seed=21)
-    review = call(engine, cmd="table_review", table=table, deal=0, evaluate=[0, 1], budget_ms=50)["review"]
+    review = reviewed_whole(engine, table, evaluate=[0, 1], budget_ms=50)
     opened = call(engine, cmd="analysis_open", table=table, deal=0)
     tree = {n["id"]: n for n in opened["tree"]}
     node = 0

@@ -8,7 +8,8 @@ and storage) and opened in its own tab of one headless Chromium profile;
 after a first visit (the snapshot stored, every file cached), each round
 reloads every tab once, in an order that rotates from round to round, and
 after each reload waits for the engine's idle work (the computer player's
-import, ``data-computer="loaded"``) so that it does not run into the next.
+import, ``data-computer="loaded"``) so that it does not run into the next
+(a build from before that hook gets a pause of PAUSE_S instead).
 
 Printed: each site's median warm time-to-playable with its minimum and
 first quartile, the ratio of its median to the first site's, and the median
@@ -30,6 +31,16 @@ from playwright.sync_api import sync_playwright
 
 from .bench_startup import SITE_INIT, Probe, fresh_profile, serve
 
+#: Seconds to wait after a reload of a build that does not say when its idle work is done.
+PAUSE_S = 2.5
+#: What the engine worker of a build that says so posts (web/engine/worker.js).
+IDLE_NOTICE = 'type: "computer", status: "loaded"'
+
+
+def says_when_idle(dist: Path) -> bool:
+    """Does this build's engine worker say when the computer player is loaded ahead?"""
+    return any(IDLE_NOTICE in path.read_text(encoding="utf-8") for path in dist.rglob("worker.js"))
+
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -40,17 +51,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not (dist / "sw.js").is_file():
             parser.error(f"{dist} is not a built site (no sw.js)")
     servers = [serve(dist) for dist in args.dists]
+    hooked = [says_when_idle(dist) for dist in args.dists]
     times: list[list[float]] = [[] for _ in args.dists]
     try:
         with sync_playwright() as playwright, fresh_profile(playwright, SITE_INIT) as (context, first):
             pages = [first, *(context.new_page() for _ in args.dists[1:])]
             probes = [Probe(page) for page in pages]
-            for page, probe, server in zip(pages, probes, servers, strict=True):
+
+            def settle(i: int) -> None:
+                if hooked[i]:
+                    probes[i].wait("the computer player", lambda d: d.get("computer") == "loaded")
+                else:
+                    pages[i].wait_for_timeout(PAUSE_S * 1000)
+
+            for i, (page, probe, server) in enumerate(zip(pages, probes, servers, strict=True)):
                 page.goto(server.url, wait_until="commit")
                 probe.wait("the first visit", lambda d: d.get("ready") == "1")
                 probe.wait("the snapshot", lambda d: d.get("snapshot") == "stored")
                 probe.wait("the service worker", lambda d: d.get("sw") == "ready")
-                probe.wait("the computer player", lambda d: d.get("computer") == "loaded")
+                settle(i)
             count = len(pages)
             for round_ in range(args.rounds):
                 for k in range(count):
@@ -62,7 +81,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     if probes[i].data.get("bootMode") != "snapshot":
                         raise RuntimeError(f"{args.dists[i]}: the reload did not boot from the snapshot")
                     times[i].append(float(probes[i].data["bootMs"]))
-                    probes[i].wait("the computer player", lambda d: d.get("computer") == "loaded")
+                    settle(i)
                 print(f"round {round_ + 1}/{args.rounds}: " + ", ".join(f"{t[-1]:.0f}" for t in times), flush=True)
     finally:
         for server in servers:
