@@ -24,7 +24,7 @@ import { drawQr, scanCamera } from "../online/qr.js";
 import { joinRoom, openRoom } from "../online/room.js";
 import { normalizeRoomCode, ROOM_LINK_KEY } from "../online/room-code.js";
 import { t } from "../platform/i18n.js";
-import { blockedList, isBlocked, myIdentity, signProof, unblock, verifyProof } from "../platform/identity.js";
+import { block, blockedList, isBlocked, myIdentity, signProof, unblock, verifyProof } from "../platform/identity.js";
 import { overridesFor } from "../screens/custom-rules.js";
 import { savePreferences } from "../screens/modes.js";
 import { rulesSentences, rulesTitle } from "../screens/rules-text.js";
@@ -586,7 +586,7 @@ export function installOnline() {
   });
   el("online-block-host").addEventListener("click", () => {
     const room = currentOnline()?.room;
-    if (room) import("../platform/identity.js").then(({ block }) => block(room.host.identity, room.host.name));
+    if (room) block(room.host.identity, room.host.name); // kept before the dialog closes
     leaveOnline();
     dialog().close();
   });
