@@ -153,6 +153,16 @@ test("the microphone opens on start, not before; the host offers with its call's
   assert.equal(call.state, "closed");
 });
 
+test("a reading of the call that never settles ends when the call is closed", { timeout: 5000 }, async () => {
+  const mic = microphone();
+  const { call, pc } = newCall("offer", mic);
+  await call.start();
+  pc.getStats = () => new Promise(() => {}); // as Firefox may do with a connection being lost
+  const reading = call.stats();
+  call.close();
+  assert.deepEqual(await reading, { sent: 0, received: 0, level: 0 });
+});
+
 test("the guest answers the offer and sends its microphone back", async () => {
   const mic = microphone();
   const { call, sent, pc } = newCall("answer", mic);

@@ -114,6 +114,12 @@ export class VoiceCall {
   #stopPlaying = () => {};
   /** @type {"offer" | "answer" | null} what this side waits for from the other */
   #expecting;
+  /** @type {() => void} */
+  #markEnded = () => {};
+  /** @type {Promise<null>} settles when the call is closed here */
+  #ended = new Promise((resolve) => {
+    this.#markEnded = () => resolve(null);
+  });
 
   /** @param {VoiceOptions} options */
   constructor(options) {
@@ -181,6 +187,7 @@ export class VoiceCall {
   close() {
     if (this.state === "closed") return;
     this.state = "closed";
+    this.#markEnded();
     this.#stopTrack();
     this.#stopPlaying();
     this.#pc.close();
@@ -197,12 +204,14 @@ export class VoiceCall {
     if (this.state === "closed") return totals;
     let report;
     try {
-      report = await this.#pc.getStats();
+      // Firefox rejects, or never settles, a reading that a hang-up overtook: a closed call has nothing
+      // more to count, so a reading ends with the call.
+      report = await Promise.race([this.#pc.getStats(), this.#ended]);
     } catch (error) {
-      // Firefox rejects a reading that a hang-up overtook: a closed call has nothing more to count.
       if (this.isClosed) return totals;
       throw error;
     }
+    if (report === null) return totals;
     report.forEach((entry) => {
       if (entry.type === "outbound-rtp" && entry.kind === "audio") totals.sent += entry.bytesSent ?? 0;
       if (entry.type === "inbound-rtp" && entry.kind === "audio") {
