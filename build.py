@@ -79,14 +79,10 @@ VENDOR = (
     # Reading QR codes (the package ships only a UMD script).
     Vendor("jsqr.mjs", 'export { default } from "jsqr";', ("jsqr",)),
 )
-ESBUILD_ARGS = (
-    "--bundle",
-    "--format=esm",
-    "--minify",
-    "--target=es2022",
-    "--legal-comments=none",
-    "--log-level=warning",
-)
+#: How esbuild bundles here: one ES module for today's browsers, no licence comments (vendor/LICENSES.txt).
+ESBUILD_BUNDLE = ("--bundle", "--format=esm", "--target=es2022", "--legal-comments=none", "--log-level=warning")
+#: The vendor packages are minified; the page's own bundle is not (readable in the browser's tools).
+ESBUILD_ARGS = (*ESBUILD_BUNDLE, "--minify")
 #: The engine's developer tools (arena, benchmarks, fuzzer): never needed by the page, so not in its wheel.
 WHEEL_LEAVES_OUT = "tools"
 #: The page's modules (web/app.js and all it imports) are bundled into this folder of dist/. It is one
@@ -528,13 +524,9 @@ def page_bundle(web: Path = WEB, root: Path = ROOT) -> PageBundle:
             [
                 str(ESBUILD),
                 str(web / PAGE_ENTRY),
-                "--bundle",
-                "--format=esm",
+                *ESBUILD_BUNDLE,
                 "--splitting",
-                "--target=es2022",
                 "--charset=utf8",
-                "--legal-comments=none",
-                "--log-level=warning",
                 "--entry-names=[name]",
                 "--chunk-names=[name]-[hash]",
                 "--external:../boot.js",

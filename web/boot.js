@@ -5,8 +5,9 @@
 // arrives). It asks for the engine worker first and only then imports app.js
 // and its modules, which build.py bundles into page/ (a dozen files instead
 // of sixty): on a warm visit every request goes through the service worker,
-// and the engine's files are then not queued behind the page's own. Pyodide's runtime starts restoring from the memory snapshot
-// (or downloading) that much earlier. EngineClient (engine-client.js) adopts
+// and the engine's files are then not queued behind the page's own.
+// Pyodide's runtime starts restoring from the memory snapshot (or
+// downloading) that much earlier. EngineClient (engine-client.js) adopts
 // the worker, with the messages it sent meanwhile.
 //
 // The page (game/start.js) asks for the same URL (engineWorkerUrl()); a
