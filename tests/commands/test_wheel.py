@@ -14,9 +14,12 @@ import build
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def wheel_bytes() -> bytes:
+    return build.build_wheel(build.read_project(), build.ENGINE)[1]
+
+
 def wheel() -> zipfile.ZipFile:
-    _, data = build.build_wheel(build.read_project(), build.ENGINE)
-    return zipfile.ZipFile(io.BytesIO(data))
+    return zipfile.ZipFile(io.BytesIO(wheel_bytes()))
 
 
 def test_the_wheel_leaves_out_the_tools_and_the_docstrings() -> None:
@@ -57,3 +60,55 @@ def test_the_wheel_ships_the_built_in_puzzles() -> None:
     data = archive.read(name)
     assert data == (ROOT / name).read_bytes()
     assert len(catalogue.loads(data.decode("utf-8"))) >= 300
+
+
+# Loads a wheel into Pyodide under Node as the page does (the zip on sys.path), imports the
+# engine, plays a computer move and prints where a function's code came from.
+PYODIDE_IMPORT_JS = """
+import { loadPyodide } from "PYODIDE_MJS";
+import fs from "node:fs";
+const py = await loadPyodide();
+py.FS.mkdirTree("/opt/test");
+py.FS.writeFile("/opt/test/engine.whl", fs.readFileSync(process.argv[1]));
+process.stdout.write(py.runPython(`
+import json, sys
+sys.path.insert(0, "/opt/test/engine.whl")
+from py_engine.service import protocol, table
+def call(**r): return json.loads(protocol.handle(json.dumps({"v": 1, **r})))
+t = call(cmd="table_new", preset="AT20", seed=3, seating={"mode": "watch", "levels": [5, 5]})["table"]
+move = call(cmd="table_computer", table=t, seed=1, timed=False)
+json.dumps({"file": table.kept_for_search.__code__.co_filename, "action": move.get("action")})
+`));
+"""
+
+
+def _in_pyodide(wheel_bytes: bytes, tmp_path: Path) -> dict[str, object]:
+    path = tmp_path / "engine.whl"
+    path.write_bytes(wheel_bytes)
+    script = PYODIDE_IMPORT_JS.replace("PYODIDE_MJS", (build.PYODIDE_SRC / "pyodide.mjs").as_uri())
+    result = subprocess.run(
+        ["node", "--input-type=module", "-e", script, str(path)], capture_output=True, text=True, check=True
+    )
+    found: dict[str, object] = json.loads(result.stdout)
+    return found
+
+
+def test_pyodide_imports_the_shipped_bytecode_and_falls_back_to_the_source(tmp_path: Path) -> None:
+    """Every module has Pyodide's bytecode beside it; Pyodide runs it, and the source if it cannot."""
+    archive = wheel()
+    names = archive.namelist()
+    modules = [n for n in names if n.endswith(".py")]
+    assert modules and all(n + "c" in names for n in modules)
+    header = archive.read("py_engine/service/table.pyc")[:16]
+    assert int.from_bytes(header[4:8], "little") == 0b01  # hash-based, not checked against the source
+    shipped = _in_pyodide(wheel_bytes(), tmp_path)
+    assert shipped["file"] == "py_engine/service/table.py"  # compiled by the build, not on import
+    assert shipped["action"]
+    damaged = io.BytesIO()
+    with zipfile.ZipFile(damaged, "w") as copy:
+        for name in names:
+            data = archive.read(name)
+            copy.writestr(name, b"\0\0\0\0" + data[4:] if name.endswith(".pyc") else data)  # another Python's
+    from_source = _in_pyodide(damaged.getvalue(), tmp_path)
+    assert from_source["file"] == "/opt/test/engine.whl/py_engine/service/table.py"
+    assert from_source["action"] == shipped["action"]
