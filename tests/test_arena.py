@@ -227,3 +227,26 @@ def test_a_few_pairs_of_bummerls_that_all_split_still_leave_an_interval() -> Non
     many = [(arena.Tally(matches_won=2), arena.Tally())] * 150 + [(arena.Tally(), arena.Tally(matches_won=2))] * 50
     wide = arena.shares(many, matches=True)[2]
     assert wide.value == 0.75 and 0.68 < wide.low < 0.70 and 0.80 < wide.high < 0.82  # the pseudo-pairs fade
+
+
+def test_matches_can_start_from_a_score(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """At 6:6 on AT20 the first deal with a winner ends each match; the score is part of the run's journal."""
+    journal = tmp_path / "run.jsonl"
+    argv = ["--a", "heuristic", "--b", "1", "--preset", "AT20", "--matches", "--pairs", "6", "--procs", "1"]
+    assert arena.main([*argv, "--from-score", "6:6", "--journal", str(journal)]) == 0
+    assert "from A 6 : B 6" in capsys.readouterr().out
+    lines = journal.read_text().splitlines()
+    assert "--from-score 6:6" in json.loads(lines[0])["run"]
+    for line in lines[1:]:
+        pair = json.loads(line)
+        assert pair["a"]["matches_won"] + pair["b"]["matches_won"] == 2
+        assert pair["a"]["deals_won"] + pair["b"]["deals_won"] == 2  # one won deal ends each match
+    job = arena.Job(PRESETS["AT20"], "heuristic", "1", 7, True, None, start=(0, 6))
+    a, b = arena.play_pair(job)
+    assert b.matches_won >= 1 and a.game_points >= 7 * a.matches_won  # A needs all 7 from 0
+    for wrong in (["--from-score", "7:0"], ["--from-score", "6-6"], ["--from-score", "-1:2"]):
+        with pytest.raises(SystemExit):
+            arena.main([*argv, *wrong])
+    with pytest.raises(SystemExit):
+        arena.main([*argv[:6], *argv[7:], "--from-score", "3:3"])  # not without --matches
+    assert "needs --matches" in capsys.readouterr().err

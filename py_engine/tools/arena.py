@@ -21,6 +21,9 @@ clock, so a run depends on its seed alone, not on the machine's load
 search time in the browser; ``--budget-ms`` searches against the clock
 instead, as the browser does).
 
+``--from-score X:Y`` (with ``--matches``) starts every match with A at X and B at Y, both halves of
+a pair alike: the scores where playing the match score matters can be measured on their own.
+
 ``--journal FILE`` appends each finished pair to FILE and skips the pairs
 already there, so a long run can be stopped and resumed (in another
 session, say) and still prints one result over all its pairs.
@@ -124,6 +127,7 @@ class Job:
     iterations_b: int | None = None  # and B's
     config_a: SearchConfig | None = None  # the search constants of A's decisions (None: its level's)
     config_b: SearchConfig | None = None  # and of B's
+    start: tuple[int, int] | None = None  # the match score (A's, B's) each match starts from (None: 0:0)
 
 
 def play_pair(job: Job) -> tuple[Tally, Tally]:
@@ -143,6 +147,8 @@ def play_pair(job: Job) -> tuple[Tally, Tally]:
     for a_seat in (0, 1):
         (level0, its0, config0), (level1, its1, config1) = players if a_seat == 0 else players[::-1]
         match = Match(job.rules, job.seed, dealer=dealer, deck=deck, single_deal=not job.matches)
+        if job.start is not None:
+            match.scores[a_seat], match.scores[1 - a_seat] = job.start
         rng = random.Random(job.seed * 2 + a_seat)
         tallies = _play(match, (level0, level1), rng, job.budget_ms, (its0, its1), (config0, config1))
         a_total.add(tallies[a_seat])
@@ -308,6 +314,13 @@ def main(argv: list[str] | None = None) -> int:
         help="play paired Bummerls (matches to the preset's target: the same packs in the same order, seats "
         "swapped) instead of paired deals, and report the Bummerl share beside the game-point share",
     )
+    parser.add_argument(
+        "--from-score",
+        type=_score,
+        default=None,
+        metavar="X:Y",
+        help="with --matches: start every match with A at X and B at Y (both below the preset's target)",
+    )
     parser.add_argument("--procs", type=int, default=max(1, multiprocessing.cpu_count()), help="worker processes")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
@@ -341,6 +354,8 @@ def main(argv: list[str] | None = None) -> int:
     config_a = players[0].config.with_settings((*args.set, *args.set_a))
     config_b = players[1].config.with_settings((*args.set, *args.set_b))
     rules = PRESETS[args.preset]
+    if args.from_score is not None and (not args.matches or max(args.from_score) >= rules.match_target):
+        parser.error(f"--from-score needs --matches and scores below {args.preset}'s target of {rules.match_target}")
     jobs = [
         Job(
             rules,
@@ -353,6 +368,7 @@ def main(argv: list[str] | None = None) -> int:
             args.iterations_b if args.iterations_b is not None else args.iterations,
             config_a,
             config_b,
+            args.from_score,
         )
         for i in range(args.pairs)
     ]
@@ -383,6 +399,8 @@ def main(argv: list[str] | None = None) -> int:
     games = (
         f"{2 * args.pairs} Bummerls (matches to {rules.match_target})" if args.matches else f"{2 * args.pairs} deals"
     )
+    if args.from_score is not None:
+        games += f" from A {args.from_score[0]} : B {args.from_score[1]}"
     print(f"arena {args.preset}: A={args.a} vs B={args.b}, {args.pairs} pairs = {games}")
     for figure in figures:
         print(figure.line())
@@ -409,6 +427,17 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def _score(text: str) -> tuple[int, int]:
+    """``X:Y`` as (X, Y), two game-point scores."""
+    try:
+        a, b = (int(part) for part in text.split(":"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a score X:Y: {text!r}") from None
+    if a < 0 or b < 0:
+        raise argparse.ArgumentTypeError(f"a score is never negative: {text!r}")
+    return a, b
+
+
 def command_line(args: argparse.Namespace, with_pairs: bool = True) -> str:
     """The options that reproduce a run (everything but the process count, the journal and the output)."""
     words = [f"--a {args.a}", f"--b {args.b}", f"--preset {args.preset}"]
@@ -416,6 +445,8 @@ def command_line(args: argparse.Namespace, with_pairs: bool = True) -> str:
         words.append(f"--pairs {args.pairs}")
     if args.matches:
         words.append("--matches")
+    if args.from_score is not None:
+        words.append(f"--from-score {args.from_score[0]}:{args.from_score[1]}")
     if args.seed != 1:
         words.append(f"--seed {args.seed}")
     if args.budget_ms is not None:
