@@ -261,9 +261,14 @@ def pyodide_bytecode(sources: dict[str, bytes], root: Path = ROOT) -> dict[str, 
     runtime = str(package_info("pyodide", root)["version"])
     key = sha256_hex(json.dumps([runtime, sorted((n, sha256_hex(s)) for n, s in sources.items())]).encode())[:16]
     cached = CACHE / "bytecode" / f"{key}.json"
-    if cached.is_file():
-        stored = json.loads(cached.read_text(encoding="utf-8"))
-        return {name: base64.b64decode(data) for name, data in stored.items()}
+    if not cached.is_file():
+        _compile_for_pyodide(sources, cached, root)
+    stored = json.loads(cached.read_text(encoding="utf-8"))
+    return {name: base64.b64decode(data) for name, data in stored.items()}
+
+
+def _compile_for_pyodide(sources: dict[str, bytes], cached: Path, root: Path) -> None:
+    """Compile ``sources`` with the pinned Pyodide under Node into ``cached``, the one file of its folder."""
     node = shutil.which("node")
     if node is None:
         raise BuildError("Node.js 20+ is needed to compile the engine for Pyodide: install it, then build again")
@@ -277,12 +282,11 @@ def pyodide_bytecode(sources: dict[str, bytes], root: Path = ROOT) -> dict[str, 
     )
     if result.returncode != 0:
         raise BuildError(f"Pyodide could not compile the engine: {result.stderr.decode(errors='replace')[-2000:]}")
-    stored = json.loads(result.stdout)
+    json.loads(result.stdout)  # a whole answer, or an error here rather than a damaged cache
     cached.parent.mkdir(parents=True, exist_ok=True)
     for old in cached.parent.glob("*.json"):
         old.unlink()
-    cached.write_text(json.dumps(stored), encoding="utf-8")
-    return {name: base64.b64decode(data) for name, data in stored.items()}
+    cached.write_bytes(result.stdout)
 
 
 def build_wheel(project: Project, package_dir: Path, bytecode: bool = True) -> tuple[str, bytes]:
