@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 import random
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -15,6 +17,7 @@ from py_engine.core.deal import Deal
 from py_engine.core.rules import PRESET_IDS, PRESETS
 from py_engine.core.scoring import DealResult
 from py_engine.service.match import Match
+from py_engine.tools import score_gaps
 
 #: A model with a tie, the forehand a little stronger than the dealer.
 MODEL = Outcomes((0.30, 0.14, 0.06), (0.28, 0.12, 0.05), 0.05)
@@ -134,3 +137,45 @@ def test_the_outcomes_command_measures_shares_that_add_up_to_one(capsys: pytest.
     assert capsys.readouterr().out.startswith('    "AT20": Outcomes((')
     with pytest.raises(SystemExit):
         outcomes.main(["XX99"])
+
+
+def test_the_deal_only_and_score_aware_rewards_differ_only_where_the_cap_misses_the_match() -> None:
+    rules = PRESETS["AT20"]
+    assert score_gaps.deal_only_values(7, 7, 0) == pytest.approx((1 / 3, 1 / 3, 2 / 3, 1, -1 / 3, -1 / 3, -2 / 3, -1))
+    assert score_gaps.largest_gap(rules, 7, 7, 0, False) < 0.02  # 0:0: nearly the same rewards
+    assert score_gaps.largest_gap(rules, 1, 1, 0, False) == 0.0  # 6:6: every win (and loss) alike for both
+    assert score_gaps.largest_gap(rules, 3, 1, 0, False) > 0.3  # 4:6: one point is worth little, two a lot
+
+
+def test_the_model_matches_play_as_many_deals_as_a_direct_recursion_expects() -> None:
+    rules = replace(PRESETS["HU24"], match_target=5)  # a tie carries a point over
+    assert equity_for(rules).carry_over
+    equity = equity_for(rules)
+    outcomes = equity.outcomes
+    target = rules.match_target
+
+    @functools.cache
+    def deals_from(zero: int, one: int, carry: int, zero_deals: bool, depth: int) -> float:
+        if zero >= target or one >= target or depth == 0:
+            return 0.0
+        zero_odds = outcomes.dealer if zero_deals else outcomes.forehand
+        one_odds = outcomes.forehand if zero_deals else outcomes.dealer
+        expected = 1.0 + outcomes.tie * deals_from(zero, one, carry + 1, not zero_deals, depth - 1)
+        for points in (1, 2, 3):
+            won = deals_from(zero + points + carry, one, 0, equity.after_win(True, zero_deals), depth - 1)
+            lost = deals_from(zero, one + points + carry, 0, equity.after_win(False, zero_deals), depth - 1)
+            expected += zero_odds[points - 1] * won + one_odds[points - 1] * lost
+        return expected
+
+    reach = score_gaps.expected_deals(rules)
+    assert reach[0, 0, 0, True] == pytest.approx(0.5)
+    assert sum(reach.values()) == pytest.approx((deals_from(0, 0, 0, True, 60) + deals_from(0, 0, 0, False, 60)) / 2)
+    shares = [score_gaps.share_above(rules, reach, threshold) for threshold in (0.1, 0.2, 0.3)]
+    assert 1.0 >= shares[0] >= shares[1] >= shares[2] >= 0.0
+
+
+def test_the_score_gaps_command_prints_a_table_and_the_shares(capsys: pytest.CaptureFixture[str]) -> None:
+    assert score_gaps.main(["AT20"]) == 0
+    out = capsys.readouterr().out
+    assert len([line for line in out.splitlines() if line[:4].strip().isdigit()]) == 7
+    assert out.count("decisions at scores where a reward differs") == 3

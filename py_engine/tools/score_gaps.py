@@ -1,0 +1,125 @@
+"""Where playing the score changes the search's rewards: ``python -m py_engine.tools.score_gaps AT20``.
+
+The deal-only search values a result by its game points capped at what the
+winner still needs (:class:`~py_engine.ai.ismcts.Utility`); the score-aware
+one by the chance to win the match after it (:func:`~py_engine.ai.equity.score_values`).
+Scaled alike (winning three +1, losing three -1: a scaling that changes no
+choice of a search that maximises its mean reward), they differ only where
+the cap misses what the match asks. For a preset this prints, for the seat
+that leads the deal, the largest difference over the results (winning or
+losing 1, 2 or 3 game points) at every score, and the share of the
+decisions that matches between two equal players of the model
+(:class:`~py_engine.ai.equity.MatchEquity`) make from 0:0 at scores where
+that difference exceeds 0.1, 0.2 and 0.3.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ..ai.equity import equity_for, score_values
+from ..ai.ismcts import Utility
+from ..core.rules import PRESET_IDS, PRESETS, Rules
+from ..core.scoring import DealResult
+
+#: A state between two deals: (seat 0's score, seat 1's score, carried-over points, whether seat 0 deals).
+State = tuple[int, int, int, bool]
+
+
+def deal_only_values(mine: int, theirs: int, carry: int) -> tuple[float, ...]:
+    """The deal-only rewards of winning 0-3 game points and of losing 0-3 (as ``score_values`` orders them),
+    scaled so that winning three is +1 and losing three -1."""
+    utility = Utility(0, (mine, theirs), carry)
+    won = [utility(DealResult(0, max(1, points), "", "", None)) for points in range(4)]
+    lost = [utility(DealResult(1, max(1, points), "", "", None)) for points in range(4)]
+    best, worst = won[3], lost[3]
+    scale = 2.0 / (best - worst)
+    return tuple((value - worst) * scale - 1.0 for value in (*won, *lost))
+
+
+def largest_gap(rules: Rules, mine: int, theirs: int, carry: int, i_deal: bool) -> float:
+    """The largest difference between the two scaled rewards over the results with 1-3 game points, for
+    a seat that needs ``mine`` against ``theirs`` (0 where every result decides the match alike)."""
+    aware = score_values(rules, mine, theirs, carry, i_deal)
+    if aware is None:
+        return 0.0
+    capped = deal_only_values(mine, theirs, carry)
+    results = (1, 2, 3, 5, 6, 7)
+    return max(abs(aware[i] - capped[i]) for i in results)
+
+
+def _after_deal(rules: Rules, state: State) -> list[tuple[State, float]]:
+    """The states after a model deal played at ``state`` with their chances (ended matches left out)."""
+    equity = equity_for(rules)
+    outcomes = equity.outcomes
+    zero, one, carry, zero_deals = state
+    zero_odds = outcomes.dealer if zero_deals else outcomes.forehand
+    one_odds = outcomes.forehand if zero_deals else outcomes.dealer
+    following: list[tuple[State, float]] = []
+    for points, (p_zero, p_one) in enumerate(zip(zero_odds, one_odds, strict=True), start=1):
+        following.append(((zero + points + carry, one, 0, equity.after_win(True, zero_deals)), p_zero))
+        following.append(((zero, one + points + carry, 0, equity.after_win(False, zero_deals)), p_one))
+    tied_carry = carry + 1 if equity.carry_over else carry
+    following.append(((zero, one, tied_carry, not zero_deals), outcomes.tie))
+    target = rules.match_target
+    return [(after, chance) for after, chance in following if after[0] < target and after[1] < target]
+
+
+def expected_deals(rules: Rules) -> dict[State, float]:
+    """The expected number of deals that a model match from 0:0 (the first dealer by a coin) plays at each
+    state: two equal players whose deals end as the preset's outcome model says."""
+    reach: dict[State, float] = {}
+    mass: dict[State, float] = {(0, 0, 0, True): 0.5, (0, 0, 0, False): 0.5}
+    while sum(mass.values()) > 1e-12:
+        following: dict[State, float] = {}
+        for state, chance in mass.items():
+            reach[state] = reach.get(state, 0.0) + chance
+            for after, p in _after_deal(rules, state):
+                following[after] = following.get(after, 0.0) + chance * p
+        mass = following
+    return reach
+
+
+def share_above(rules: Rules, reach: dict[State, float], threshold: float) -> float:
+    """The share of the seats' decisions (both seats, every deal) made at scores whose largest gap for the
+    deciding seat exceeds ``threshold``."""
+    target = rules.match_target
+    above = 0.0
+    for (zero, one, carry, zero_deals), deals in reach.items():
+        for mine, theirs, i_deal in ((zero, one, zero_deals), (one, zero, not zero_deals)):
+            if largest_gap(rules, target - mine, target - theirs, carry, i_deal) > threshold:
+                above += deals
+    return above / (2.0 * sum(reach.values()))
+
+
+def report(rules: Rules) -> str:
+    """The table of largest gaps (seat leading, no carry-over) and the shares of decisions above 0.1-0.3."""
+    target = rules.match_target
+    title = "largest gap between the scaled rewards, the seat leading (rows: its score; columns: the opponent's)"
+    lines = [f"{rules.id}: {title}"]
+    lines.append("     " + " ".join(f"{theirs:>5}" for theirs in range(target)))
+    for mine in range(target):
+        gaps = (largest_gap(rules, target - mine, target - theirs, 0, False) for theirs in range(target))
+        lines.append(f"{mine:>4} " + " ".join(f"{gap:5.2f}" for gap in gaps))
+    reach = expected_deals(rules)
+    lines.append(f"a model match from 0:0 plays {sum(reach.values()):.2f} deals")
+    for threshold in (0.1, 0.2, 0.3):
+        share = share_above(rules, reach, threshold)
+        lines.append(f"decisions at scores where a reward differs by more than {threshold}: {100 * share:.1f}%")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("presets", nargs="*", metavar="PRESET", help=f"presets (default: all): {', '.join(PRESET_IDS)}")
+    args = parser.parse_args(argv)
+    unknown = [preset for preset in args.presets if preset not in PRESETS]
+    if unknown:
+        parser.error(f"unknown presets: {', '.join(unknown)}")
+    print("\n\n".join(report(PRESETS[preset]) for preset in args.presets or PRESET_IDS))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
