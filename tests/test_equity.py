@@ -179,3 +179,13 @@ def test_the_score_gaps_command_prints_a_table_and_the_shares(capsys: pytest.Cap
     out = capsys.readouterr().out
     assert len([line for line in out.splitlines() if line[:4].strip().isdigit()]) == 7
     assert out.count("decisions at scores where a reward differs") == 3
+
+
+def test_the_changed_moves_are_counted_at_decisions_with_a_choice_and_repeat_exactly() -> None:
+    rules = PRESETS["AT20"]
+    positions = score_gaps.sample_positions(rules, 4, seed=3)
+    assert len(positions) == 4
+    assert all(seat == deal.to_act and len(deal.legal_actions(seat)) > 1 for deal, seat in positions)
+    counted = score_gaps.moves_changed(rules, (5, 5), 4, seed=3, iterations=60)
+    assert all(0 <= count <= 4 for count in counted)
+    assert score_gaps.moves_changed(rules, (5, 5), 4, seed=3, iterations=60) == counted

@@ -4,24 +4,37 @@ The deal-only search values a result by its game points capped at what the
 winner still needs (:class:`~py_engine.ai.ismcts.Utility`); the score-aware
 one by the chance to win the match after it (:func:`~py_engine.ai.equity.score_values`).
 Scaled alike (winning three +1, losing three -1: a scaling that changes no
-choice of a search that maximises its mean reward), they differ only where
-the cap misses what the match asks. For a preset this prints, for the seat
+choice between actions of known mean reward, though the tree's exploration
+weighs a narrower range less), they differ only where the cap misses what
+the match asks. For a preset this prints, for the seat
 that leads the deal, the largest difference over the results (winning or
 losing 1, 2 or 3 game points) at every score, and the share of the
 decisions that matches between two equal players of the model
 (:class:`~py_engine.ai.equity.MatchEquity`) make from 0:0 at scores where
 that difference exceeds 0.1, 0.2 and 0.3.
+
+``--moves N --score X:Y`` also asks how often the difference changes level
+5's move: at N positions of rule-of-thumb deals (about one decision in
+seven, two or more legal moves), with the seat at X and its opponent at Y,
+it counts the moves that the score-aware search chooses otherwise than the
+deal-only one with the same random numbers, and, for scale, the moves that
+the deal-only search chooses otherwise with other random numbers.
 """
 
 from __future__ import annotations
 
 import argparse
+import random
 import sys
+from dataclasses import replace
 
 from ..ai.equity import equity_for, score_values
 from ..ai.ismcts import Utility
+from ..ai.player import decide, forced_decision, level_named, seat_to_decide
+from ..core.deal import Deal
 from ..core.rules import PRESET_IDS, PRESETS, Rules
 from ..core.scoring import DealResult
+from ..service.match import Match
 
 #: A state between two deals: (seat 0's score, seat 1's score, carried-over points, whether seat 0 deals).
 State = tuple[int, int, int, bool]
@@ -110,14 +123,72 @@ def report(rules: Rules) -> str:
     return "\n".join(lines)
 
 
+def sample_positions(rules: Rules, count: int, seed: int) -> list[tuple[Deal, int]]:
+    """``count`` decisions (deal, seat) with two or more legal moves from rule-of-thumb deals."""
+    rule_of_thumb = level_named("heuristic")
+    rng = random.Random(seed)
+    positions: list[tuple[Deal, int]] = []
+    number = 0
+    while len(positions) < count:
+        match = Match(rules, seed * 1_000_003 + number, single_deal=True)
+        number += 1
+        while not match.deal.over and len(positions) < count:
+            deal = match.deal
+            seat = seat_to_decide(deal)
+            searched = forced_decision(deal, seat) is None and seat == deal.to_act
+            if searched and len(deal.legal_actions(seat)) > 1 and rng.random() < 0.15:
+                positions.append((deal.clone(), seat))
+            match.act(seat, decide(deal, seat, rule_of_thumb, rng, Utility(seat), clock=False).action)
+    return positions
+
+
+def moves_changed(
+    rules: Rules, score: tuple[int, int], count: int, seed: int = 1, iterations: int | None = None
+) -> tuple[int, int]:
+    """At ``count`` sampled positions, with the seat at ``score[0]`` and the opponent at ``score[1]``: how many
+    of level 5's moves the score-aware reward changes (same random numbers), and how many other random
+    numbers change (the deal-only search both times)."""
+    top = level_named("5")
+    deal_only = replace(top.config, play_score=False)
+    by_reward = by_seed = 0
+    for deal, seat in sample_positions(rules, count, seed):
+        needs = (rules.match_target - score[0], rules.match_target - score[1])
+        utility = Utility(seat, needs if seat == 0 else (needs[1], needs[0]))
+        aware, plain, reseeded = (
+            decide(
+                deal, seat, top, random.Random(search_seed), utility, iterations=iterations, clock=False, config=config
+            )
+            for search_seed, config in ((7, top.config), (7, deal_only), (8, deal_only))
+        )
+        by_reward += aware.action != plain.action
+        by_seed += plain.action != reseeded.action
+    return by_reward, by_seed
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("presets", nargs="*", metavar="PRESET", help=f"presets (default: all): {', '.join(PRESET_IDS)}")
+    parser.add_argument("--moves", type=int, default=0, help="positions at which to count changed moves of level 5")
+    parser.add_argument("--score", default="0:0", help="with --moves: the seat's score and the opponent's, X:Y")
     args = parser.parse_args(argv)
     unknown = [preset for preset in args.presets if preset not in PRESETS]
     if unknown:
         parser.error(f"unknown presets: {', '.join(unknown)}")
-    print("\n\n".join(report(PRESETS[preset]) for preset in args.presets or PRESET_IDS))
+    try:
+        mine, theirs = (int(part) for part in args.score.split(":"))
+    except ValueError:
+        parser.error(f"--score takes two scores X:Y, not {args.score!r}")
+    presets = [PRESETS[preset] for preset in args.presets or PRESET_IDS]
+    if not all(0 <= points < rules.match_target for rules in presets for points in (mine, theirs)):
+        parser.error("--score takes scores below the target")
+    for number, rules in enumerate(presets):
+        print(("\n" if number else "") + report(rules))
+        if args.moves:
+            by_reward, by_seed = moves_changed(rules, (mine, theirs), args.moves)
+            print(
+                f"at {mine}:{theirs}, of {args.moves} moves of level 5 the score-aware reward changed {by_reward}, "
+                f"other random numbers {by_seed}"
+            )
     return 0
 
 
