@@ -148,9 +148,9 @@ def test_the_deal_only_and_score_aware_rewards_differ_only_where_the_cap_misses_
 
 
 def test_the_model_matches_play_as_many_deals_as_a_direct_recursion_expects() -> None:
-    rules = replace(PRESETS["HU24"], match_target=5)  # a tie carries a point over
-    assert equity_for(rules).carry_over
+    rules = replace(PRESETS["HU24"], match_target=5)
     equity = equity_for(rules)
+    assert equity.carry_over  # a tie carries a point over
     outcomes = equity.outcomes
     target = rules.match_target
 
@@ -170,7 +170,8 @@ def test_the_model_matches_play_as_many_deals_as_a_direct_recursion_expects() ->
     reach = score_gaps.expected_deals(rules)
     assert reach[0, 0, 0, True] == pytest.approx(0.5)
     assert sum(reach.values()) == pytest.approx((deals_from(0, 0, 0, True, 60) + deals_from(0, 0, 0, False, 60)) / 2)
-    shares = [score_gaps.share_above(rules, reach, threshold) for threshold in (0.1, 0.2, 0.3)]
+    gaps = score_gaps.decision_gaps(rules, reach)
+    shares = [score_gaps.share_above(gaps, threshold) for threshold in (0.1, 0.2, 0.3)]
     assert 1.0 >= shares[0] >= shares[1] >= shares[2] >= 0.0
 
 

@@ -160,11 +160,17 @@ def score_values(rules: Rules, mine: int, theirs: int, carry: int, i_deal: bool)
     """The rewards of the deal's results for the seat (as ``Utility.values`` holds them), or None when the
     match is decided by every result alike (nothing to scale)."""
     won, lost, tied = equity_for(rules).results(mine, theirs, carry, i_deal)
-    best, worst = won[3], lost[3]
-    if best - worst < 1e-9:
+    if won[3] - lost[3] < 1e-9:
         return None
+    return scaled(won, lost, tied)
+
+
+def scaled(won: list[float], lost: list[float], *others: float) -> tuple[float, ...]:
+    """Rewards of winning 0-3 and losing 0-3 (and ``others``) scaled so that winning three is +1 and losing
+    three -1, in that order."""
+    best, worst = won[3], lost[3]
     scale = 2.0 / (best - worst)
-    return tuple((value - worst) * scale - 1.0 for value in (*won, *lost, tied))
+    return tuple((value - worst) * scale - 1.0 for value in (*won, *lost, *others))
 
 
 def score_utility(utility: Utility, deal: Deal) -> Utility:

@@ -6,8 +6,8 @@ one by the chance to win the match after it (:func:`~py_engine.ai.equity.score_v
 Scaled alike (winning three +1, losing three -1: a scaling that changes no
 choice between actions of known mean reward, though the tree's exploration
 weighs a narrower range less), they differ only where the cap misses what
-the match asks. For a preset this prints, for the seat
-that leads the deal, the largest difference over the results (winning or
+the match asks. For a preset this prints, for the seat that leads the
+deal, the largest difference over the results (winning or
 losing 1, 2 or 3 game points) at every score, and the share of the
 decisions that matches between two equal players of the model
 (:class:`~py_engine.ai.equity.MatchEquity`) make from 0:0 at scores where
@@ -28,7 +28,7 @@ import random
 import sys
 from dataclasses import replace
 
-from ..ai.equity import equity_for, score_values
+from ..ai.equity import equity_for, scaled, score_values
 from ..ai.ismcts import Utility
 from ..ai.player import decide, forced_decision, level_named, seat_to_decide
 from ..core.deal import Deal
@@ -46,9 +46,7 @@ def deal_only_values(mine: int, theirs: int, carry: int) -> tuple[float, ...]:
     utility = Utility(0, (mine, theirs), carry)
     won = [utility(DealResult(0, max(1, points), "", "", None)) for points in range(4)]
     lost = [utility(DealResult(1, max(1, points), "", "", None)) for points in range(4)]
-    best, worst = won[3], lost[3]
-    scale = 2.0 / (best - worst)
-    return tuple((value - worst) * scale - 1.0 for value in (*won, *lost))
+    return scaled(won, lost)
 
 
 def largest_gap(rules: Rules, mine: int, theirs: int, carry: int, i_deal: bool) -> float:
@@ -94,16 +92,19 @@ def expected_deals(rules: Rules) -> dict[State, float]:
     return reach
 
 
-def share_above(rules: Rules, reach: dict[State, float], threshold: float) -> float:
-    """The share of the seats' decisions (both seats, every deal) made at scores whose largest gap for the
-    deciding seat exceeds ``threshold``."""
+def decision_gaps(rules: Rules, reach: dict[State, float]) -> list[tuple[float, float]]:
+    """(largest gap for the deciding seat, expected decisions) for both seats at every state reached."""
     target = rules.match_target
-    above = 0.0
-    for (zero, one, carry, zero_deals), deals in reach.items():
-        for mine, theirs, i_deal in ((zero, one, zero_deals), (one, zero, not zero_deals)):
-            if largest_gap(rules, target - mine, target - theirs, carry, i_deal) > threshold:
-                above += deals
-    return above / (2.0 * sum(reach.values()))
+    return [
+        (largest_gap(rules, target - mine, target - theirs, carry, i_deal), deals)
+        for (zero, one, carry, zero_deals), deals in reach.items()
+        for mine, theirs, i_deal in ((zero, one, zero_deals), (one, zero, not zero_deals))
+    ]
+
+
+def share_above(gaps: list[tuple[float, float]], threshold: float) -> float:
+    """The share of the decisions (``decision_gaps``) made where the largest gap exceeds ``threshold``."""
+    return sum(deals for gap, deals in gaps if gap > threshold) / sum(deals for _, deals in gaps)
 
 
 def report(rules: Rules) -> str:
@@ -113,12 +114,13 @@ def report(rules: Rules) -> str:
     lines = [f"{rules.id}: {title}"]
     lines.append("     " + " ".join(f"{theirs:>5}" for theirs in range(target)))
     for mine in range(target):
-        gaps = (largest_gap(rules, target - mine, target - theirs, 0, False) for theirs in range(target))
-        lines.append(f"{mine:>4} " + " ".join(f"{gap:5.2f}" for gap in gaps))
+        row = (largest_gap(rules, target - mine, target - theirs, 0, False) for theirs in range(target))
+        lines.append(f"{mine:>4} " + " ".join(f"{gap:5.2f}" for gap in row))
     reach = expected_deals(rules)
     lines.append(f"a model match from 0:0 plays {sum(reach.values()):.2f} deals")
+    gaps = decision_gaps(rules, reach)
     for threshold in (0.1, 0.2, 0.3):
-        share = share_above(rules, reach, threshold)
+        share = share_above(gaps, threshold)
         lines.append(f"decisions at scores where a reward differs by more than {threshold}: {100 * share:.1f}%")
     return "\n".join(lines)
 
