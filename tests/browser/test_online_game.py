@@ -198,9 +198,11 @@ def test_two_browsers_play_a_whole_match_by_room_code(
     for leaving, staying in ((guest, host), (host, guest)):
         before = agree(host, guest)
         views = (host.view(), guest.view())
+        leaving.page.evaluate("() => window.__test.holdMeeting()")  # else it may be back before we look
         reload(leaving)
         until(staying, "() => window.__test.online().connected === false")
         axe_check(staying.page, "waiting for the other player to come back")
+        leaving.page.evaluate("() => window.__test.releaseMeeting()")
         wait_joined(host, guest)
         assert agree(host, guest) == before
         assert (host.view(), guest.view()) == views

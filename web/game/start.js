@@ -22,7 +22,7 @@ import { adoptTable, errorText, proceed, recordStats, startGame } from "./loop.j
 import { holdTheTable, lost } from "./one-table.js";
 import { resumeOnline } from "./online.js";
 import { onlineLobby, openOnline } from "./online-door.js";
-import { clone, dom, params, state, TEST, testLog } from "./state.js";
+import { clone, dom, params, state, TEST, testLog, testMeetingGate } from "./state.js";
 
 /** @import { View } from "../../types/engine.js" */
 
@@ -201,7 +201,10 @@ function wasmSupported() {
  */
 async function resumeOnlineGame(invitation) {
   try {
-    if (await resumeOnline()) (await onlineLobby()).meetAgain();
+    if (await resumeOnline()) {
+      await testMeetingGate();
+      (await onlineLobby()).meetAgain();
+    }
   } catch (error) {
     notify(t("notice.restoreFailed", { detail: errorText(error) }));
   }

@@ -13,7 +13,7 @@ import { draw } from "./draw.js";
 import { newGame } from "./loop.js";
 import { currentOnline } from "./online.js";
 import { voiceForTests } from "./online-voice.js";
-import { clone, ready, state, testLog } from "./state.js";
+import { clone, meetingHold, ready, state, testLog } from "./state.js";
 
 /** @import { EngineClient } from "../engine/engine-client.js" */
 /** @import { Preferences } from "../screens/modes.js" */
@@ -81,6 +81,10 @@ export function installTestHooks() {
      * call (0: none), microphones asked for and still open, bytes of sound sent and received, the received level.
      */
     voice: () => voiceForTests(),
+    /** Online: after the next reload, the saved online game waits for releaseMeeting to meet the other again. */
+    holdMeeting: meetingHold.hold,
+    /** Online: the reloaded page (see holdMeeting) meets the other player again. */
+    releaseMeeting: meetingHold.release,
     /** Online: the channel to the other browser breaks, as a lost connection would (not a goodbye). */
     dropConnection: () => currentOnline()?.channel?.lost("connection_lost", "test"),
     /**
