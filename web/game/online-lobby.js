@@ -269,6 +269,9 @@ async function host(via) {
  */
 async function inviteByLink(again = false) {
   pendingAnswer = null; // an answer code is for one invitation: never for the one before
+  // Nor is the link: the used one goes at once, not when the new one is ready.
+  field("online-invite-link").value = "";
+  el("online-invite-qr").replaceChildren();
   const why = el("online-invite-again");
   why.hidden = !again;
   const name = currentOnline()?.status?.names?.[1] || t("online.chat.them");
