@@ -198,6 +198,20 @@ def test_the_score_gaps_command_prints_a_table_and_the_shares(capsys: pytest.Cap
     out = capsys.readouterr().out
     assert len([line for line in out.splitlines() if line[:4].strip().isdigit()]) == 7
     assert out.count("decisions at scores where a reward differs") == 3
+    assert "a model match reaches a score where one differs by more than 0.2" in out
+
+
+def test_the_first_score_with_a_gap_is_reached_at_most_once_and_never_at_nought_all() -> None:
+    rules = PRESETS["AT20"]
+    first = score_gaps.first_reached(rules, 0.2)
+    assert 0.0 < sum(first.values()) <= 1.0 and (0, 0) not in first
+
+    def gapped(a: int, b: int) -> bool:
+        seats = ((7 - a, 7 - b), (7 - b, 7 - a))
+        return any(score_gaps.largest_gap(rules, m, t, 0, deal) > 0.2 for m, t in seats for deal in (True, False))
+
+    assert all(gapped(a, b) for a, b in first)
+    assert score_gaps.first_reached(rules, -1.0) == {(0, 0): pytest.approx(1.0)}  # every score counts: 0:0 first
 
 
 def test_the_changed_moves_are_counted_at_decisions_with_a_choice_and_repeat_exactly() -> None:

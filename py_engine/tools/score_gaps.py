@@ -11,7 +11,9 @@ deal, the largest difference over the results (winning or
 losing 1, 2 or 3 game points) at every score, and the share of the
 decisions that matches between two equal players of the model
 (:class:`~py_engine.ai.equity.MatchEquity`) make from 0:0 at scores where
-that difference exceeds 0.1, 0.2 and 0.3.
+that difference exceeds 0.1, 0.2 and 0.3, and the chance that such a
+match ever reaches a score where it exceeds 0.2, by the score first
+reached (where a head to head from that score says what playing it gains).
 
 ``--moves N --score X:Y`` also asks how often the difference changes level
 5's move: at N positions of rule-of-thumb deals (about one decision in
@@ -107,6 +109,30 @@ def share_above(gaps: list[tuple[float, float]], threshold: float) -> float:
     return sum(deals for gap, deals in gaps if gap > threshold) / sum(deals for _, deals in gaps)
 
 
+def first_reached(rules: Rules, threshold: float) -> dict[tuple[int, int], float]:
+    """The chance that a model match from 0:0 reaches a score where the largest gap for either seat exceeds
+    ``threshold``, by the first such score (the lower one first), carry-over and dealer summed."""
+    target = rules.match_target
+    first: dict[tuple[int, int], float] = {}
+    mass: dict[State, float] = {(0, 0, 0, True): 0.5, (0, 0, 0, False): 0.5}
+    while sum(mass.values()) > 1e-12:
+        following: dict[State, float] = {}
+        for state, chance in mass.items():
+            zero, one, carry, zero_deals = state
+            gap = max(
+                largest_gap(rules, target - zero, target - one, carry, zero_deals),
+                largest_gap(rules, target - one, target - zero, carry, not zero_deals),
+            )
+            if gap > threshold:
+                score = (min(zero, one), max(zero, one))
+                first[score] = first.get(score, 0.0) + chance
+                continue
+            for after, p in _after_deal(rules, state):
+                following[after] = following.get(after, 0.0) + chance * p
+        mass = following
+    return first
+
+
 def report(rules: Rules) -> str:
     """The table of largest gaps (seat leading, no carry-over) and the shares of decisions above 0.1-0.3."""
     target = rules.match_target
@@ -122,6 +148,11 @@ def report(rules: Rules) -> str:
     for threshold in (0.1, 0.2, 0.3):
         share = share_above(gaps, threshold)
         lines.append(f"decisions at scores where a reward differs by more than {threshold}: {100 * share:.1f}%")
+    first = first_reached(rules, 0.2)
+    ranked = sorted(first.items(), key=lambda item: -item[1])
+    where = ", ".join(f"{a}:{b} {100 * chance:.1f}%" for (a, b), chance in ranked if chance >= 0.0005)
+    lines.append(f"a model match reaches a score where one differs by more than 0.2: {100 * sum(first.values()):.1f}%")
+    lines.append(f"  first at (either way round): {where}")
     return "\n".join(lines)
 
 
