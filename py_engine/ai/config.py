@@ -58,9 +58,6 @@ class SearchConfig:
     #: Value a deal's results by the chance to win the match after them (:mod:`.equity`), not by
     #: game points: the match score, carry-over and dealer of the decision count.
     play_score: bool = False
-    #: With ``play_score``, model the deals left in the match by the top level's own games
-    #: (:data:`.equity.TOP_OUTCOMES`, where measured) instead of the rule of thumb's.
-    score_own_outcomes: bool = False
     #: When the exact solver finds several best actions, prefer the one that leaves a fallible
     #: opponent the most ways to go wrong, then the one that keeps the most card-point margin
     #: (:func:`.ismcts.exact_ranking`).

@@ -57,18 +57,9 @@ OUTCOMES: dict[str, Outcomes] = {
 }
 
 
-#: The outcomes of level 5 against itself, where measured (``python -m py_engine.tools.outcomes --level 5
-#: --deals 1000``, seed 1): three game points are about twice as common as in rule-of-thumb deals.
-TOP_OUTCOMES: dict[str, Outcomes] = {
-    "AT20": Outcomes((0.167, 0.205, 0.144), (0.144, 0.197, 0.143), 0.0),
-}
-
-
-def outcomes_for(rules: Rules, own: bool = False) -> Outcomes:
-    """The outcome model of ``rules``: its preset's, else (custom rules) the preset's of the same deck;
-    with ``own``, the top level's (:data:`TOP_OUTCOMES`) where measured."""
-    known = TOP_OUTCOMES.get(rules.id) if own else None
-    known = known or OUTCOMES.get(rules.id)
+def outcomes_for(rules: Rules) -> Outcomes:
+    """The outcome model of ``rules``: its preset's, else (custom rules) the preset's of the same deck."""
+    known = OUTCOMES.get(rules.id)
     if known is not None:
         return known
     return OUTCOMES["AT20" if rules.deck == 20 else "HU24"]
@@ -156,21 +147,19 @@ class MatchEquity:
 _EQUITIES: dict[tuple[Outcomes, str, bool], MatchEquity] = {}
 
 
-def equity_for(rules: Rules, own: bool = False) -> MatchEquity:
-    """The (shared, memoised) match equity of ``rules`` (``own``: see :func:`outcomes_for`)."""
-    key = (outcomes_for(rules, own), rules.next_dealer, rules.no66_tie == "carry_over")
+def equity_for(rules: Rules) -> MatchEquity:
+    """The (shared, memoised) match equity of ``rules``."""
+    key = (outcomes_for(rules), rules.next_dealer, rules.no66_tie == "carry_over")
     equity = _EQUITIES.get(key)
     if equity is None:
         equity = _EQUITIES[key] = MatchEquity(*key)
     return equity
 
 
-def score_values(
-    rules: Rules, mine: int, theirs: int, carry: int, i_deal: bool, own: bool = False
-) -> tuple[float, ...] | None:
+def score_values(rules: Rules, mine: int, theirs: int, carry: int, i_deal: bool) -> tuple[float, ...] | None:
     """The rewards of the deal's results for the seat (as ``Utility.values`` holds them), or None when the
     match is decided by every result alike (nothing to scale)."""
-    won, lost, tied = equity_for(rules, own).results(mine, theirs, carry, i_deal)
+    won, lost, tied = equity_for(rules).results(mine, theirs, carry, i_deal)
     if won[3] - lost[3] < 1e-9:
         return None
     return scaled(won, lost, tied)
@@ -184,12 +173,11 @@ def scaled(won: list[float], lost: list[float], *others: float) -> tuple[float, 
     return tuple((value - worst) * scale - 1.0 for value in (*won, *lost, *others))
 
 
-def score_utility(utility: Utility, deal: Deal, own: bool = False) -> Utility:
+def score_utility(utility: Utility, deal: Deal) -> Utility:
     """``utility`` (the match score and carry-over of a decision) valued by the chance to win the match.
 
     Falls back to ``utility`` itself when there is no score to play (every result decides alike).
     """
     seat = utility.seat
-    needs = utility.needs
-    values = score_values(deal.rules, needs[seat], needs[1 - seat], utility.carry, deal.dealer == seat, own)
+    values = score_values(deal.rules, utility.needs[seat], utility.needs[1 - seat], utility.carry, deal.dealer == seat)
     return utility if values is None else replace(utility, values=values)

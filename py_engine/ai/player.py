@@ -217,7 +217,7 @@ def decide(
     if not actions:
         return Decision(deal.legal_actions(seat)[0], [], {"iterations": 0, "ms": 0.0})
     if config.play_score and level.kind == "search":
-        utility = score_utility(utility, deal, config.score_own_outcomes)
+        utility = score_utility(utility, deal)
     stats: dict[str, Any] = {"iterations": 0}
     ranking: list[tuple[int, float]]
     imprecision = level.imprecision_for(deal.rules.deck)
