@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+from collections.abc import Callable
 from dataclasses import replace
 
 from ..ai.equity import equity_for, scaled, score_values
@@ -79,19 +80,26 @@ def _after_deal(rules: Rules, state: State) -> list[tuple[State, float]]:
     return [(after, chance) for after, chance in following if after[0] < target and after[1] < target]
 
 
-def expected_deals(rules: Rules) -> dict[State, float]:
-    """The expected number of deals that a model match from 0:0 (the first dealer by a coin) plays at each
-    state: two equal players whose deals end as the preset's outcome model says."""
+def _flow(rules: Rules, stops: Callable[[State], bool]) -> dict[State, float]:
+    """How often a model match from 0:0 (the first dealer by a coin) plays a deal at each state, two equal
+    players whose deals end as the preset's outcome model says; a match stops at a state where ``stops``."""
     reach: dict[State, float] = {}
     mass: dict[State, float] = {(0, 0, 0, True): 0.5, (0, 0, 0, False): 0.5}
     while sum(mass.values()) > 1e-12:
         following: dict[State, float] = {}
         for state, chance in mass.items():
             reach[state] = reach.get(state, 0.0) + chance
+            if stops(state):
+                continue
             for after, p in _after_deal(rules, state):
                 following[after] = following.get(after, 0.0) + chance * p
         mass = following
     return reach
+
+
+def expected_deals(rules: Rules) -> dict[State, float]:
+    """The expected number of deals that a model match from 0:0 plays at each state (:func:`_flow`)."""
+    return _flow(rules, lambda state: False)
 
 
 def decision_gaps(rules: Rules, reach: dict[State, float]) -> list[tuple[float, float]]:
@@ -113,23 +121,22 @@ def first_reached(rules: Rules, threshold: float) -> dict[tuple[int, int], float
     """The chance that a model match from 0:0 reaches a score where the largest gap for either seat exceeds
     ``threshold``, by the first such score (the lower one first), carry-over and dealer summed."""
     target = rules.match_target
-    first: dict[tuple[int, int], float] = {}
-    mass: dict[State, float] = {(0, 0, 0, True): 0.5, (0, 0, 0, False): 0.5}
-    while sum(mass.values()) > 1e-12:
-        following: dict[State, float] = {}
-        for state, chance in mass.items():
-            zero, one, carry, zero_deals = state
-            gap = max(
+
+    def gapped(state: State) -> bool:
+        zero, one, carry, zero_deals = state
+        return (
+            max(
                 largest_gap(rules, target - zero, target - one, carry, zero_deals),
                 largest_gap(rules, target - one, target - zero, carry, not zero_deals),
             )
-            if gap > threshold:
-                score = (min(zero, one), max(zero, one))
-                first[score] = first.get(score, 0.0) + chance
-                continue
-            for after, p in _after_deal(rules, state):
-                following[after] = following.get(after, 0.0) + chance * p
-        mass = following
+            > threshold
+        )
+
+    first: dict[tuple[int, int], float] = {}
+    for state, chance in _flow(rules, gapped).items():
+        if gapped(state):
+            score = (min(state[0], state[1]), max(state[0], state[1]))
+            first[score] = first.get(score, 0.0) + chance
     return first
 
 

@@ -159,30 +159,26 @@ export const state = {
 export const testLog = [];
 
 const HOLD_MEETING_KEY = "sixty-six.test.hold-meeting";
-/** @type {(() => void) | null} */
-let releaseHeldMeeting = null;
-let meetingReleased = false;
+/** @type {() => void} */
+let releaseMeeting = () => {};
+const meetingReleased = new Promise((resolve) => (releaseMeeting = () => resolve(undefined)));
 
 /**
  * Test mode: after a reload asked for by ``holdMeeting``, a saved online game meets the other player
  * again only once ``releaseMeeting`` is called, so that a test sees the other side waiting. Otherwise
  * (and outside test mode) it resolves at once.
- * @returns {Promise<void>}
+ * @returns {Promise<unknown>}
  */
 export function testMeetingGate() {
   if (!TEST || sessionStorage.getItem(HOLD_MEETING_KEY) !== "1") return Promise.resolve();
   sessionStorage.removeItem(HOLD_MEETING_KEY);
-  if (meetingReleased) return Promise.resolve();
-  return new Promise((resolve) => (releaseHeldMeeting = resolve));
+  return meetingReleased;
 }
 
 /** The test hooks of testMeetingGate: hold the meeting after the next reload; release it. */
 export const meetingHold = {
   hold: () => sessionStorage.setItem(HOLD_MEETING_KEY, "1"),
-  release: () => {
-    meetingReleased = true;
-    releaseHeldMeeting?.();
-  },
+  release: () => releaseMeeting(),
 };
 
 /** Is the table ready for you (booted, nothing running, something to show)? */
