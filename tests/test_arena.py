@@ -250,3 +250,26 @@ def test_matches_can_start_from_a_score(tmp_path: Path, capsys: pytest.CaptureFi
     with pytest.raises(SystemExit):
         arena.main([*argv[:6], *argv[7:], "--from-score", "3:3"])  # not without --matches
     assert "needs --matches" in capsys.readouterr().err
+
+
+def test_a_score_blind_b_decides_as_at_nil_all_while_a_sees_the_score(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    seen: list[tuple[int, tuple[int, int], int]] = []
+    search = player.search
+
+    def recording(deal: Deal, seat: int, rng: Any, utility: ismcts.Utility, **kwargs: Any) -> ismcts.SearchResult:
+        seen.append((kwargs["iterations"], utility.needs, utility.carry))
+        return search(deal, seat, rng, utility, **kwargs)
+
+    monkeypatch.setattr(player, "search", recording)
+    job = arena.Job(PRESETS["AT20"], "2", "3", 5, True, None, 30, 20, start=(5, 6), score_blind_b=True)
+    arena.play_pair(job)
+    assert {needs for its, needs, _ in seen if its == 20} == {(7, 7)}  # B: as at 0:0 all along
+    assert {carry for its, _, carry in seen if its == 20} == {0}
+    a_needs = {needs for its, needs, _ in seen if its == 30}
+    assert a_needs and all(min(needs) <= 2 for needs in a_needs)  # A: from 5:6, both seats need 2 or 1
+    journal = tmp_path / "run.jsonl"
+    argv = ["--a", "heuristic", "--b", "1", "--matches", "--pairs", "2", "--procs", "1", "--score-blind-b"]
+    assert arena.main([*argv, "--journal", str(journal)]) == 0
+    assert "--score-blind-b" in json.loads(journal.read_text().splitlines()[0])["run"]

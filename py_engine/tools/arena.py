@@ -24,6 +24,10 @@ instead, as the browser does).
 ``--from-score X:Y`` (with ``--matches``) starts every match with A at X and B at Y, both halves of
 a pair alike: the scores where playing the match score matters can be measured on their own.
 
+``--score-blind-b`` hides the match from B: every decision of B's is searched as at 0:0 with
+nothing carried over, so B values the deal's game points alone (with ``--set-b PLAY_SCORE=0``:
+the deal-only search, which does not even count a win only up to what the winner still needs).
+
 ``--journal FILE`` appends each finished pair to FILE and skips the pairs
 already there, so a long run can be stopped and resumed (in another
 session, say) and still prints one result over all its pairs.
@@ -75,11 +79,12 @@ def _play(
     budget_ms: int | None,
     iterations: tuple[int | None, int | None] = (None, None),
     configs: tuple[SearchConfig | None, SearchConfig | None] = (None, None),
+    blind: tuple[bool, bool] = (False, False),
 ) -> list[Tally]:
     """Play ``match`` to its end (one deal, or the match).
 
     Seat s plays ``levels[s]`` with the search constants ``configs[s]``, searching ``iterations[s]``
-    (None: its level's).
+    (None: its level's); a seat with ``blind[s]`` decides as if the match stood at 0:0, nothing carried.
     """
     tallies = [Tally(), Tally()]
     while not match.finished:
@@ -90,7 +95,8 @@ def _play(
             match.act(0, NEXT)
             continue
         seat = seat_to_decide(deal)
-        utility = match_utility(seat, match.scores, match.rules.match_target, match.carry)
+        scores, carry = ([0, 0], 0) if blind[seat] else (match.scores, match.carry)
+        utility = match_utility(seat, scores, match.rules.match_target, carry)
         decision = decide(
             deal,
             seat,
@@ -128,6 +134,7 @@ class Job:
     config_a: SearchConfig | None = None  # the search constants of A's decisions (None: its level's)
     config_b: SearchConfig | None = None  # and of B's
     start: tuple[int, int] | None = None  # the match score (A's, B's) each match starts from (None: 0:0)
+    score_blind_b: bool = False  # B decides as if every deal were played at 0:0, nothing carried over
 
 
 def play_pair(job: Job) -> tuple[Tally, Tally]:
@@ -150,7 +157,8 @@ def play_pair(job: Job) -> tuple[Tally, Tally]:
         if job.start is not None:
             match.scores[a_seat], match.scores[1 - a_seat] = job.start
         rng = random.Random(job.seed * 2 + a_seat)
-        tallies = _play(match, (level0, level1), rng, job.budget_ms, (its0, its1), (config0, config1))
+        blind = (False, job.score_blind_b) if a_seat == 0 else (job.score_blind_b, False)
+        tallies = _play(match, (level0, level1), rng, job.budget_ms, (its0, its1), (config0, config1), blind)
         a_total.add(tallies[a_seat])
         b_total.add(tallies[1 - a_seat])
     return a_total, b_total
@@ -321,6 +329,12 @@ def main(argv: list[str] | None = None) -> int:
         metavar="X:Y",
         help="with --matches: start every match with A at X and B at Y (both below the preset's target)",
     )
+    parser.add_argument(
+        "--score-blind-b",
+        action="store_true",
+        help="B decides every move as if the match stood at 0:0 with nothing carried over (with --set-b "
+        "PLAY_SCORE=0: the deal-only search)",
+    )
     parser.add_argument("--procs", type=int, default=max(1, multiprocessing.cpu_count()), help="worker processes")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
@@ -369,6 +383,7 @@ def main(argv: list[str] | None = None) -> int:
             config_a,
             config_b,
             args.from_score,
+            args.score_blind_b,
         )
         for i in range(args.pairs)
     ]
@@ -447,6 +462,8 @@ def command_line(args: argparse.Namespace, with_pairs: bool = True) -> str:
         words.append("--matches")
     if args.from_score is not None:
         words.append(f"--from-score {args.from_score[0]}:{args.from_score[1]}")
+    if args.score_blind_b:
+        words.append("--score-blind-b")
     if args.seed != 1:
         words.append(f"--seed {args.seed}")
     if args.budget_ms is not None:
