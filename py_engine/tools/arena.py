@@ -148,17 +148,16 @@ def play_pair(job: Job) -> tuple[Tally, Tally]:
     dealer = pack_rng.randrange(2)
     a_total, b_total = Tally(), Tally()
     players = (
-        (level_named(job.a), job.iterations_a, job.config_a),
-        (level_named(job.b), job.iterations_b, job.config_b),
+        (level_named(job.a), job.iterations_a, job.config_a, False),
+        (level_named(job.b), job.iterations_b, job.config_b, job.score_blind_b),
     )
     for a_seat in (0, 1):
-        (level0, its0, config0), (level1, its1, config1) = players if a_seat == 0 else players[::-1]
+        (level0, its0, config0, blind0), (level1, its1, config1, blind1) = players if a_seat == 0 else players[::-1]
         match = Match(job.rules, job.seed, dealer=dealer, deck=deck, single_deal=not job.matches)
         if job.start is not None:
             match.scores[a_seat], match.scores[1 - a_seat] = job.start
         rng = random.Random(job.seed * 2 + a_seat)
-        blind = (False, job.score_blind_b) if a_seat == 0 else (job.score_blind_b, False)
-        tallies = _play(match, (level0, level1), rng, job.budget_ms, (its0, its1), (config0, config1), blind)
+        tallies = _play(match, (level0, level1), rng, job.budget_ms, (its0, its1), (config0, config1), (blind0, blind1))
         a_total.add(tallies[a_seat])
         b_total.add(tallies[1 - a_seat])
     return a_total, b_total

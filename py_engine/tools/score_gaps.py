@@ -26,6 +26,7 @@ the deal-only search chooses otherwise with other random numbers.
 from __future__ import annotations
 
 import argparse
+import functools
 import random
 import sys
 from collections.abc import Callable
@@ -122,6 +123,7 @@ def first_reached(rules: Rules, threshold: float) -> dict[tuple[int, int], float
     ``threshold``, by the first such score (the lower one first), carry-over and dealer summed."""
     target = rules.match_target
 
+    @functools.cache  # asked again of the states where the flow stopped
     def gapped(state: State) -> bool:
         zero, one, carry, zero_deals = state
         return (

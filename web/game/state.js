@@ -161,13 +161,14 @@ export const testLog = [];
 const HOLD_MEETING_KEY = "sixty-six.test.hold-meeting";
 /** @type {() => void} */
 let releaseMeeting = () => {};
-const meetingReleased = new Promise((resolve) => (releaseMeeting = () => resolve(undefined)));
+/** @type {Promise<void>} */
+const meetingReleased = new Promise((resolve) => (releaseMeeting = () => resolve()));
 
 /**
  * Test mode: after a reload asked for by ``holdMeeting``, a saved online game meets the other player
  * again only once ``releaseMeeting`` is called, so that a test sees the other side waiting. Otherwise
  * (and outside test mode) it resolves at once.
- * @returns {Promise<unknown>}
+ * @returns {Promise<void>}
  */
 export function testMeetingGate() {
   if (!TEST || sessionStorage.getItem(HOLD_MEETING_KEY) !== "1") return Promise.resolve();
