@@ -187,6 +187,7 @@ PYTHON_TEST_MODULES = (
     "xdist",
     "selenium",
     "axe_playwright_python",
+    "rbcl",
 )
 
 

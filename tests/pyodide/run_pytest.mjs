@@ -30,7 +30,7 @@ const FETCH_WHEELS = path.join(ROOT, "tests", "pyodide", "fetch_wheels.py");
 
 // Always: never the browser tests (they need a browser) nor the commands tests (they run
 // the README's commands), never write .pytest_cache.
-const FIXED_ARGS = ["-p", "no:cacheprovider", "--ignore=tests/browser", "--ignore=tests/commands"];
+const FIXED_ARGS = ["-p", "no:cacheprovider", "--ignore=tests/browser", "--ignore=tests/commands", "--ignore=tests/cpython"];
 const DEFAULT_ARGS = ["tests"];
 const INTERNAL_ERROR = 3; // pytest's ExitCode.INTERNAL_ERROR
 
