@@ -267,6 +267,8 @@ def _guest_message(pair: Pair, n: int, **fields: Any) -> str:
         ("not json", "bad_peer_message"),
         ('{"v": 1, "t": "act", "n": 900, "action": "play:AH", "x": ' + "[" * 80 + "]" * 80 + "}", "bad_peer_message"),
         ('{"v": 2, "t": "act", "n": 900, "action": "close"}', "bad_peer_message"),
+        ('{"v": true, "t": "chat", "n": 900, "text": "hi"}', "bad_peer_message"),
+        ('{"v": 1.0, "t": "chat", "n": 900, "text": "hi"}', "bad_peer_message"),
         ('{"v": 1, "t": "teleport", "n": 900}', "bad_peer_message"),
         ('{"v": 1, "t": "act", "action": "close"}', "bad_peer_message"),
         ('{"v": 1, "t": "act", "n": 900, "action": "play:ZZ"}', "bad_action"),
@@ -501,6 +503,32 @@ def test_the_guest_refuses_forged_host_messages() -> None:
         answer = pair.guest.ask(cmd="online_from_host", session=pair.g, message=text, now=pair.now)
         assert answer["error"]["code"] == "bad_peer_message", answer
     assert session.received == received  # type: ignore[union-attr]
+
+
+def test_the_game_before_joining_and_a_version_that_is_not_the_integer_are_refused() -> None:
+    pair = Pair()
+    show = pair.guest_show()
+    # A guest that has opened the room but not joined has nothing to check a game against: refused in words.
+    host = Browser()
+    opened = host.ok(cmd="online_host", preset="KLUB20", name="Anna", identity=ANNA, now=1000)
+    room = host.ok(cmd="online_connection", session=opened["session"], up=True, identity=BELA, now=1000)["send"][0]
+    guest = Browser()
+    g = guest.ok(cmd="online_guest_open", message=room, identity=ANNA, now=1000)["session"]
+    session = guest.engine.online[g]
+    before = session.saved()
+    for kind in ("frames", "state"):
+        text = json.dumps({"v": 1, "t": kind, "n": 2, "frames": [], "show": show, "status": {}, "deal_events": []})
+        answer = guest.ask(cmd="online_from_host", session=g, message=text, now=2000)
+        assert answer["error"]["code"] == "bad_peer_message", answer
+        assert "before this side joined" in answer["error"]["message"]
+        assert session.saved() == before
+    # The envelope's version is the integer 1: not true, not 1.0 (the host's side: the malformed messages below).
+    n = pair.guest.engine.online[pair.g].received + 1  # type: ignore[union-attr]
+    for version in (True, 1.0):
+        text = json.dumps({"v": version, "t": "status", "n": n, "status": pair.host_answer["status"]})
+        answer = pair.guest.ask(cmd="online_from_host", session=pair.g, message=text, now=pair.now)
+        assert answer["error"]["code"] == "bad_peer_message" and "version" in answer["error"]["message"], answer
+    assert pair.guest.engine.online[pair.g].received == n - 1  # type: ignore[union-attr]
 
 
 # ---------------------------------------------------------------- who the other browser is

@@ -99,6 +99,8 @@ def test_error_codes(engine: Engine) -> None:
     assert error_code(call(engine, cmd="view", game=game, seat=2)) == "bad_request"
     assert error_code(call(engine, cmd="view", game=game, seat=True)) == "bad_request"
     assert error_code(call(engine, v=2, cmd="presets")) == "unsupported_version"
+    for version in (True, 1.0):  # the integer 1 itself
+        assert error_code(call(engine, v=version, cmd="presets")) == "unsupported_version"
     assert error_code(call(engine, cmd="fly")) == "unknown_command"
     assert error_code(call(engine, cmd="new_game", preset="XX")) == "unknown_preset"
     assert error_code(call(engine, cmd="new_game", preset="AT20", rules={"deck": 24})) == "bad_rules"

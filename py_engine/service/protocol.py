@@ -203,7 +203,7 @@ class Engine:
             req_id = req.get("id")
             if "v" not in req:
                 raise ProtocolError("bad_request", "missing protocol version 'v'")
-            if req["v"] != VERSION or isinstance(req["v"], bool):
+            if type(req["v"]) is not int or req["v"] != VERSION:  # not true, not 1.0: the integer itself
                 raise ProtocolError(
                     "unsupported_version",
                     f"protocol version {req['v']!r} is not supported (this engine speaks {VERSION})",

@@ -150,14 +150,17 @@ class GuestSession:
         )
 
     def from_host(self, text: Any, now: Any) -> dict[str, Any]:
-        """A message from the host: what to draw, warnings about the host, and anything to send back."""
-        self.now = max(self.now, check_now(now))
+        """A message from the host: what to draw, warnings about the host, and anything to send back.
+
+        A refused message changes nothing (not even the clock)."""
+        at = check_now(now)
         message = read_message(text, HOST_MESSAGE_MAX, HOST_TYPES)
         n = message["n"]
         if n <= self.received:
             raise PeerError(f"message {n} was already received (a replay)")
         missed = n - self.received - 1
         answer = self._host_message(message)
+        self.now = max(self.now, at)
         self.received = n
         self.host_away_since = None
         if missed > 0:
@@ -195,13 +198,14 @@ class GuestSession:
             problems = self.witness.check(message.get("proof"))
             return {"proof": {"deal": self.witness.checked, "problems": problems}}
         if kind in ("state", "frames"):
+            if self.witness is None:
+                # Nothing to check the game against: the guest has not joined (and has no secret in the packs).
+                raise PeerError(f"the host sent a game {kind!r} before this side joined the room")
             show = _checked_show(message.get("show"), self.seat)
             frames = _checked_frames(message.get("frames", []), self.seat)
             status = self._checked_status(message.get("status"))
             answer: dict[str, Any] = {"show": show, "status": status}
             if kind == "state":
-                if self.witness is None:
-                    raise PeerError("a game state before joining")
                 if message.get("commitment") != self.room["commitment"]:
                     answer["warning"] = "the host's game is not the one it committed to"
                 events = message.get("deal_events")
@@ -216,7 +220,6 @@ class GuestSession:
                 self.witness.seen = []
                 self.witness.saw([e for e in events if isinstance(e, dict)])
             else:
-                assert self.witness is not None
                 self.witness.saw([frame["event"] for frame in frames])
                 answer["frames"] = frames
             self.show, self.status = show, status

@@ -96,7 +96,7 @@ def read_message(text: Any, limit: int, types: tuple[str, ...]) -> dict[str, Any
         raise PeerError(f"the message {e}") from None
     if not isinstance(message, dict):
         raise PeerError("a message must be a JSON object")
-    if message.get("v") != PROTOCOL:
+    if type(message.get("v")) is not int or message["v"] != PROTOCOL:  # not true, not 1.0: the integer itself
         raise PeerError(f"the other browser speaks another version ({message.get('v')!r}, this one {PROTOCOL})")
     kind = message.get("t")
     if kind not in types:
