@@ -16,7 +16,7 @@ import pytest
 from py_engine.core.cards import CARD_NAMES
 from py_engine.service.online import fair_pack
 from py_engine.service.online.host import HostSession
-from py_engine.service.online.messages import CHAT_MAX, PAUSE_MS, RATE_BURST, RETURN_MS, SHOW_MS
+from py_engine.service.online.messages import CHAT_MAX, NOW_MAX, PAUSE_MS, RATE_BURST, RETURN_MS, SHOW_MS
 from py_engine.service.table import GUEST, HOST
 from tests.test_table import Page as Browser
 from tests.test_table import cards_in, may_see
@@ -443,6 +443,47 @@ def test_a_host_back_too_late_has_lost_and_both_gone_is_no_result() -> None:
             assert ended == {"seat": None, "reason": "abandoned"} and answer["view"]["match"]["winner"] is None
         else:
             assert ended == expected
+
+
+@pytest.mark.parametrize("now", [10**400, NOW_MAX + 1, -1, True, 1.5, "1000", None])
+def test_a_clock_out_of_range_is_refused_leaves_nothing_and_the_game_goes_on(now: Any) -> None:
+    pair = Pair()
+    pair.play(random.Random(5), moves=4)
+    host_before, guest_before = pair.session.saved(), pair.guest.engine.online[pair.g].saved()
+    # A new session is refused and nothing is registered (not even a handle's worth).
+    host, guest = Browser(), Browser()
+    refused = host.ask(cmd="online_host", preset="KLUB20", name="Anna", identity=ANNA, now=now)
+    assert refused["error"]["code"] == "bad_request" and "'now' must be" in refused["error"]["message"], refused
+    other = Browser()
+    opened = other.ok(cmd="online_host", preset="KLUB20", name="Anna", identity=ANNA, now=1000)["session"]
+    room = other.ok(cmd="online_connection", session=opened, up=True, identity=BELA, now=1000)["send"][0]
+    refused = guest.ask(cmd="online_guest_open", message=room, identity=ANNA, now=now)
+    assert refused["error"]["code"] == "bad_request", refused
+    for saved in (host_before, guest_before):
+        restore = {"v": 1, "cmd": "online_restore", "saved": saved, "now": now}
+        assert json.loads(host.engine.handle(json.dumps(restore)))["error"]["code"] == "bad_request"
+    assert host.engine.online == {} and guest.engine.online == {}
+    # Every command of a session that takes the clock refuses it and changes nothing.
+    chat = _guest_message(pair, pair.session.received + 1, t="chat", text="hi")
+    for browser, session, request in (
+        (pair.host, pair.h, {"cmd": "online_tick"}),
+        (pair.host, pair.h, {"cmd": "online_connection", "up": False}),
+        (pair.host, pair.h, {"cmd": "online_from_guest", "message": chat}),
+        (pair.host, pair.h, {"cmd": "online_host_do", "intent": {"t": "chat", "phrase": "hello"}}),
+        (pair.host, pair.h, {"cmd": "online_computer"}),
+        (pair.guest, pair.g, {"cmd": "online_tick"}),
+        (pair.guest, pair.g, {"cmd": "online_connection", "up": False}),
+        (pair.guest, pair.g, {"cmd": "online_from_host", "message": pair.to_guest[-1] if pair.to_guest else "{}"}),
+    ):
+        answer = browser.ask(session=session, now=now, **request)
+        assert answer["error"]["code"] == "bad_request", (request, answer)
+    assert pair.session.saved() == host_before
+    assert pair.guest.engine.online[pair.g].saved() == guest_before
+    # And the game goes on, the clock's later messages answered as ever.
+    pair.tick(1000)
+    assert pair.guest_do(t="chat", text="still here")["ok"]
+    pair.play(random.Random(6), moves=6)
+    assert pair.problems == [] and pair.refused == []
 
 
 def test_a_damaged_saved_online_game_is_refused_in_words() -> None:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from ..requests import MAX_BUDGET_MS, MS, ProtocolError, arg, find, left_of, positive
 from .guest import GuestSession
 from .host import HostSession
+from .messages import is_time, time_refusal
 
 if TYPE_CHECKING:
     from ..protocol import Engine
@@ -34,22 +35,27 @@ def _guest(engine: Engine, req: dict[str, Any]) -> GuestSession:
     return session
 
 
-def _add(engine: Engine, session: Session) -> str:
+def _add(engine: Engine, session: Session, answer: dict[str, Any]) -> dict[str, Any]:
+    """Register a new session with its answer, once that is complete: a refused request registers nothing."""
     handle = engine.new_handle("o")
     engine.online[handle] = session
-    return handle
+    return {"session": handle, **answer}
 
 
 def _now(req: dict[str, Any]) -> int:
-    now: int = arg(req, "now", int, what="the time in milliseconds")
-    return now
+    """The page's clock: an integer of milliseconds from 0 to NOW_MAX (a huge one would break later sums)."""
+    now: Any = req.get("now")
+    if not is_time(now):
+        raise ProtocolError("bad_request", time_refusal(now))
+    return int(now)
 
 
 def host(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
+    now = _now(req)
     session = HostSession(engine.requested_rules(req), arg(req, "name", str, ""), arg(req, "identity", str, ""))
-    session.now = _now(req)
+    session.now = now
     # The room goes to each guest's browser when it connects (online_connection), after proving its identity.
-    return {"session": _add(engine, session), **session.tick(session.now), "save": True}
+    return _add(engine, session, {**session.tick(now), "save": True})
 
 
 def from_guest(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
@@ -68,9 +74,10 @@ def computer(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
 
 
 def guest_open(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
+    now = _now(req)
     session = GuestSession.open(req.get("message"), arg(req, "identity", str, ""))
-    session.now = _now(req)
-    return {"session": _add(engine, session), "room": session.room}
+    session.now = now
+    return _add(engine, session, {"room": session.room})
 
 
 def guest_join(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
@@ -111,9 +118,9 @@ def restore(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
     if isinstance(saved, dict) and saved.get("online") == "guest":
         session = GuestSession.restore(saved, now)
         shown = {"show": session.show, "status": session.status} if session.show else {}
-        return {"session": _add(engine, session), "side": "guest", **shown, **session.tick(now)}
+        return _add(engine, session, {"side": "guest", **shown, **session.tick(now)})
     session = HostSession.restore(saved, now)
-    return {"session": _add(engine, session), "side": "host", **session.tick(now)}
+    return _add(engine, session, {"side": "host", **session.tick(now)})
 
 
 def close(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:

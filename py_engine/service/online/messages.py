@@ -29,6 +29,9 @@ RATE_PER_S = 5.0
 #: pages prove it to each other before the game uses a connection (web/online/handshake.js); the engine is told
 #: the identity the other browser proved, never takes one from a message.
 IDENTITY_MAX = 200
+#: The latest time a page's clock can say (``now``, milliseconds since 1970): the end of a JavaScript Date's
+#: range. Bounded, so every sum of times stays an exact double on the page and a float in the engine.
+NOW_MAX = 8_640_000_000_000_000
 
 GUEST_TYPES = ("join", "hello", "act", "show_cards", "pause", "back", "resign", "rematch", "chat", "voice")
 HOST_TYPES = ("room", "state", "frames", "status", "proof", "chat", "refused")
@@ -80,10 +83,24 @@ def chat_line(message: dict[str, Any]) -> dict[str, Any]:
     return {"text": cleaned}
 
 
+def is_time(value: Any) -> bool:
+    """A time of the page's clock: an integer of milliseconds from 0 to NOW_MAX."""
+    return type(value) is int and 0 <= value <= NOW_MAX
+
+
+def time_refusal(now: Any) -> str:
+    """Why ``now`` is not a time (the text of its refusal)."""
+    if type(now) is int and abs(now) > NOW_MAX:
+        shown = "a larger integer"  # (its digits may be too many even to write)
+    else:
+        shown = repr(now) if len(repr(now)) <= 40 else f"{repr(now)[:40]}..."
+    return f"'now' must be the time in milliseconds, an integer from 0 to {NOW_MAX}, not {shown}"
+
+
 def check_now(now: Any) -> int:
-    if not isinstance(now, int) or isinstance(now, bool) or now < 0:
-        raise PeerError(f"'now' must be the time in milliseconds, not {now!r}")
-    return now
+    if not is_time(now):
+        raise PeerError(time_refusal(now))
+    return int(now)
 
 
 def read_message(text: Any, limit: int, types: tuple[str, ...]) -> dict[str, Any]:
