@@ -495,6 +495,89 @@ def test_a_damaged_saved_online_game_is_refused_in_words() -> None:
     assert browser.engine.online == {}
 
 
+def _saved_pair() -> tuple[Pair, dict[str, Any], dict[str, Any]]:
+    """A game under way with a chat line, and each side's saved game as the worker stores it (JSON)."""
+    pair = Pair()
+    pair.play(random.Random(9), moves=6)
+    assert pair.guest_do(t="chat", text="hi")["ok"]
+    saved_host = json.loads(json.dumps(pair.session.saved()))
+    saved_guest = json.loads(json.dumps(pair.guest.engine.online[pair.g].saved()))
+    return pair, saved_host, saved_guest
+
+
+def _damaged(saved: dict[str, Any], path: tuple[str | int, ...], value: Any) -> dict[str, Any]:
+    damaged = json.loads(json.dumps(saved))
+    inner = damaged
+    for key in path[:-1]:
+        inner = inner[key]
+    inner[path[-1]] = value
+    return damaged
+
+
+@pytest.mark.parametrize(
+    ("side", "path", "value", "field"),
+    [
+        ("host", ("names",), ["Anna"], "names"),
+        ("host", ("names",), "AB", "names"),
+        ("host", ("identities",), [ANNA], "identities"),
+        ("host", ("away_since",), "x", "away_since"),
+        ("host", ("table", "seating"), None, "table"),
+        ("host", ("paused",), {"0": "x"}, "paused"),
+        ("host", ("chat",), [1], "chat"),
+        ("host", ("now",), NOW_MAX + 1, "now"),
+        ("host", ("guest_commitment",), "00" * 32, "guest_commitment"),
+        ("host", ("matches",), 0, "matches"),
+        ("guest", ("name",), None, "name"),
+        ("guest", ("identity",), 5, "identity"),
+        ("guest", ("show",), 1, "show"),
+        ("guest", ("show", "view"), 1, "show"),
+        ("guest", ("host_away_since",), "x", "host_away_since"),
+        ("guest", ("room", "host"), None, "room"),
+        ("guest", ("seat",), True, "seat"),
+        ("guest", ("witness", "seat"), 0, "witness"),
+        ("guest", ("status",), [], "status"),
+    ],
+)
+def test_a_damaged_saved_online_game_names_its_field_and_registers_nothing(
+    side: str, path: tuple[str, ...], value: Any, field: str
+) -> None:
+    pair, saved_host, saved_guest = _saved_pair()
+    saved = _damaged(saved_host if side == "host" else saved_guest, path, value)
+    browser = Browser()
+    request = {"v": 1, "cmd": "online_restore", "saved": saved, "now": pair.now}
+    answer = json.loads(browser.engine.handle(json.dumps(request)))
+    assert answer["error"]["code"] == "bad_peer_message", answer
+    assert "damaged" in answer["error"]["message"] and repr(field) in answer["error"]["message"], answer
+    assert browser.engine.online == {}
+
+
+def test_no_damage_to_a_saved_online_game_is_an_internal_error() -> None:
+    """Every field (and the fields one level in) of each side's saved game, given values of the wrong kind:
+    refused in words with nothing registered, or restored to a session whose next requests answer."""
+    pair, saved_host, saved_guest = _saved_pair()
+    values: list[Any] = [None, "x", -1, 1.5, True, [], {}, [1], 10**400, 0, 2]
+    for saved, identity in ((saved_host, BELA), (saved_guest, ANNA)):
+        paths = [(key,) for key in saved if key != "online"]
+        paths += [(key, inner) for key in saved if isinstance(saved[key], dict) for inner in saved[key]]
+        for path in paths:
+            for value in values:
+                browser = Browser()
+                request = {"v": 1, "cmd": "online_restore", "saved": _damaged(saved, path, value), "now": pair.now}
+                answer = json.loads(browser.engine.handle(json.dumps(request)))
+                if not answer["ok"]:
+                    assert answer["error"]["code"] != "internal_error", (path, value, answer)
+                    assert browser.engine.online == {}, (path, value)
+                    continue
+                for later in (
+                    {"cmd": "online_tick", "now": pair.now + 1},
+                    {"cmd": "online_connection", "up": True, "identity": identity, "now": pair.now + 2},
+                    {"cmd": "online_tick", "now": pair.now + RETURN_MS + 3},
+                    {"cmd": "online_save"},
+                ):
+                    answer = json.loads(browser.engine.handle(json.dumps({"v": 1, "session": "o1", **later})))
+                    assert answer["ok"] or answer["error"]["code"] != "internal_error", (path, value, answer)
+
+
 def test_resign_and_a_rematch_from_nil_nil_with_fresh_packs() -> None:
     pair = Pair()
     first_head = pair.room["commitment"]

@@ -170,13 +170,25 @@ class Witness:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Witness:
-        """A witness from :meth:`to_json`; raises KeyError, TypeError or ValueError (BadRecordError) if damaged."""
-        witness = cls(rules_from_dict(data["rules"]), str(data["head"]), str(data["guest_secret"]), int(data["seat"]))
-        witness.link = str(data["link"])
+        """A witness from :meth:`to_json`; raises KeyError, TypeError, ValueError, RulesError or BadRecordError if
+        damaged (each field of its type)."""
+        if not isinstance(data, dict):
+            raise TypeError("the witness is not an object")
+        if not all(is_secret(data[k]) for k in ("head", "guest_secret", "link")):
+            raise ValueError("its head, link and secret must be 64 lowercase hex digits")
+        seat, checked, problems, seen = data["seat"], data["checked"], data["problems"], data["seen"]
+        if type(seat) is not int or seat not in (0, 1) or type(checked) is not int or checked < 0:
+            raise ValueError("its seat must be 0 or 1, and the deals checked a count")
+        if not isinstance(problems, list) or not all(isinstance(p, str) for p in problems):
+            raise ValueError("its problems must be a list of texts")
+        if not isinstance(seen, list) or not all(isinstance(e, dict) for e in seen):
+            raise ValueError("what it saw must be a list of events")
+        witness = cls(rules_from_dict(data["rules"]), data["head"], data["guest_secret"], seat)
+        witness.link = data["link"]
         witness.replica = load_record(data["replica"]) if data["replica"] is not None else None
-        witness.checked = int(data["checked"])
-        witness.problems = [str(p) for p in data["problems"]]
-        witness.seen = [e for e in data["seen"] if isinstance(e, dict)]
+        witness.checked = checked
+        witness.problems = list(problems)
+        witness.seen = list(seen)
         return witness
 
     def saw(self, events: list[dict[str, Any]]) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core.errors import IllegalActionError
+from ...core.errors import EngineError, IllegalActionError
 from ...core.rules import Rules, RulesError, rules_from_dict
 from ..match import FORFEITS
 from ..table import GUEST
@@ -26,6 +26,7 @@ from .messages import (
     proven_identity,
     read_message,
 )
+from .saved import SavedGame, checked_rules, damaged
 from .voice import Voice
 
 
@@ -69,22 +70,31 @@ class GuestSession:
     @classmethod
     def restore(cls, saved: Any, now: Any) -> GuestSession:
         """The session from :meth:`saved`; the host counts as away from the reload until its next message."""
-        if not isinstance(saved, dict) or saved.get("online") != "guest":
-            raise PeerError("not a saved online game")
-        try:
-            session = cls(dict(saved["room"]), int(saved["seat"]))
-            session.outbox.sent = int(saved["sent"])
-            session.received = int(saved["received"])
-            session.secret = str(saved["secret"])
-            session.name, session.identity = str(saved["name"]), str(saved["identity"])
-            if saved["witness"] is not None:
+        game = SavedGame(saved, "guest")
+        seat = game.seat("seat")
+        session = cls(_saved_room(game.mapping("room")), seat)
+        session.outbox.sent = game.count("sent")
+        session.received = game.count("received")
+        session.secret = "" if game.field("secret") == "" else game.secret("secret")
+        session.name, session.identity = game.text("name", NAME_MAX), game.text("identity", IDENTITY_MAX)
+        if game.field("witness") is not None:
+            try:
                 session.witness = fair_pack.Witness.from_json(saved["witness"])
-            session.show = saved["show"]
-            session.status = dict(saved["status"])
-            session.host_away_since = saved["host_away_since"]
-            session.now = int(saved["now"])
-        except (KeyError, TypeError, ValueError, RulesError) as e:
-            raise PeerError(f"the saved online game is damaged ({e})") from None
+            except (KeyError, TypeError, ValueError, EngineError) as e:
+                raise damaged("witness", f"the guest's check of the host ({e})") from None
+            if session.witness.seat != seat or session.witness.guest_secret != session.secret:
+                raise damaged("witness", "the check of this seat, with this side's secret")
+        show, status = game.field("show"), game.mapping("status")
+        try:
+            session.show = None if show is None else _checked_show(show, seat)
+        except PeerError as e:
+            raise damaged("show", f"a table to draw ({e})") from None
+        try:
+            session.status = session._checked_status(status) if status else {}
+        except PeerError as e:
+            raise damaged("status", f"the host's status ({e})") from None
+        session.host_away_since = game.time_or_none("host_away_since")
+        session.now = game.time("now")
         session.now = max(session.now, check_now(now))
         if session.host_away_since is None:
             session.host_away_since = session.now
@@ -295,6 +305,27 @@ class GuestSession:
             "host_lost_on_time": self.ended_on_time,
             "problems": list(self.witness.problems) if self.witness else [],
         }
+
+
+def _saved_room(room: dict[str, Any]) -> dict[str, Any]:
+    """A saved game's room, as :meth:`GuestSession._checked_room` made it; raises PeerError if damaged."""
+    host = room.get("host")
+    if not isinstance(host, dict) or not all(isinstance(host.get(k), str) for k in ("name", "identity")):
+        raise damaged("room", "a room whose host has a name and an identity")
+    if len(host["name"]) > NAME_MAX or len(host["identity"]) > IDENTITY_MAX:
+        raise damaged("room", f"a room whose host's name and identity are at most {NAME_MAX} and {IDENTITY_MAX} long")
+    if not fair_pack.is_secret(room.get("commitment")):
+        raise damaged("room", "a room with the host's commitment to its packs")
+    match = room.get("match")
+    if type(match) is not int or match < 1:
+        raise damaged("room", "a room with its match's number (1, 2, ...)")
+    rules = checked_rules(room.get("rules"), "room")
+    return {
+        "rules": rules.to_dict(),
+        "commitment": room["commitment"],
+        "host": {"name": host["name"], "identity": host["identity"]},
+        "match": match,
+    }
 
 
 # ------------------------------------------------------------ checking the host's messages

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...core.errors import EngineError, GameOverError, IllegalActionError
-from ...core.rules import Rules, RulesError, rules_from_dict
+from ...core.rules import Rules
 from ..table import GUEST, HOST, Seating, Table, TableError
 from ..views import filter_events
 from . import fair_pack
@@ -30,6 +30,7 @@ from .messages import (
     proven_identity,
     read_message,
 )
+from .saved import SavedGame, damaged
 from .voice import Voice
 
 
@@ -404,33 +405,29 @@ class HostSession:
         brings it back). A host away longer than RETURN_MS lost on time,
         unless the guest had gone first (both left: no result).
         """
-        if not isinstance(saved, dict) or saved.get("online") != "host":
-            raise PeerError("not a saved online game")
-        try:
-            rules = rules_from_dict(saved.get("rules"))
-            session = cls(rules, str(saved["names"][HOST]), str(saved["identities"][HOST]), str(saved["tail"]))
-            session.names[GUEST] = clean_text(saved["names"][GUEST], NAME_MAX)
-            session.identities[GUEST] = str(saved["identities"][GUEST])[:IDENTITY_MAX]
-            if saved.get("guest_secret"):
-                session.packs = fair_pack.FairPacks(session.tail, saved["guest_secret"])
-                session.guest_commitment = str(saved["guest_commitment"])
-            if saved.get("table") is not None:
-                assert session.packs is not None
-                table = Table.restore(saved["table"])
-                table.match.packs = lambda i, packs=session.packs, deck=rules.deck: packs.pack(deck, i + 1)
-                table.stand_in = {s for s in saved["stand_in"] if s in (HOST, GUEST)}
-                session.table = table
-            session.outbox.sent = int(saved["sent"])
-            session.received = int(saved["received"])
-            session.paused = {int(k): int(v) for k, v in saved["paused"].items()}
-            session.away_since = saved["away_since"]
-            session.rematch = {s for s in saved["rematch"] if s in (HOST, GUEST)}
-            session.proved = int(saved["proved"])
-            session.chat = list(saved["chat"])[-CHAT_KEPT:]
-            session.matches = int(saved["matches"])
-            session.now = int(saved["now"])
-        except (KeyError, TypeError, ValueError, AttributeError, AssertionError, RulesError) as e:
-            raise PeerError(f"the saved online game is damaged ({e})") from None
+        game = SavedGame(saved, "host")
+        names, identities = game.pair("names", NAME_MAX), game.pair("identities", IDENTITY_MAX)
+        rules = game.rules()
+        session = cls(rules, names[HOST], identities[HOST], game.secret("tail"))
+        session.names[GUEST] = clean_text(names[GUEST], NAME_MAX)
+        session.identities[GUEST] = identities[GUEST]
+        guest_secret = game.secret_or_none("guest_secret")
+        if guest_secret is not None:
+            session.packs = fair_pack.FairPacks(session.tail, guest_secret)
+            if game.field("guest_commitment") != fair_pack.commitment(guest_secret):
+                raise damaged("guest_commitment", "the commitment to the guest's secret")
+            session.guest_commitment = saved["guest_commitment"]
+        if game.field("table") is not None:
+            session.table = cls._restored_table(game, session.packs, rules)
+        session.outbox.sent = game.count("sent")
+        session.received = game.count("received")
+        session.paused = game.deadlines("paused")
+        session.away_since = game.time_or_none("away_since")
+        session.rematch = game.seats("rematch")
+        session.proved = game.count("proved")
+        session.chat = game.chat("chat", CHAT_KEPT)
+        session.matches = game.count("matches", least=1)
+        session.now = game.time("now")
         gone_at = session.now
         session._clock(now)
         restored = session.table
@@ -441,3 +438,20 @@ class HostSession:
             elif session.away_since is None:
                 session.away_since = session.now
         return session
+
+    @staticmethod
+    def _restored_table(game: SavedGame, packs: fair_pack.FairPacks | None, rules: Rules) -> Table:
+        """The saved game's table: an online game's, its packs from the two secrets."""
+        if packs is None:
+            raise damaged("guest_secret", "the guest's secret while a game is on the table")
+        try:
+            table = Table.restore(game.field("table"))
+        except EngineError as e:
+            raise PeerError(f"the saved online game is damaged (its table: {e})") from None
+        if table.seating.mode != "online":
+            raise damaged("table", "the table of an online game (its seating's mode 'online')")
+        if table.match.rules != rules:
+            raise damaged("table", "a game of the saved rules")
+        table.match.packs = lambda i, packs=packs, deck=rules.deck: packs.pack(deck, i + 1)
+        table.stand_in = game.seats("stand_in")
+        return table
