@@ -138,6 +138,8 @@ class Pair:
             guest_view = self.guest_show()["view"]
             if self.host_answer["may"].get("computer_move"):
                 answer = self.host.ok(cmd="online_computer", session=self.h, now=self.now, budget_ms=20, seed=1)
+                # No search statistics for the host's page: they would tell when the guest's move was forced.
+                assert "stats" not in answer and "iterations" not in json.dumps(answer), answer
                 self.host_sent(answer)
                 self.deliver()
             elif host_view["legal"] and (host_view["to_act"] in (HOST, None) or rng.random() < 0.5):

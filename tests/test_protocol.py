@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from py_engine.core.actions import action_name
 from py_engine.core.errors import RECORD_ERROR_REASONS, NotYourTurnError
 from py_engine.core.rules import PRESET_IDS, PRESETS
 from py_engine.service.protocol import Engine, handle
@@ -217,8 +218,32 @@ def test_ai_move_and_hint_are_legal(engine: Engine) -> None:
     r = call(engine, cmd="ai_move", game=game, seat=1, seed=3, observer=0)
     assert r["ok"] and r["action"] in legal
     assert r["view"]["seat"] == 0
-    assert set(r["stats"]) >= {"iterations", "ms"}
+    assert "stats" not in r  # not to the other seat (see test_no_answer_tells_that_the_computers_move_was_forced)
     assert error_code(call(engine, cmd="ai_move", game=game, seat=0)) == "not_your_turn"
+
+
+def test_no_answer_tells_that_the_computers_move_was_forced(engine: Engine) -> None:
+    """A forced move (one legal card) searches nothing: its iterations would tell the other seat so. Neither
+    the page's table_computer nor ai_move with an observer at the other seat carries the search's stats."""
+    table = call(engine, cmd="table_new", preset="AT20", seed=3, seating={"mode": "watch", "levels": [2, 2]})
+    handle, kinds = table["table"], set()
+    for step in range(200):
+        if table["view"]["game_over"]:
+            break
+        match = engine.tables[handle].match
+        seat = match.deal.to_act
+        forced = len([a for a in match.legal(seat) if action_name(a) not in ("claim", "pass", "resign")]) == 1
+        table = call(engine, cmd="table_computer", table=handle, seed=step, timed=False, iterations=30)
+        assert table["ok"], table
+        assert "stats" not in table and "iterations" not in json.dumps(table), table
+        kinds.add(forced)
+    assert kinds == {True, False}  # both kinds of move were made
+    for observer, shown in ((0, False), (1, True), (None, True)):
+        game = new_at20(engine)
+        moved = call(engine, cmd="ai_move", game=game, seat=1, seed=3, iterations=20, observer=observer)
+        assert moved["ok"] and ("stats" in moved) == shown, moved
+        if shown:  # the tools' own: the computer's side asks
+            assert set(moved["stats"]) >= {"iterations", "ms"}
 
 
 def test_computer_errors_keep_their_meaning(engine: Engine, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -519,7 +519,7 @@ export interface Answers {
   table_show: TableAnswer;
   table_take: TableAnswer;
   table_act: TableAnswer;
-  table_computer: TableAnswer & { action: Action; stats: Record<string, unknown> };
+  table_computer: TableAnswer & { action: Action };
   table_hint: { ranking: Ranked[] };
   table_undo: TableAnswer & { undone: number };
   table_export: { record: GameRecord };

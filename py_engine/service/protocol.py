@@ -335,12 +335,14 @@ class Engine:
         )
         decision = ai.choose(match, seat, asked)
         events = match.act(seat, decision.action)
-        return {
+        answer = {
             "action": action_name(decision.action),
             "events": filter_events(events, observer),
             "view": view(match, observer),
-            "stats": decision.stats,
         }
+        # The search's statistics only to the seat's own side (tools): the iterations would tell an observer
+        # at the other seat when the move was forced, something of the hidden hand.
+        return answer if observer != seat else {**answer, "stats": decision.stats}
 
     def _hint(self, req: dict[str, Any]) -> dict[str, Any]:
         started = time.perf_counter()

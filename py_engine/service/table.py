@@ -309,7 +309,9 @@ class Table:
         viewer = self.viewer()
         assert viewer is not None
         answer = self._apply(seat, decision.action, viewer)
-        return {"action": action_name(decision.action), "stats": decision.stats, **answer}
+        # No search statistics: a count of iterations (or the time) tells whoever sees the answer, the page or
+        # the host's page for its guest, when a move was forced, that is, something of the hidden hand.
+        return {"action": action_name(decision.action), **answer}
 
     def computer_seats(self) -> tuple[int, ...]:
         """The seats the computer plays now: its own, and those it plays for an absent person."""
