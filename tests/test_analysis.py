@@ -15,6 +15,7 @@ from py_engine.ai.solver import best_actions, solve
 from py_engine.core.actions import CLAIM, CLOSE, action_name
 from py_engine.core.deal import Deal
 from py_engine.core.rules import PRESETS
+from py_engine.puzzles import catalogue
 from py_engine.service import links
 from py_engine.service.analysis import MAX_NODES, AnalysisError, Board
 from py_engine.service.protocol import PAGE_COMMANDS, Engine
@@ -167,13 +168,14 @@ def test_links_open_the_board_at_their_position() -> None:
     on_main = call(engine, cmd="link_make", table=table, deal=0, step=2)["link"]
     assert call(engine, cmd="link_open", link=on_main)["position"]["state"] == shown["state"]
     assert call(engine, cmd="link_make", table=table, deal=0, step=999)["error"]["code"] == "bad_link"
-    puzzle = call(engine, cmd="link_make", puzzle="hu24-17")["link"]
+    puzzle_id = catalogue.builtin()[0].id
+    puzzle = call(engine, cmd="link_make", puzzle=puzzle_id)["link"]
     assert call(engine, cmd="link_open", link=puzzle) == {
         "v": 1,
         "id": 3,
         "ok": True,
         "kind": "puzzle",
-        "puzzle": "hu24-17",
+        "puzzle": puzzle_id,
     }
     for damaged, reason in (("deal=1.AAAA", "damaged"), ("deal=9.AAAA", "version"), ("join=x", "not_link")):
         error = call(engine, cmd="link_open", link=damaged)["error"]

@@ -4,17 +4,21 @@ from __future__ import annotations
 
 import base64
 import dataclasses
+import json
 import random
 import zlib
+from typing import Any
 
 import pytest
 
 from py_engine.ai.heuristic import claim_choice, rollout_action
 from py_engine.core.actions import parse_action
 from py_engine.core.rules import PRESET_IDS, PRESETS, make_rules
+from py_engine.puzzles import catalogue
 from py_engine.service import links
 from py_engine.service.links import LinkError, PuzzleLink, deal_link, decode, encode
 from py_engine.service.match import Match
+from py_engine.service.protocol import Engine
 
 
 def played_match(preset_id: str, seed: int, deals: int = 1, **overrides: object) -> Match:
@@ -178,6 +182,21 @@ def test_puzzle_links() -> None:
     with pytest.raises(LinkError) as refused:
         decode(_rewrap("puzzle", b"bad id!"))
     assert refused.value.reason == "damaged"
+
+
+def test_a_link_to_a_puzzle_that_does_not_exist_is_refused() -> None:
+    engine = Engine()
+
+    def call(**request: object) -> dict[str, Any]:
+        answer: dict[str, Any] = json.loads(engine.handle_page(json.dumps({"v": 1, "id": 1, **request})))
+        return answer
+
+    known = catalogue.builtin()[0].id
+    assert call(cmd="link_make", puzzle=known)["link"] == encode(PuzzleLink(known))
+    for unknown in ("hu24-17", "x", known + "x"):
+        refused = call(cmd="link_make", puzzle=unknown)
+        assert refused["error"]["code"] == "unknown_puzzle" and repr(unknown) in refused["error"]["message"], refused
+    assert call(cmd="link_make", puzzle=7)["error"]["code"] == "bad_request"
 
 
 def test_link_lengths_per_preset(capsys: pytest.CaptureFixture[str]) -> None:

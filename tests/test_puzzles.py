@@ -305,6 +305,10 @@ def test_the_protocol_daily_and_rate() -> None:
     assert daily["id"] == 1  # the envelope's id is the request's, echoed
     assert call(engine, cmd="puzzle_daily", date="2026-07-14")["entry"]["id"] == daily["entry"]["id"]
     assert call(engine, cmd="puzzle_daily", date="14/07/2026")["error"]["code"] == "bad_request"
+    # Only YYYY-MM-DD: not the other ten-character forms Python's ISO reader takes (an ISO week, here).
+    for other in ("2026-W01-1", "2026-W29-2", "2026-07-1٤"):
+        refused = call(engine, cmd="puzzle_daily", date=other)
+        assert refused["error"]["code"] == "bad_request" and "YYYY-MM-DD" in refused["error"]["message"], refused
     assert call(engine, cmd="puzzle_daily")["error"]["code"] == "bad_request"
     rated = call(
         engine,

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import datetime
 import math
+import re
 
 START_RATING = 1500.0
 START_DEVIATION = 350.0
@@ -80,9 +81,13 @@ def streak_after(streak: int, best: int, solved: bool) -> tuple[int, int]:
     return streak, max(best, streak)
 
 
+_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+
+
 def parse_date(text: str) -> datetime.date:
     """A ``YYYY-MM-DD`` date; raises ``ValueError`` for anything else."""
-    if not isinstance(text, str) or len(text) != 10:
+    # Only this form: fromisoformat also reads others of ten characters, such as an ISO week (2026-W01-1).
+    if not isinstance(text, str) or not _DATE.fullmatch(text):
         raise ValueError(f"a date is written YYYY-MM-DD, not {text!r}")
     return datetime.date.fromisoformat(text)
 

@@ -90,12 +90,22 @@ def link_make(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
         board = _board(engine, req)
         link = board.link(_node(board, req, 0))
     elif req.get("puzzle") is not None:
-        link = links.PuzzleLink(arg(req, "puzzle", str))
+        link = links.PuzzleLink(_puzzle_id(req))
     else:
         table, index = _deal_of(engine, req)
         step = arg(req, "step", int, None, what="a step of the deal (0 or more)")
         link = links.deal_link(table.match, index, step=step, seat=_seat(req))
     return {"link": links.encode(link)}
+
+
+def _puzzle_id(req: dict[str, Any]) -> str:
+    """A built-in puzzle's id: a link to one that does not exist would open nothing."""
+    from ..puzzles import catalogue  # imported on first use, as the puzzle commands do
+
+    puzzle_id: str = arg(req, "puzzle", str, what="a puzzle's id")
+    if puzzle_id not in catalogue.by_id():
+        raise ProtocolError("unknown_puzzle", f"no puzzle with id {puzzle_id!r}")
+    return puzzle_id
 
 
 def analysis_show(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
