@@ -120,7 +120,7 @@ def test_the_pack_is_steered_by_neither_side_alone() -> None:
 
 
 def test_a_key_of_one_deal_opens_nothing_in_another() -> None:
-    first1, second1 = shuffle_pair(20, 1, deal=1)
+    _, second1 = shuffle_pair(20, 1, deal=1)
     first2, _ = shuffle_pair(20, 2, deal=2)  # fresh keys every deal
     with pytest.raises(Cheat) as caught:
         first2.open(0, second1.key(0))
@@ -136,6 +136,7 @@ def _caught(action: Callable[[], object]) -> Cheat:
 @pytest.mark.parametrize("cheater", [FIRST, SECOND])
 def test_a_duplicated_card_is_caught_at_once(cheater: int) -> None:
     """Stacking by copying a card (two equal ciphertexts) is refused on receipt, and nothing is kept."""
+
     def copy_one(step: int, sent: list[str]) -> list[str]:
         return [sent[0], *sent[:-1]] if step <= 2 else sent
 

@@ -46,7 +46,7 @@ class Cheat(Exception):
     """
 
     def __init__(self, by: int, what: str, detail: str, position: int | None = None) -> None:
-        super().__init__(f"{ROLE_NAMES[by]} side: {detail}")
+        super().__init__(detail)
         self.by = by
         self.what = what
         self.detail = detail
@@ -271,5 +271,7 @@ class Shuffle:
             pack = [their_mapping[j] for j in self._order]
         for position, k in self._their_keys.items():
             if theirs.positions[position] != k:
-                raise Cheat(self.other, "key_changed", f"the key of position {position} differs from the one released", position)
+                raise Cheat(
+                    self.other, "key_changed", f"the key of position {position} differs from the one released", position
+                )
         return pack
