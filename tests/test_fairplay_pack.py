@@ -87,7 +87,7 @@ def shuffle_pair(
 
 @pytest.mark.parametrize("size", [20, 24])
 def test_honest_sides_agree_on_one_pack_that_each_opens_in_part(size: int) -> None:
-    for seed in range(2):
+    for seed in range(1):
         first, second = shuffle_pair(size, seed)
         assert [group.encode(p) for p in first.deck] == [group.encode(p) for p in second.deck]
         mine = [first.open(i, second.key(i)) for i in range(0, size, 2)]
@@ -111,12 +111,12 @@ def test_the_pack_is_steered_by_neither_side_alone() -> None:
 
     for cheater in (FIRST, SECOND):
         at_top = 0
-        runs = 60
+        runs = 40
         for seed in range(runs):
             first, second = shuffle_pair(6, 1000 + seed, side=Stacker, cheater=cheater, cards=cards)
             at_top += first.open(0, second.key(0)) == cards[0]
-        # Uniform: the ace of hearts on top 1 time in 6 (10 of 60); the stacker alone would put it there always.
-        assert 1 <= at_top <= 22, (cheater, at_top)
+        # Uniform: the ace of hearts on top 1 time in 6 (7 of 40); the stacker alone would put it there always.
+        assert 1 <= at_top <= 16, (cheater, at_top)
 
 
 def test_a_key_of_one_deal_opens_nothing_in_another() -> None:
