@@ -188,6 +188,7 @@ PYTHON_TEST_MODULES = (
     "selenium",
     "axe_playwright_python",
     "rbcl",
+    "cryptography",
 )
 
 
