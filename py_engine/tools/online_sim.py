@@ -67,8 +67,8 @@ def new_channel(
     dealer = rng.randrange(2) if first_dealer is None else first_dealer
     match_id = f"sim {seed}"
     seats = (
-        Referee(0, rules, match_id, dealer, random.Random(rng.getrandbits(64))),
-        Referee(1, rules, match_id, dealer, random.Random(rng.getrandbits(64))),
+        Referee(0, rules, match_id, dealer, rng.randbytes(32)),
+        Referee(1, rules, match_id, dealer, rng.randbytes(32)),
     )
     channel = Channel(seats, tamper=tamper)
     for seat in (0, 1):

@@ -146,7 +146,7 @@ class Cheater(Referee):
 def cheating_channel(preset: str, seed: int, cheater: int) -> Channel:
     channel = new_channel(PRESETS[preset], seed)
     old = channel.seats[cheater]
-    forger = Cheater(cheater, old.rules, old.match_id, old.first_dealer, random.Random(seed))
+    forger = Cheater(cheater, old.rules, old.match_id, old.first_dealer, random.Random(seed).randbytes(32))
     forger._packs, forger.match = old._packs, old.match
     seats = list(channel.seats)
     seats[cheater] = forger
@@ -388,7 +388,7 @@ def test_a_revoke_is_caught_at_once_or_when_the_deal_ends(cheater: int) -> None:
     for seed in range(30, 60):
         channel = new_channel(PRESETS["AT20"], seed)
         old = channel.seats[cheater]
-        revoker = Revoker(cheater, old.rules, old.match_id, old.first_dealer, random.Random(seed))
+        revoker = Revoker(cheater, old.rules, old.match_id, old.first_dealer, random.Random(seed).randbytes(32))
         revoker._packs, revoker.match = old._packs, old.match
         seats = list(channel.seats)
         seats[cheater] = revoker

@@ -45,6 +45,7 @@ from ...core.errors import EngineError, IllegalActionError
 from ...core.info import revealed_voids
 from ...core.rules import Rules
 from ...fairplay.pack import FIRST, SECOND, Cheat, Keys, Shuffle, context_of
+from ...fairplay.source import SecretSource
 from ..match import Match
 
 Message = dict[str, Any]
@@ -75,17 +76,18 @@ class Referee:
     """One seat of an online game: its world, the shared packs, and the check of every move of the other seat.
 
     Every method returns the messages to send to the other side, in order.
-    ``rng`` must be a cryptographic source (``random.SystemRandom()``) outside
-    tests.
+    ``secret`` (32 bytes of :func:`~py_engine.fairplay.source.new_secret`,
+    never sent) makes every key and shuffle of this seat: the same secret and
+    the other's messages rebuild the same game after a reload.
     """
 
-    def __init__(self, seat: int, rules: Rules, match_id: str, first_dealer: int, rng: random.Random) -> None:
+    def __init__(self, seat: int, rules: Rules, match_id: str, first_dealer: int, secret: bytes) -> None:
         self.seat = seat
         self.other = 1 - seat
         self.rules = rules
         self.match_id = match_id
         self.first_dealer = first_dealer
-        self._rng = rng
+        self._secret = secret
         self.match: Match | None = None
         self._packs: dict[int, _DealPack] = {}
         self._pattern = rules.deal_pattern
@@ -122,7 +124,8 @@ class Referee:
     def _begin(self, index: int) -> list[Message]:
         if index in self._packs:
             return []
-        pack = _DealPack(self.seat, self.rules, self.match_id, index, random.Random(self._rng.getrandbits(128)))
+        source = SecretSource(self._secret, f"{self.match_id}\n{index}")
+        pack = _DealPack(self.seat, self.rules, self.match_id, index, source)
         self._packs[index] = pack
         if pack.shuffle.role == FIRST:
             return [{"t": "shuffle", "deal": index, "list": pack.shuffle.start()}]
