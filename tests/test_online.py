@@ -607,6 +607,10 @@ def test_chat_both_ways_as_plain_text_and_phrases() -> None:
     assert pair.guest_do(t="chat", text="x" * CHAT_MAX)["ok"]
     assert pair.guest_do(t="chat", text="x" * (CHAT_MAX + 1))["error"]["code"] == "bad_peer_message"
     assert pair.host_do(t="chat", phrase="insult")["error"]["code"] == "bad_peer_message"
+    # Bidirectional controls (which could turn the text around them) are removed from chat and names.
+    turned = "".join(chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A)))
+    assert pair.guest_do(t="chat", text=f"ab{turned}cd")["ok"]
+    assert pair.host_answer["chat"]["text"] == "abcd"
 
 
 def test_the_guest_refuses_forged_host_messages() -> None:

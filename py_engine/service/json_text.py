@@ -68,5 +68,14 @@ def plain_text(text: Any, limit: int, *, lines: bool = False) -> str:
     at most ``limit`` characters."""
     if not isinstance(text, str):
         return ""
-    kept = "".join(c for c in text if (lines and c == "\n") or (c >= " " and c != "\x7f" and not 0x80 <= ord(c) < 0xA0))
+    kept = "".join(c for c in text if (lines and c == "\n") or (c >= " " and c != "\x7f" and not _hidden(c)))
     return kept.strip()[:limit]
+
+
+#: Bidirectional embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069): they would let a name or a
+#: chat line turn the text around it.
+_BIDI_CONTROLS = frozenset(chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A)))
+
+
+def _hidden(c: str) -> bool:
+    return 0x80 <= ord(c) < 0xA0 or c in _BIDI_CONTROLS
