@@ -94,10 +94,15 @@ def test_every_way_of_breaking_the_chain_is_refused_and_attributed(sender: int, 
     forger.transcript = Transcript("m1", sender, (keys[2][1], keys[2][1]))
     forged = forger.send({"t": "act", "action": "play:KH"})
     assert refused(honest.transcript, forged).what == "unsigned"
-    # Replayed and reordered: signed by the cheater, so attributed to it.
-    assert (refused(honest.transcript, first).by, refused(honest.transcript, first).what) == (sender, "repeated")
+    # Sent again unchanged, or ahead of a link not yet come: what a lost connection does; asked for again.
+    assert (refused(honest.transcript, first).by, refused(honest.transcript, first).what) == (None, "repeated")
     third = cheat.send({"t": "act", "action": "play:9H"})
-    assert refused(honest.transcript, third).what == "missing"
+    assert (refused(honest.transcript, third).by, refused(honest.transcript, third).what) == (None, "missing")
+    # A second version of a link already taken: signed by the cheater, so attributed to it.
+    second_version = Link(sender, 1, "", first["seen"], {"t": "act", "action": "play:KH"})
+    signature = p256.sign(cheat.private, signing_text(second_version.digest("m1")), random.Random(8))
+    twice = refused(honest.transcript, {**second_version.to_json(), "sig": signature})
+    assert (twice.by, twice.what) == (sender, "two_versions")
     # Another history: a link whose predecessor is not the one this seat holds, or that answers a message
     # the honest seat never sent, signed by the cheater.
     other_history = Link(sender, 2, "0" * 64, "", {"t": "act", "action": "play:QH"})

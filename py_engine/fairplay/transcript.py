@@ -7,11 +7,14 @@ itself. The digest is SHA-256 of the canonical JSON of all that and of the
 match's id; the sender's page signs ``sixty-six transcript 2`` and the digest
 with the identity key it proved when the two connected (ECDSA P-256).
 
-Both sides keep both chains. A link that is not the next of its chain (a
-repeat, a gap, another history) or names a link this side never sent is
-refused and, being signed, attributed to its sender. A link whose signature
-does not hold is refused and attributed to nobody: anyone could have made
-it. A result counts only once both chains end in the same result.
+Both sides keep both chains. A signed link that contradicts its chain (a
+second version of a link, another history, an answer to a link this side
+never sent) is refused and, being signed, attributed to its sender. A link
+that came again unchanged, or before the links it follows (a connection lost
+in between), is refused and attributed to nobody: the session asks for what
+it lacks (:meth:`Transcript.since`). A link whose signature does not hold is
+refused and attributed to nobody: anyone could have made it. A result counts
+only once both chains end in the same result.
 """
 
 from __future__ import annotations
@@ -141,9 +144,12 @@ class Transcript:
             raise ChainError(None, "unsigned", f"link {link.n} is not signed by the other player")
         expected = self.counts[other] + 1
         if link.n < expected:
-            raise ChainError(other, "repeated", f"link {link.n} came again (the next is {expected})")
+            kept = next(k for k in self.links if k.seat == other and k.n == link.n)
+            if kept.digest(self.match_id) == digest:
+                raise ChainError(None, "repeated", f"link {link.n} came again (sent again after a reconnection?)")
+            raise ChainError(other, "two_versions", f"link {link.n} came again, saying something else")
         if link.n > expected:
-            raise ChainError(other, "missing", f"link {link.n} came before link {expected}")
+            raise ChainError(None, "missing", f"link {link.n} came before link {expected}: ask for the rest")
         if link.prev != self.heads[other]:
             raise ChainError(other, "rewritten", f"link {link.n} does not follow the other's link {link.n - 1}")
         if link.seen not in self._mine:

@@ -93,6 +93,8 @@ class Referee:
         self._pattern = rules.deal_pattern
         #: Called with each finished deal's verified pack (by position), after the audit.
         self.on_verified: Callable[[int, list[int]], None] | None = None
+        #: The cards the other seat showed of its hand (``show``), as they were shown.
+        self.shown_by_other: list[int] = []
 
     # ---------------------------------------------------------------- state
 
@@ -105,6 +107,11 @@ class Referee:
         """A deal is in play here and this seat's cards are all known to it."""
         m = self.match
         return m is not None and not m.deal.over and m.ended is None and not self.missing_keys()
+
+    def pending_audit(self) -> bool:
+        """The deal in play is over but not yet verified with both sides' keys."""
+        m = self.match
+        return m is not None and m.deal.over and len(m.records) - 1 in self._packs
 
     def missing_keys(self) -> list[int]:
         """Positions this seat holds but cannot open yet (a draw whose key has not come)."""
@@ -152,6 +159,30 @@ class Referee:
         out: list[Message] = [{"t": "act", "deal": pack.index, "action": action_name(action), "keys": keys}]
         return out + self._after_change()
 
+    def show_hand(self) -> list[Message]:
+        """Show this seat's hand to the other: the keys of every card it holds."""
+        m = self.match
+        pack = self._current()
+        if m is None or pack is None or not self.playing:
+            raise IllegalActionError("there is no hand to show now")
+        mine = [pack.position_of[c] for c in cards_of(m.deal.hands[self.seat])]
+        new = [p for p in mine if p not in pack.released]
+        pack.released.update(new)
+        return [{"t": "show", "deal": pack.index, "keys": [[p, pack.shuffle.key(p)] for p in new]}]
+
+    def _on_show(self, pack: _DealPack, message: Message) -> list[Message]:
+        m = self.match
+        if m is None or len(m.records) != pack.index + 1 or m.deal.over:
+            raise Cheat(self.other, "out_of_turn", "a hand shown while no deal is in play")
+        theirs = {pack.position_of[c] for c in cards_of(m.deal.hands[self.other])}
+        pairs = self._keys_of(pack, message, theirs - set(pack.shuffle.opened))
+        opened = self._open_all(pack, pairs)
+        for position, card in opened.items():
+            self._place(pack, position, card)
+        opened_positions = set(pack.shuffle.opened)
+        self.shown_by_other = [c for c in cards_of(m.deal.hands[self.other]) if pack.position_of[c] in opened_positions]
+        return []
+
     @staticmethod
     def _shown_by(deal: Deal, seat: int, action: int) -> list[int]:
         """The cards an action shows to the other seat (before it is applied)."""
@@ -183,6 +214,8 @@ class Referee:
             return self._on_act(pack, message)
         if kind == "end":
             return self._on_end(pack, message)
+        if kind == "show":
+            return self._on_show(pack, message)
         raise Cheat(self.other, "malformed", f"an unknown message {kind!r}")
 
     def _on_shuffle(self, pack: _DealPack, message: Message) -> list[Message]:

@@ -1,0 +1,515 @@
+"""One page's side of an online game in protocol 2: no referee, a signed transcript, each clock its own.
+
+Both pages run the same :class:`PeerSession`. It keeps the signed
+transcript of both seats (:mod:`py_engine.fairplay.transcript`), and a
+:class:`~.referee.Referee` that holds only this seat's cards and checks
+every move of the other. What crosses the channel is ``{"v": 2, "link":
+...}``: a signed link of the transcript, whose message (``body``) is one of
+
+* ``coin``: who deals first, by commitment (seat 0 commits to a secret,
+  seat 1 answers with its own, seat 0 reveals);
+* the referee's ``shuffle``, ``keys``, ``act``, ``end`` and ``show`` (a hand
+  shown for :data:`SHOW_MS`: its keys, released to the other);
+* ``chat``, ``pause``, ``back``; ``result`` (the match's end as this seat
+  signs it: played out, conceded, lost on time or by a proven cheat);
+  ``rematch``.
+
+``{"v": 2, "hello": [n0, n1]}`` (unsigned: it only asks) says how many links
+of each seat this side holds; the other sends what is missing, from its
+chain. Nothing the other page says about the game is taken on its word:
+each link is checked, in order, by the transcript and then the referee.
+
+Time is this page's clock only (``now``, ms): the other's absence past
+:data:`RETURN_MS` is a win on time here, signed by this seat alone until the
+other, back, signs it too; a pause runs for :data:`PAUSE_MS` on the paused
+page, whose own engine then plays its seat (level 3, from that seat's
+knowledge only) until its player is back.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from ...core.actions import action_name, parse_action
+from ...core.errors import EngineError, IllegalActionError
+from ...core.rules import Rules
+from ...fairplay import p256
+from ...fairplay.pack import Cheat
+from ...fairplay.transcript import ChainError, Link, Transcript, signing_text
+from ..json_text import JsonTextError, parse_json
+from .messages import CHAT_KEPT, PAUSE_MS, RETURN_MS, SHOW_MS, PeerError, chat_line, check_now
+from .referee import Referee
+
+VERSION = 2
+#: The longest text one message may be (a shuffle step of 24 cards is about 2 KB).
+MESSAGE_MAX = 16_384
+#: Messages from the other page: a burst, then a rate; more are dropped before anything is read.
+RATE_BURST = 60
+RATE_PER_S = 10.0
+#: The level of the computer that stands in for a paused player, on that player's own page.
+STAND_IN_LEVEL = 3
+
+
+class VersionError(PeerError):
+    code = "other_version"
+
+
+class PeerSession:
+    """One page's side of an online game: the transcript, the referee, the clock, the chat, the result."""
+
+    def __init__(
+        self,
+        seat: int,
+        rules: Rules,
+        match_id: str,
+        identities: tuple[str, str],
+        secret: bytes,
+        sign: Callable[[bytes], str],
+        verify: Callable[[str, bytes, str], bool] = p256.verify,
+    ) -> None:
+        self.seat = seat
+        self.other = 1 - seat
+        self.rules = rules
+        self.match_id = match_id
+        self._secret = secret
+        self._sign = sign
+        self.transcript = Transcript(match_id, seat, identities, verify)
+        self.referee: Referee | None = None
+        self._coin: dict[str, str] = {}
+        self.chat: list[dict[str, Any]] = []
+        #: The other's shown cards and until when; the seats paused and until when.
+        self.shown: tuple[list[int], int] | None = None
+        self.paused: dict[int, int] = {}
+        self.away_since: int | None = None
+        #: How the match ended, as this seat signed it; None while it goes on.
+        self.ending: dict[str, Any] | None = None
+        self.cheat: Cheat | ChainError | None = None
+        self.now = 0
+        self._tokens = float(RATE_BURST)
+        self._tokens_at = 0
+        self._outbox: list[str] = []
+        self._replaying: list[Link] | None = None
+
+    # ---------------------------------------------------------------- sending
+
+    def _send(self, body: dict[str, Any]) -> None:
+        draft = self.transcript.draft(body)
+        if self._replaying is not None:  # rebuilding after a reload: the link was signed and sent before
+            if not self._replaying or self._replaying[0].body != body:
+                raise PeerError("the saved game does not replay: its own messages differ from what it makes again")
+            self.transcript.signed(draft, self._replaying.pop(0).sig)
+            return
+        link = self.transcript.signed(draft, self._sign(signing_text(draft.digest(self.match_id))))
+        self._outbox.append(json.dumps({"v": VERSION, "link": link.to_json()}, separators=(",", ":")))
+
+    def _send_all(self, bodies: list[dict[str, Any]]) -> None:
+        for body in bodies:
+            self._send(body)
+
+    def take(self) -> list[str]:
+        """The texts to send to the other page now, in order."""
+        out, self._outbox = self._outbox, []
+        return out
+
+    # ---------------------------------------------------------------- start and coin
+
+    def start(self, now: int) -> list[str]:
+        """The first message of the game: seat 0 commits to its half of the coin that picks the first dealer."""
+        self._clock(now)
+        if self.seat == 0 and not self._coin:
+            self._coin["mine"] = self._secret_hex("coin")
+            self._send({"t": "coin", "commit": _digest(self._coin["mine"])})
+        return self.take()
+
+    def _secret_hex(self, label: str) -> str:
+        return _digest(self._secret.hex() + "\n" + self.match_id + "\n" + label)
+
+    def _on_coin(self, body: dict[str, Any]) -> None:
+        if self.referee is not None:
+            raise PeerError("the coin is already cast")
+        if self.seat == 1 and "commit" in body and "commit" not in self._coin:
+            self._coin["commit"] = _hex64(body["commit"])
+            self._coin["mine"] = self._secret_hex("coin")
+            self._send({"t": "coin", "value": self._coin["mine"]})
+        elif self.seat == 0 and "value" in body and "theirs" not in self._coin:
+            self._coin["theirs"] = _hex64(body["value"])
+            self._send({"t": "coin", "reveal": self._coin["mine"]})
+            self._begin(self._coin["mine"], self._coin["theirs"])
+        elif self.seat == 1 and "reveal" in body and "commit" in self._coin:
+            reveal = _hex64(body["reveal"])
+            if _digest(reveal) != self._coin["commit"]:
+                raise Cheat(self.other, "bad_coin", "the coin's reveal is not what was committed")
+            self._begin(reveal, self._coin["mine"])
+        else:
+            raise PeerError("a coin message out of its turn")
+
+    def _begin(self, first: str, second: str) -> None:
+        dealer = int(_digest(first + second), 16) & 1
+        self.referee = Referee(self.seat, self.rules, self.match_id, dealer, self._secret)
+        self._send_all(self.referee.start())
+
+    # ---------------------------------------------------------------- the other's messages
+
+    def receive(self, text: Any, now: int) -> dict[str, Any]:
+        """A text from the other page: ``{"send": [...], "accepted": n}`` or ``{"refused": ..., "send": [...]}``."""
+        self._clock(now)
+        self.away_since = None
+        if not self._spend_token():
+            return {"refused": {"code": "rate_limited", "message": "too many messages: dropped"}, "send": []}
+        try:
+            message = _envelope(text)
+            if "hello" in message:
+                self._on_hello(message["hello"])
+                return {"send": self.take(), "accepted": 0}
+            link = self.transcript.accept(message["link"])
+        except ChainError as e:
+            if e.what == "missing":  # links lost with a connection: ask for them again
+                self._outbox.append(json.dumps({"v": VERSION, "hello": list(self.transcript.counts)}))
+            return self._refused(e)
+        except EngineError as e:
+            return self._refused(e)
+        try:
+            self._on_body(link.body)
+        except (Cheat, EngineError) as e:
+            return self._refused(e if isinstance(e, Cheat) else Cheat(self.other, "malformed", str(e)), link)
+        return {"send": self.take(), "accepted": 1}
+
+    def _refused(self, error: ChainError | EngineError | Cheat, link: Link | None = None) -> dict[str, Any]:
+        proven = isinstance(error, Cheat) or (isinstance(error, ChainError) and error.by == self.other)
+        if proven and self.ending is None:
+            assert isinstance(error, Cheat | ChainError)
+            self.cheat = error
+            what = error.what
+            evidence = {"what": what, "detail": error.detail, "link": None if link is None else link.n}
+            self._end(self.seat, "cheat", evidence)
+        code = "cheat" if proven else getattr(error, "code", "refused")
+        return {"refused": {"code": code, "message": str(error)}, "send": self.take()}
+
+    def _on_hello(self, counts: Any) -> None:
+        if not (isinstance(counts, list) and len(counts) == 2 and all(type(c) is int and c >= 0 for c in counts)):
+            raise PeerError("a hello names how many links of each seat it holds")
+        for link in self.transcript.since(self.seat, counts[self.seat]):
+            self._outbox.append(json.dumps({"v": VERSION, "link": link.to_json()}, separators=(",", ":")))
+
+    def hello(self, now: int) -> list[str]:
+        """After (re)connecting: ask the other for the links this page lacks."""
+        self._clock(now)
+        self.away_since = None
+        self._outbox.append(json.dumps({"v": VERSION, "hello": list(self.transcript.counts)}))
+        return self.take()
+
+    def _on_body(self, body: dict[str, Any]) -> None:
+        kind = body.get("t")
+        if self.ending is not None and self.ending.get("agreed") and kind != "chat":
+            raise PeerError("the match is over")
+        if kind == "coin":
+            self._on_coin(body)
+        elif kind in ("shuffle", "keys", "act", "end", "show"):
+            if self.referee is None:
+                raise PeerError("a game message before the coin")
+            out = self.referee.receive(body)
+            if kind == "show":
+                self.shown = (self.referee.shown_by_other, self.now + SHOW_MS)
+            self._send_all(out)
+            self._after_move()
+        elif kind == "chat":
+            self._keep_chat(self.other, chat_line(body))
+        elif kind == "pause":
+            self.paused[self.other] = self.now + PAUSE_MS
+        elif kind == "back":
+            self.paused.pop(self.other, None)
+        elif kind == "result":
+            self._on_result(body)
+        else:
+            raise PeerError(f"an unknown message {kind!r}")
+
+    # ---------------------------------------------------------------- this seat's intentions
+
+    def act(self, action: Any, now: int) -> list[str]:
+        """This seat's move (an action text); refused in words if the rules or the moment do not allow it."""
+        self._clock(now)
+        if self.referee is None or self.ending is not None:
+            raise IllegalActionError("no move is possible now")
+        try:
+            chosen = parse_action(action)
+        except ValueError as e:
+            raise IllegalActionError(str(e)) from None
+        self._send_all(self.referee.act(chosen))
+        self._after_move()
+        return self.take()
+
+    def say(self, line: dict[str, Any], now: int) -> list[str]:
+        """A chat line (``{"text"}`` of at most 500 characters, refused in words if longer, or ``{"phrase"}``)."""
+        self._clock(now)
+        content = chat_line(line)
+        self._keep_chat(self.seat, content)
+        self._send({"t": "chat", **content})
+        return self.take()
+
+    def show_cards(self, now: int) -> list[str]:
+        """Show this seat's hand to the other for 10 s: its keys go to the other."""
+        self._clock(now)
+        if self.referee is None or not self.referee.playing:
+            raise IllegalActionError("there is no hand to show now")
+        self._send_all(self.referee.show_hand())
+        return self.take()
+
+    def pause(self, now: int) -> list[str]:
+        self._clock(now)
+        self.paused[self.seat] = self.now + PAUSE_MS
+        self._send({"t": "pause"})
+        return self.take()
+
+    def back(self, now: int) -> list[str]:
+        self._clock(now)
+        self.paused.pop(self.seat, None)
+        self._send({"t": "back"})
+        return self.take()
+
+    def concede(self, now: int) -> list[str]:
+        """Give up the match: the other wins it, and both sign that."""
+        self._clock(now)
+        if self.ending is None:
+            self._end(self.other, "conceded", {})
+        return self.take()
+
+    # ---------------------------------------------------------------- the clock
+
+    def connection(self, up: bool, now: int) -> list[str]:
+        """The channel to the other page opened or was lost."""
+        self._clock(now)
+        if up:
+            return self.hello(now)
+        if self.away_since is None:
+            self.away_since = self.now
+        return self.take()
+
+    def tick(self, now: int) -> list[str]:
+        """Time passes on this page: the other's absence, this seat's pause (the computer takes over)."""
+        self._clock(now)
+        if self.ending is None and self.away_since is not None and self.now - self.away_since >= RETURN_MS:
+            self._end(self.seat, "time", {"away_since": self.away_since, "now": self.now})
+        if self.shown is not None and self.now >= self.shown[1]:
+            self.shown = None
+        until = self.paused.get(self.seat)
+        r = self.referee
+        if until is not None and self.now >= until and r is not None and r.playing and self.ending is None:
+            assert r.match is not None
+            if r.match.legal(self.seat) and (r.match.deal.to_act == self.seat or r.match.deal.windows >> self.seat & 1):
+                from ... import ai  # the stand-in's search, imported on first use
+
+                decision = ai.choose(r.match, self.seat, ai.Request(level=STAND_IN_LEVEL))
+                self._send_all(r.act(decision.action))
+                self._after_move()
+        return self.take()
+
+    def _clock(self, now: Any) -> None:
+        self.now = max(self.now, check_now(now))
+
+    def _spend_token(self) -> bool:
+        self._tokens = min(RATE_BURST, self._tokens + (self.now - self._tokens_at) * RATE_PER_S / 1000)
+        self._tokens_at = self.now
+        if self._tokens < 1:
+            return False
+        self._tokens -= 1
+        return True
+
+    # ---------------------------------------------------------------- the end
+
+    def _after_move(self) -> None:
+        r = self.referee
+        if r is None or r.match is None or self.ending is not None:
+            return
+        m = r.match
+        if m.finished and m.deal.over and not r.pending_audit():
+            winner = m.bummerls[-1].winner if m.bummerls else None
+            self._end(winner, "played", {"scores": list(m.scores)})
+
+    def _end(self, winner: int | None, reason: str, evidence: dict[str, Any]) -> None:
+        self.ending = {"winner": winner, "reason": reason, "evidence": evidence, "agreed": False}
+        self._send({"t": "result", "winner": winner, "reason": reason, "evidence": evidence})
+        self._agreement()
+
+    def _on_result(self, body: dict[str, Any]) -> None:
+        winner, reason = body.get("winner"), body.get("reason")
+        if reason not in ("played", "conceded", "time", "cheat") or winner not in (0, 1, None):
+            raise PeerError("a result that is not one")
+        mine = self.ending
+        if mine is None:
+            if reason == "conceded" and winner == self.seat:
+                self._end(self.seat, "conceded", {})
+            elif reason == "time" and winner == self.other:
+                self._end(self.other, "time", body.get("evidence", {}))  # this page was away: it signs the loss
+            elif reason == "played":
+                raise Cheat(self.other, "false_result", "a result of a match that is not over here")
+            # A cheat claimed against this seat is not signed: this seat's moves were checked before they left.
+        elif mine["reason"] == "time" and reason == "time" and winner == self.other and mine["winner"] == self.seat:
+            self.ending = {"winner": None, "reason": "abandoned", "evidence": {}, "agreed": False}
+            self._send({"t": "result", "winner": None, "reason": "abandoned", "evidence": {}})
+        elif reason == "played" and mine["reason"] == "played" and winner != mine["winner"]:
+            raise Cheat(self.other, "false_result", "a result other than the one both engines computed")
+        self._agreement()
+
+    def _agreement(self) -> None:
+        agreed = self.transcript.result()
+        if self.ending is not None and agreed is not None:
+            self.ending["agreed"] = True
+
+    @property
+    def result(self) -> dict[str, Any] | None:
+        """The match's result, as both seats signed it; None until they both have."""
+        return self.transcript.result()
+
+    def _keep_chat(self, seat: int, content: dict[str, Any]) -> None:
+        self.chat.append({"seat": seat, **content, "at": self.now})
+        del self.chat[:-CHAT_KEPT]
+
+    # ---------------------------------------------------------------- status
+
+    def status(self) -> dict[str, Any]:
+        r = self.referee
+        m = None if r is None else r.match
+        return {
+            "seat": self.seat,
+            "playing": bool(r and r.playing),
+            "legal": [] if m is None or r is None or not r.playing else [action_name(a) for a in m.legal(self.seat)],
+            "scores": None if m is None else list(m.scores),
+            "away": self.away_since is not None,
+            "paused": sorted(self.paused),
+            "shown": None if self.shown is None else self.shown[0],
+            "ending": self.ending,
+            "result": self.result,
+            "cheat": None if self.cheat is None else {"by": self.cheat.by, "what": self.cheat.what},
+        }
+
+    # ---------------------------------------------------------------- kept across reloads
+
+    def to_json(self) -> dict[str, Any]:
+        """What the page keeps (never sent): this seat's secret, the transcript and this page's clocks."""
+        return {
+            "format": "sixty-six/online-2",
+            "seat": self.seat,
+            "rules": self.rules.to_dict(),
+            "match": self.match_id,
+            "secret": self._secret.hex(),
+            "transcript": self.transcript.to_json(),
+            "now": self.now,
+            "away_since": self.away_since,
+            "paused": [[seat, until] for seat, until in sorted(self.paused.items())],
+        }
+
+    @classmethod
+    def restore(
+        cls,
+        saved: Any,
+        sign: Callable[[bytes], str],
+        verify: Callable[[str, bytes, str], bool] = p256.verify,
+    ) -> PeerSession:
+        """A kept game, rebuilt by replaying its transcript with its secret; PeerError (in words) if damaged."""
+        from ...core.rules import rules_from_dict
+
+        try:
+            if not (isinstance(saved, dict) and saved.get("format") == "sixty-six/online-2"):
+                raise PeerError("not a saved online game of this version")
+            kept = Transcript.from_json(saved["transcript"], verify)
+            seat, now = saved["seat"], check_now(saved["now"])
+            away, paused = saved["away_since"], saved["paused"]
+            if seat != kept.seat or kept.match_id != saved["match"]:
+                raise PeerError("the saved game's seat or match does not fit its transcript")
+            if away is not None and check_now(away) > now:
+                raise PeerError("the saved game's absence starts after its clock")
+            if not isinstance(paused, list) or not all(
+                isinstance(p, list) and len(p) == 2 and p[0] in (0, 1) and check_now(p[1]) >= 0 for p in paused
+            ):
+                raise PeerError("the saved game's pauses are damaged")
+            secret = bytes.fromhex(saved["secret"])
+            if len(secret) != 32:
+                raise PeerError("the saved game's secret is damaged")
+            rules = rules_from_dict(saved["rules"])
+        except (KeyError, TypeError, ValueError, ChainError) as e:
+            raise PeerError(f"the saved online game is damaged: {e}") from None
+        session = cls(seat, rules, kept.match_id, kept.identities, secret, sign, verify)
+        session._replay(kept.links, now)
+        session.away_since = away
+        session.paused = {p[0]: p[1] for p in paused}
+        return session
+
+    def _replay(self, links: list[Link], now: int) -> None:
+        self._replaying = [link for link in links if link.seat == self.seat]
+        try:
+            for link in links:
+                if link.seat == self.other:
+                    self._clock(now)
+                    self.transcript.accept(link.to_json())
+                    try:
+                        self._on_body(link.body)
+                    except Cheat as cheat:  # the link that proved a cheat is kept, as its evidence
+                        self._refused(cheat, link)
+                elif self._replaying and self._replaying[0] is link:
+                    self._redo(link.body, now)
+            if self._replaying:
+                raise PeerError("the saved game does not replay: some of its own messages were not made again")
+        except (Cheat, EngineError, ChainError) as e:
+            raise PeerError(f"the saved online game does not replay: {e}") from None
+        finally:
+            self._replaying = None
+            self._outbox.clear()
+
+    def _redo(self, body: dict[str, Any], now: int) -> None:
+        """Do again what this seat chose (its moves, chat, pauses), so that its links are made again."""
+        kind = body.get("t")
+        if kind == "coin" and "commit" in body:
+            self.start(now)
+        elif kind == "act":
+            self.act(body.get("action"), now)
+        elif kind == "show":
+            self.show_cards(now)
+        elif kind == "chat":
+            self.say({k: v for k, v in body.items() if k != "t"}, now)
+        elif kind == "pause":
+            self.pause(now)
+        elif kind == "back":
+            self.back(now)
+        elif kind == "result" and body.get("reason") == "conceded":
+            self.concede(now)
+        elif kind == "result" and body.get("reason") in ("time", "cheat") and body.get("winner") == self.seat:
+            self._end(self.seat, str(body["reason"]), body.get("evidence", {}))
+        else:
+            raise PeerError(f"the saved game holds a message of its own it cannot make again ({kind!r})")
+
+
+def _digest(text: str) -> str:
+    import hashlib
+
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _hex64(value: Any) -> str:
+    if not (isinstance(value, str) and len(value) == 64 and all(c in "0123456789abcdef" for c in value)):
+        raise PeerError("a coin's half is 64 hex digits")
+    return value
+
+
+def _envelope(text: Any) -> dict[str, Any]:
+    if not isinstance(text, str):
+        raise PeerError("a message must be JSON text")
+    if len(text) > MESSAGE_MAX:
+        raise PeerError(f"a message of more than {MESSAGE_MAX} characters")
+    try:
+        message = parse_json(text, MESSAGE_MAX)
+    except JsonTextError as e:
+        raise PeerError(f"the message {e}") from None
+    if not isinstance(message, dict):
+        raise PeerError("a message must be a JSON object")
+    version = message.get("v")
+    if type(version) is not int or version != VERSION:
+        raise VersionError(
+            "the other player's page is of another version: both players should reload the page"
+            if type(version) is int
+            else "a message without its version"
+        )
+    if set(message) not in ({"v", "link"}, {"v", "hello"}):
+        raise PeerError("a message holds a link or a hello")
+    return message

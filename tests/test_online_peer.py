@@ -1,0 +1,273 @@
+"""Two pages' sessions of protocol 2: signed links, both referees, the clocks, the chat and the result."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable
+
+import pytest
+
+from py_engine.core.rules import PRESETS
+from py_engine.fairplay import p256
+from py_engine.service.online.messages import CHAT_MAX, PAUSE_MS, RETURN_MS, PeerError
+from py_engine.service.online.peer import RATE_BURST, PeerSession
+
+KEYS = [p256.new_key(random.Random(s)) for s in (41, 42)]
+
+
+class Pages:
+    """Two sessions and the texts in flight between them; ``now`` is both pages' clock (ms)."""
+
+    def __init__(self, preset: str = "AT20", seed: int = 1) -> None:
+        rng = random.Random(seed)
+        identities = (KEYS[0][1], KEYS[1][1])
+        self.sessions = [
+            PeerSession(s, PRESETS[preset], f"peer {seed}", identities, rng.randbytes(32), self._signer(s, rng))
+            for s in (0, 1)
+        ]
+        self.queues: list[list[str]] = [[], []]  # texts to each seat
+        self.now = 1_000
+        self.refused: list[dict[str, object]] = []
+        self.connected = [True, True]
+        self.post(0, self.sessions[0].start(self.now))
+
+    @staticmethod
+    def _signer(seat: int, rng: random.Random) -> Callable[[bytes], str]:
+        return lambda text: p256.sign(KEYS[seat][0], text, rng)
+
+    def post(self, seat: int, texts: list[str]) -> None:
+        if self.connected[seat] and self.connected[1 - seat]:
+            self.queues[1 - seat].extend(texts)
+
+    def deliver(self) -> bool:
+        moved = False
+        for seat in (0, 1):
+            while self.queues[seat]:
+                answer = self.sessions[seat].receive(self.queues[seat].pop(0), self.now)
+                if "refused" in answer:
+                    self.refused.append({"seat": seat, **answer["refused"]})  # type: ignore[dict-item]
+                self.post(seat, answer["send"])  # type: ignore[arg-type]
+                moved = True
+        return moved
+
+    def play(self, rng: random.Random, moves: int = 100_000, who: tuple[int, ...] = (0, 1)) -> None:
+        for _ in range(moves):
+            moved = self.deliver()
+            for seat in who:
+                legal = self.sessions[seat].status()["legal"]
+                if legal:
+                    self.post(seat, self.sessions[seat].act(rng.choice(legal), self.now))
+                    moved = True
+                    break
+            if not moved:
+                return
+
+
+def test_a_whole_match_ends_in_one_result_both_signed() -> None:
+    pages = Pages("DE24", 2)
+    pages.play(random.Random(2))
+    a, b = pages.sessions
+    assert pages.refused == []
+    assert a.result is not None and a.result == b.result and a.result["reason"] == "played"
+    assert a.transcript.heads == b.transcript.heads
+    assert a.referee is not None and b.referee is not None and a.referee.match is not None
+    assert b.referee.match is not None and a.referee.match.record() == b.referee.match.record()
+    assert a.status()["ending"]["agreed"] and b.status()["ending"]["agreed"]
+
+
+@pytest.mark.parametrize("quitter", [0, 1])
+def test_a_concession_is_signed_by_both(quitter: int) -> None:
+    pages = Pages("HU24", 3)
+    pages.play(random.Random(3), moves=6)
+    pages.post(quitter, pages.sessions[quitter].concede(pages.now))
+    pages.deliver()
+    pages.deliver()
+    for session in pages.sessions:
+        assert session.result == {"winner": 1 - quitter, "reason": "conceded", "evidence": {}}
+
+
+def test_a_page_away_past_the_minute_loses_on_time_and_learns_it_when_back() -> None:
+    pages = Pages("AT20", 4)
+    pages.play(random.Random(4), moves=5)
+    stay, leave = pages.sessions
+    pages.connected[1] = False
+    stay.connection(False, pages.now)
+    assert stay.tick(pages.now + RETURN_MS - 1) == [] and stay.ending is None
+    pages.now += RETURN_MS
+    stay.tick(pages.now)
+    assert stay.ending is not None and stay.ending["winner"] == 0 and stay.ending["reason"] == "time"
+    assert stay.result is None  # signed by one seat only, so far
+    pages.connected[1] = True
+    pages.post(1, leave.connection(True, pages.now))
+    pages.post(0, stay.connection(True, pages.now))
+    while pages.deliver():
+        pass
+    assert stay.result == leave.result and stay.result is not None and stay.result["winner"] == 0
+
+
+def test_two_pages_that_each_saw_the_other_away_record_no_win() -> None:
+    pages = Pages("AT20", 5)
+    pages.play(random.Random(5), moves=5)
+    pages.connected = [False, False]
+    for session in pages.sessions:
+        session.connection(False, pages.now)
+    pages.now += RETURN_MS
+    for session in pages.sessions:
+        session.tick(pages.now)
+        assert session.ending is not None and session.ending["winner"] == session.seat
+    pages.connected = [True, True]
+    for seat in (0, 1):
+        pages.post(seat, pages.sessions[seat].connection(True, pages.now))
+    while pages.deliver():
+        pass
+    assert all(s.ending is not None and s.ending["winner"] is None for s in pages.sessions)
+    assert all(s.ending is not None and s.ending["reason"] == "abandoned" for s in pages.sessions)
+
+
+def test_chat_is_plain_text_of_at_most_500_characters_refused_in_words_beyond() -> None:
+    pages = Pages()
+    a, b = pages.sessions
+    pages.post(0, a.say({"text": "x" * CHAT_MAX}, pages.now))
+    with pytest.raises(PeerError, match="at most 500"):
+        a.say({"text": "x" * (CHAT_MAX + 1)}, pages.now)
+    pages.post(1, b.say({"text": "a\u202eb"}, pages.now))
+    pages.post(1, b.say({"phrase": "good_luck"}, pages.now))
+    while pages.deliver():
+        pass
+    for session in (a, b):  # each page in the order it saw them: its own at once, the other's as they came
+        lines = sorted((line["seat"], line.get("text", line.get("phrase"))) for line in session.chat)
+        assert lines == [(0, "x" * CHAT_MAX), (1, "ab"), (1, "good_luck")]
+
+
+def test_a_paused_player_is_stood_in_for_by_its_own_page_after_20_s() -> None:
+    pages = Pages("AT20", 6)
+    rng = random.Random(6)
+    while not pages.sessions[0].status()["legal"]:
+        pages.deliver()
+        pages.play(rng, moves=1, who=(1,))
+    paused = pages.sessions[0]
+    pages.post(0, paused.pause(pages.now))
+    pages.deliver()
+    assert pages.sessions[1].status()["paused"] == [0]
+    assert paused.tick(pages.now + PAUSE_MS - 1) == []
+    pages.now += PAUSE_MS
+    sent = paused.tick(pages.now)
+    assert any(json.loads(t)["link"]["body"]["t"] == "act" for t in sent)  # the stand-in moved, on this page
+    pages.post(0, sent)
+    pages.post(0, paused.back(pages.now))
+    pages.deliver()
+    assert pages.sessions[1].status()["paused"] == [] and pages.refused == []
+
+
+def test_shown_cards_reach_the_other_page_and_only_those() -> None:
+    pages = Pages("HU24", 7)
+    shower, watcher = pages.sessions
+    while not shower.status()["playing"]:
+        assert pages.deliver()
+    assert shower.referee is not None and shower.referee.match is not None
+    pages.post(0, shower.show_cards(pages.now))
+    pages.deliver()
+    hand = shower.referee.match.deal.hands[0]
+    assert watcher.status()["shown"] == [c for c in range(24) if hand >> c & 1]
+
+
+def test_a_page_of_version_1_is_told_to_reload() -> None:
+    pages = Pages()
+    answer = pages.sessions[1].receive(json.dumps({"v": 1, "t": "room", "n": 1}), pages.now)
+    assert answer["refused"]["code"] == "other_version" and "reload" in answer["refused"]["message"]
+
+
+def test_junk_is_dropped_before_it_is_read_and_the_game_goes_on() -> None:
+    pages = Pages("AT20", 8)
+    target = pages.sessions[1]
+    codes = [target.receive("{" * 1000, pages.now)["refused"]["code"] for _ in range(1000)]
+    assert codes.count("rate_limited") == 1000 - RATE_BURST
+    pages.now += 10_000  # the rate comes back with time
+    pages.play(random.Random(8), moves=20)
+    assert target.status()["scores"] is not None
+
+
+def test_a_proven_cheat_ends_the_match_for_the_cheater_with_its_evidence() -> None:
+    pages = Pages("AT20", 9)
+    pages.play(random.Random(9), moves=4)
+    cheater, honest = pages.sessions
+    assert cheater.referee is not None and cheater.referee.match is not None
+    deal = len(cheater.referee.match.records) - 1
+    # A card the cheater does not hold, with a key that opens nothing: signed, so proven.
+    cheater._send({"t": "act", "deal": deal, "action": "play:AH", "keys": [[23, "01" + "00" * 31]]})
+    pages.post(0, cheater.take())
+    pages.deliver()
+    assert honest.cheat is not None and honest.cheat.by == 0
+    assert honest.ending is not None and honest.ending["winner"] == 1 and honest.ending["reason"] == "cheat"
+    assert honest.result is None  # one-sided: the cheater did not sign its loss
+
+
+def test_a_reloaded_page_rebuilds_its_game_from_its_secret_and_the_transcript() -> None:
+    pages = Pages("HU24", 10)
+    rng = random.Random(10)
+    pages.play(rng, moves=40)
+    pages.post(1, pages.sessions[1].say({"text": "brb"}, pages.now))
+    pages.deliver()
+    saved = json.loads(json.dumps(pages.sessions[1].to_json()))
+    signer = Pages._signer(1, random.Random(11))
+    reloaded = PeerSession.restore(saved, signer)
+    before = pages.sessions[1]
+    assert reloaded.transcript.heads == before.transcript.heads
+    assert reloaded.referee is not None and before.referee is not None
+    assert reloaded.referee.match is not None and before.referee.match is not None
+    assert reloaded.referee.match.record() == before.referee.match.record()
+    assert reloaded.status() == before.status()
+    # The reloaded page goes on with the other as if nothing happened.
+    pages.sessions[1] = reloaded
+    pages.post(1, reloaded.connection(True, pages.now))
+    pages.post(0, pages.sessions[0].connection(True, pages.now))
+    pages.play(rng)
+    assert pages.sessions[0].result is not None and pages.sessions[0].result == reloaded.result
+    assert [r for r in pages.refused if r["code"] not in ("repeated",)] == []
+
+
+def test_a_damaged_saved_game_is_refused_in_words() -> None:
+    pages = Pages("AT20", 12)
+    pages.play(random.Random(12), moves=10)
+    saved = pages.sessions[0].to_json()
+    signer = Pages._signer(0, random.Random(1))
+    damaged = [
+        None,
+        {**saved, "format": "x"},
+        {**saved, "secret": "zz"},
+        {**saved, "secret": "00" * 32},  # another secret: its own messages are not made again
+        {**saved, "now": "x"},
+        {**saved, "away_since": saved["now"] + 1},
+        {**saved, "paused": [[0]]},
+        {**saved, "seat": 1},
+        {k: v for k, v in saved.items() if k != "rules"},
+    ]
+    links = saved["transcript"]["links"]
+    edited = json.loads(json.dumps(saved))
+    edited["transcript"]["links"][-1]["body"]["t"] = "chat"
+    damaged.append(edited)
+    assert links
+    for bad in damaged:
+        with pytest.raises(PeerError):
+            PeerSession.restore(bad, signer)
+
+
+def test_a_game_ended_by_a_cheat_or_on_time_reloads_as_it_ended() -> None:
+    pages = Pages("AT20", 13)
+    pages.play(random.Random(13), moves=4)
+    cheater, honest = pages.sessions
+    assert cheater.referee is not None and cheater.referee.match is not None
+    deal = len(cheater.referee.match.records) - 1
+    cheater._send({"t": "act", "deal": deal, "action": "play:AH", "keys": [[23, "01" + "00" * 31]]})
+    pages.post(0, cheater.take())
+    pages.deliver()
+    assert honest.ending is not None and honest.ending["reason"] == "cheat"
+    again = PeerSession.restore(honest.to_json(), Pages._signer(1, random.Random(2)))
+    assert again.ending == honest.ending and again.status()["cheat"] == honest.status()["cheat"]
+    pages = Pages("AT20", 14)
+    pages.play(random.Random(14), moves=4)
+    pages.sessions[0].connection(False, pages.now)
+    pages.sessions[0].tick(pages.now + RETURN_MS)
+    again = PeerSession.restore(pages.sessions[0].to_json(), Pages._signer(0, random.Random(2)))
+    assert again.ending == pages.sessions[0].ending and again.ending is not None
