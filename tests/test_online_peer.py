@@ -271,3 +271,43 @@ def test_a_game_ended_by_a_cheat_or_on_time_reloads_as_it_ended() -> None:
     pages.sessions[0].tick(pages.now + RETURN_MS)
     again = PeerSession.restore(pages.sessions[0].to_json(), Pages._signer(0, random.Random(2)))
     assert again.ending == pages.sessions[0].ending and again.ending is not None
+
+
+def test_a_report_replays_for_anyone_and_an_edited_one_does_not() -> None:
+    from py_engine.tools.verify_match import describe, verdict
+
+    pages = Pages("AT20", 15)
+    pages.play(random.Random(15), moves=30)
+    cheater, honest = pages.sessions
+    assert cheater.referee is not None and cheater.referee.match is not None
+    deal = len(cheater.referee.match.records) - 1
+    cheater._send({"t": "act", "deal": deal, "action": "play:AH", "keys": [[23, "01" + "00" * 31]]})
+    pages.post(0, cheater.take())
+    pages.deliver()
+    report = json.loads(json.dumps(honest.report()))
+    found = verdict(report)
+    assert found["ok"] and found["cheat"]["by"] == 0 and found["ending"]["winner"] == 1
+    assert found["deals_verified"] == honest.referee.verified if honest.referee else False
+    assert any("Cheat proven against seat 0" in line for line in describe(found))
+    # The cheater's own report of the same game does not check out: its own messages are not an engine's.
+    assert not verdict(json.loads(json.dumps(cheater.report())))["ok"]
+    # Edited: a word of the chat in a signed link, or the score.
+    edited = json.loads(json.dumps(report))
+    edited["game"]["transcript"]["links"][0]["body"]["t"] = "chat"
+    assert not verdict(edited)["ok"]
+    assert not verdict({"format": "x"})["ok"]
+
+
+def test_a_rematch_is_asked_by_both_once_the_match_is_over() -> None:
+    pages = Pages("AT20", 16)
+    a, b = pages.sessions
+    with pytest.raises(Exception, match="still being played"):
+        a.rematch(pages.now)
+    pages.post(1, b.concede(pages.now))
+    while pages.deliver():
+        pass
+    pages.post(0, a.rematch(pages.now))
+    pages.post(1, b.rematch(pages.now))
+    while pages.deliver():
+        pass
+    assert a.status()["rematch"] == b.status()["rematch"] == [0, 1]

@@ -43,6 +43,8 @@ from .messages import CHAT_KEPT, PAUSE_MS, RETURN_MS, SHOW_MS, PeerError, chat_l
 from .referee import Referee
 
 VERSION = 2
+#: A report: the reporting page's saved game (its secret for this match included) and the chat.
+REPORT_FORMAT = "sixty-six/report-2"
 #: The longest text one message may be (a shuffle step of 24 cards is about 2 KB).
 MESSAGE_MAX = 16_384
 #: Messages from the other page: a burst, then a rate; more are dropped before anything is read.
@@ -91,6 +93,7 @@ class PeerSession:
         self._tokens_at = 0
         self._outbox: list[str] = []
         self._replaying: list[Link] | None = None
+        self.rematch_asked: set[int] = set()
 
     # ---------------------------------------------------------------- sending
 
@@ -170,11 +173,17 @@ class PeerSession:
             return self._refused(e)
         except EngineError as e:
             return self._refused(e)
+        refused = self._take(link)
+        return refused if refused is not None else {"send": self.take(), "accepted": 1}
+
+    def _take(self, link: Link) -> dict[str, Any] | None:
+        """Act on the other's accepted link; what an honest engine never sends proves a cheat (the link is kept
+        in the transcript as its evidence)."""
         try:
             self._on_body(link.body)
         except (Cheat, EngineError) as e:
             return self._refused(e if isinstance(e, Cheat) else Cheat(self.other, "malformed", str(e)), link)
-        return {"send": self.take(), "accepted": 1}
+        return None
 
     def _refused(self, error: ChainError | EngineError | Cheat, link: Link | None = None) -> dict[str, Any]:
         proven = isinstance(error, Cheat) or (isinstance(error, ChainError) and error.by == self.other)
@@ -202,7 +211,7 @@ class PeerSession:
 
     def _on_body(self, body: dict[str, Any]) -> None:
         kind = body.get("t")
-        if self.ending is not None and self.ending.get("agreed") and kind != "chat":
+        if self.ending is not None and self.ending.get("agreed") and kind not in ("chat", "rematch"):
             raise PeerError("the match is over")
         if kind == "coin":
             self._on_coin(body)
@@ -222,6 +231,10 @@ class PeerSession:
             self.paused.pop(self.other, None)
         elif kind == "result":
             self._on_result(body)
+        elif kind == "rematch":
+            if self.ending is None:
+                raise PeerError("a rematch asked while the match is played")
+            self.rematch_asked.add(self.other)
         else:
             raise PeerError(f"an unknown message {kind!r}")
 
@@ -382,7 +395,22 @@ class PeerSession:
             "ending": self.ending,
             "result": self.result,
             "cheat": None if self.cheat is None else {"by": self.cheat.by, "what": self.cheat.what},
+            "rematch": sorted(self.rematch_asked),
         }
+
+    def report(self) -> dict[str, Any]:
+        """What "Report" saves: this page's game, with its secret for this match, so anyone can replay it
+        (``python -m py_engine.tools.verify_match``). The secret opens this match's deals only."""
+        return {"format": REPORT_FORMAT, "game": self.to_json(), "chat": list(self.chat)}
+
+    def rematch(self, now: int) -> list[str]:
+        """Ask for a new match from 0:0 once this one is over; both asking starts it (a new session)."""
+        self._clock(now)
+        if self.ending is None:
+            raise IllegalActionError("the match is still being played")
+        self.rematch_asked.add(self.seat)
+        self._send({"t": "rematch"})
+        return self.take()
 
     # ---------------------------------------------------------------- kept across reloads
 
@@ -443,10 +471,7 @@ class PeerSession:
                 if link.seat == self.other:
                     self._clock(now)
                     self.transcript.accept(link.to_json())
-                    try:
-                        self._on_body(link.body)
-                    except Cheat as cheat:  # the link that proved a cheat is kept, as its evidence
-                        self._refused(cheat, link)
+                    self._take(link)
                 elif self._replaying and self._replaying[0] is link:
                     self._redo(link.body, now)
             if self._replaying:
@@ -472,6 +497,8 @@ class PeerSession:
             self.pause(now)
         elif kind == "back":
             self.back(now)
+        elif kind == "rematch":
+            self.rematch(now)
         elif kind == "result" and body.get("reason") == "conceded":
             self.concede(now)
         elif kind == "result" and body.get("reason") in ("time", "cheat") and body.get("winner") == self.seat:

@@ -95,6 +95,8 @@ class Referee:
         self.on_verified: Callable[[int, list[int]], None] | None = None
         #: The cards the other seat showed of its hand (``show``), as they were shown.
         self.shown_by_other: list[int] = []
+        #: Deals audited with both sides' keys and replayed with every card.
+        self.verified = 0
 
     # ---------------------------------------------------------------- state
 
@@ -448,6 +450,7 @@ class Referee:
         assert replay.result == m.deal.result
         self._adopt(real, replay)
         del self._packs[pack.index]
+        self.verified += 1
         if self.on_verified is not None:
             self.on_verified(pack.index, real)
         if m.finished:
