@@ -76,7 +76,7 @@ def _affine_x(p: Jacobian) -> int | None:
     return x * pow(z * z % P, -1, P) % P
 
 
-def _b64decode(text: str) -> bytes | None:
+def b64decode(text: str) -> bytes | None:
     if not isinstance(text, str) or not all(c.isalnum() or c in "-_" for c in text):
         return None
     try:
@@ -90,7 +90,7 @@ def b64encode(data: bytes) -> str:
 
 
 def _public_point(identity: str) -> tuple[int, int] | None:
-    raw = _b64decode(identity)
+    raw = b64decode(identity)
     if raw is None or len(raw) != 65 or raw[0] != 4:
         return None
     x, y = int.from_bytes(raw[1:33], "big"), int.from_bytes(raw[33:], "big")
@@ -102,7 +102,7 @@ def _public_point(identity: str) -> tuple[int, int] | None:
 def verify(identity: str, message: bytes, signature: str) -> bool:
     """Whether ``signature`` is ``identity``'s signature of ``message``; False for anything malformed."""
     q = _public_point(identity)
-    raw = _b64decode(signature)
+    raw = b64decode(signature)
     if q is None or raw is None or len(raw) != 64:
         return False
     r, s = int.from_bytes(raw[:32], "big"), int.from_bytes(raw[32:], "big")

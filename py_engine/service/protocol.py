@@ -61,6 +61,29 @@ if TYPE_CHECKING:
     from ..puzzles.solving import Session as PuzzleSession
     from .analysis import Board
     from .online import GuestSession, HostSession
+    from .online.peer import PeerSession
+
+#: Online play of protocol 2 (py_engine/service/online/peer_commands.py); all but saving and restoring are the
+#: page's (a saved game holds its seat's secret).
+PEER_COMMANDS = (
+    "peer_open",
+    "peer_receive",
+    "peer_act",
+    "peer_say",
+    "peer_show_cards",
+    "peer_pause",
+    "peer_back",
+    "peer_concede",
+    "peer_rematch",
+    "peer_tick",
+    "peer_connection",
+    "peer_show",
+    "peer_report",
+    "peer_verify_report",
+    "peer_save",
+    "peer_restore",
+    "peer_close",
+)
 
 #: Online play's commands (py_engine/service/online/commands.py); all but saving and restoring are the page's.
 ONLINE_COMMANDS = (
@@ -136,6 +159,7 @@ class Engine:
         self.games: dict[str, Match] = {}
         self.tables: dict[str, Table] = {}
         self.online: dict[str, HostSession | GuestSession] = {}
+        self.peers: dict[str, PeerSession] = {}
         self.puzzles: dict[str, PuzzleSession] = {}
         self.boards: dict[str, Board] = {}
         self._counter = 0
@@ -171,6 +195,8 @@ class Engine:
         }
         for name in ONLINE_COMMANDS:
             self._commands[name] = functools.partial(self._online, name)
+        for name in PEER_COMMANDS:
+            self._commands[name] = functools.partial(self._peer, name)
         for name in PUZZLE_COMMANDS:
             self._commands[name] = functools.partial(self._puzzle, name)
         for name in ANALYSIS_COMMANDS:
@@ -485,6 +511,12 @@ class Engine:
 
         return commands.HANDLERS[name](self, req)
 
+    def _peer(self, name: str, req: dict[str, Any]) -> dict[str, Any]:
+        """A ``peer_*`` command (protocol 2 of online play), imported on first use (_LAZY_MODULES)."""
+        from .online import peer_commands
+
+        return peer_commands.HANDLERS[name](self, req)
+
     # ---------------------------------------------------------------- analysis
 
     def _analysis(self, name: str, req: dict[str, Any]) -> dict[str, Any]:
@@ -527,6 +559,7 @@ PAGE_COMMANDS = frozenset(
         "table_import",
         "table_close",
         *(name for name in ONLINE_COMMANDS if name not in ("online_save", "online_restore")),
+        *(name for name in PEER_COMMANDS if name not in ("peer_save", "peer_restore")),
         *PUZZLE_COMMANDS,
         *ANALYSIS_COMMANDS,
     }

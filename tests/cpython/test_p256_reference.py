@@ -23,7 +23,7 @@ def test_signatures_agree_with_openssl_both_ways() -> None:
         assert not p256.verify(identity, message + b".", signature)
         d, ours = p256.new_key(rng)
         signed = p256.sign(d, message, rng)
-        public = ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), p256._b64decode(ours) or b"")
-        raw_sig = p256._b64decode(signed) or b""
+        public = ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), p256.b64decode(ours) or b"")
+        raw_sig = p256.b64decode(signed) or b""
         der = utils.encode_dss_signature(int.from_bytes(raw_sig[:32], "big"), int.from_bytes(raw_sig[32:], "big"))
         public.verify(der, message, ec.ECDSA(hashes.SHA256()))  # raises if it does not hold

@@ -1,0 +1,181 @@
+"""The protocol's ``peer_*`` commands: online play of protocol 2 (docs/protocol.md, "Online, protocol 2").
+
+A page opens a session for its seat with the two identities its browser
+proved and its identity's private key (the JWK's ``d``: the engine signs
+the transcript's links itself); every answer carries ``send``, the texts to
+pass to the other page unchanged, and the seat's ``view`` and ``status``.
+Saving and restoring (``peer_save``, ``peer_restore``) are the worker's:
+a saved game holds this seat's secret.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from ...core.errors import EngineError
+from ...fairplay import p256
+from ...fairplay.source import new_secret
+from ..requests import ProtocolError, arg, find
+from ..views import view
+from .messages import CHAT_MAX, PeerError, is_time, time_refusal
+from .peer import PeerSession
+
+if TYPE_CHECKING:
+    from ..protocol import Engine
+
+
+def _now(req: dict[str, Any]) -> int:
+    now: Any = req.get("now")
+    if not is_time(now):
+        raise ProtocolError("bad_request", time_refusal(now))
+    return int(now)
+
+
+def _signer(key: Any) -> Callable[[bytes], str]:
+    """The seat's signature from its private key (base64url of 32 bytes, as a JWK's ``d``)."""
+    raw = p256.b64decode(key) if isinstance(key, str) else None
+    if raw is None or len(raw) != 32 or not 0 < int.from_bytes(raw, "big") < p256.N:
+        raise ProtocolError("bad_request", "'key' must be the identity's private key (a JWK's d)")
+    private = int.from_bytes(raw, "big")
+    source = random.SystemRandom()
+    return lambda text: p256.sign(private, text, source)
+
+
+def _session(engine: Engine, req: dict[str, Any]) -> PeerSession:
+    return find(req, "session", engine.peers)
+
+
+def _answer(session: PeerSession, sent: list[str], **extra: Any) -> dict[str, Any]:
+    return {"send": sent, "view": seat_view(session), "status": session.status(), **extra}
+
+
+def seat_view(session: PeerSession) -> dict[str, Any] | None:
+    """What this seat draws: its view of its world, once its hand is known; the other's cards only once verified."""
+    referee = session.referee
+    if referee is None or referee.match is None or referee.missing_keys():
+        return None
+    shown = view(referee.match, session.seat)
+    # The next deal starts by itself once both sides have checked this one; nothing is legal while it is dealt.
+    shown["legal"] = session.status()["legal"]
+    if referee.pending_audit():
+        shown.pop("reveal", None)  # the other hand is known only when both sides' keys have been checked
+        shown["checking"] = True
+    return shown
+
+
+def _intent(name: str) -> Callable[[Engine, dict[str, Any]], dict[str, Any]]:
+    def handler(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
+        session = _session(engine, req)
+        now = _now(req)
+        try:
+            if name == "act":
+                sent = session.act(req.get("action"), now)
+            elif name == "say":
+                line: dict[str, Any] = {k: req[k] for k in ("text", "phrase") if k in req}
+                sent = session.say(line, now)
+            else:
+                sent = getattr(session, name)(now)
+        except PeerError as e:
+            raise ProtocolError("bad_request", str(e)) from None
+        return {**_answer(session, sent), "save": True}
+
+    return handler
+
+
+def open_session(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
+    now = _now(req)
+    seat = arg(req, "seat", int)
+    if seat not in (0, 1):
+        raise ProtocolError("bad_request", "'seat' is 0 (who opened the room) or 1")
+    identities = req.get("identities")
+    if not (isinstance(identities, list) and len(identities) == 2 and all(isinstance(i, str) for i in identities)):
+        raise ProtocolError("bad_request", "'identities' are the two seats' proven public keys")
+    match_id = arg(req, "match", str)
+    if not 8 <= len(match_id) <= 200:
+        raise ProtocolError("bad_request", "'match' is the match's id, 8 to 200 characters")
+    sign = _signer(req.get("key"))
+    if not p256.verify(identities[seat], b"x", sign(b"x")):
+        raise ProtocolError("bad_request", "'key' is not the private key of this seat's identity")
+    session = PeerSession(
+        seat, engine.requested_rules(req), match_id, (identities[0], identities[1]), new_secret(), sign
+    )
+    sent = session.start(now)
+    handle = engine.new_handle("p")
+    engine.peers[handle] = session
+    return {"session": handle, **_answer(session, sent), "save": True}
+
+
+def receive(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
+    session = _session(engine, req)
+    answer = session.receive(req.get("message"), _now(req))
+    return {**_answer(session, answer["send"], **{k: v for k, v in answer.items() if k != "send"}), "save": True}
+
+
+def connection(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
+    session = _session(engine, req)
+    return {**_answer(session, session.connection(arg(req, "up", bool), _now(req))), "save": True}
+
+
+def show(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
+    session = _session(engine, req)
+    return _answer(session, [])
+
+
+def report(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
+    return {"report": _session(engine, req).report()}
+
+
+def verify_report(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
+    from ...tools.verify_match import describe, verdict
+
+    found = verdict(req.get("report"))
+    return {"verdict": found, "words": describe(found)}
+
+
+def save(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
+    return {"saved": _session(engine, req).to_json()}
+
+
+def restore(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
+    now = _now(req)
+    sign = _signer(req.get("key"))
+    try:
+        session = PeerSession.restore(req.get("saved"), sign)
+        sent = session.tick(now)
+    except EngineError as e:
+        raise ProtocolError("bad_request", str(e)) from None
+    handle = engine.new_handle("p")
+    engine.peers[handle] = session
+    return {"session": handle, **_answer(session, sent)}
+
+
+def close(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
+    _session(engine, req)
+    del engine.peers[req["session"]]
+    return {}
+
+
+HANDLERS: dict[str, Callable[[Engine, dict[str, Any]], dict[str, Any]]] = {
+    "peer_open": open_session,
+    "peer_receive": receive,
+    "peer_act": _intent("act"),
+    "peer_say": _intent("say"),
+    "peer_show_cards": _intent("show_cards"),
+    "peer_pause": _intent("pause"),
+    "peer_back": _intent("back"),
+    "peer_concede": _intent("concede"),
+    "peer_rematch": _intent("rematch"),
+    "peer_tick": _intent("tick"),
+    "peer_connection": connection,
+    "peer_show": show,
+    "peer_report": report,
+    "peer_verify_report": verify_report,
+    "peer_save": save,
+    "peer_restore": restore,
+    "peer_close": close,
+}
+
+#: The chat's limit, for the page's counter (refused in words beyond it).
+__all__ = ["CHAT_MAX", "HANDLERS", "seat_view"]

@@ -1,0 +1,113 @@
+"""Protocol 2 through the protocol: two engines, each a page's, play over ``peer_*`` requests."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+from py_engine.fairplay import p256
+from py_engine.service.protocol import Engine
+
+KEYS = [p256.new_key(random.Random(s)) for s in (51, 52)]
+IDENTITIES = [KEYS[0][1], KEYS[1][1]]
+
+
+def private(seat: int) -> str:
+    return p256.b64encode(KEYS[seat][0].to_bytes(32, "big"))
+
+
+class Page:
+    def __init__(self, seat: int) -> None:
+        self.engine = Engine()
+        self.seat = seat
+        self.session = ""
+
+    def ask(self, page_only: bool = True, **req: Any) -> dict[str, Any]:
+        text = json.dumps({"v": 1, "id": 1, **req})
+        answer = json.loads(self.engine.handle_page(text) if page_only else self.engine.handle(text))
+        return answer  # type: ignore[no-any-return]
+
+    def ok(self, **req: Any) -> dict[str, Any]:
+        answer = self.ask(**req)
+        assert answer["ok"], answer
+        return answer
+
+
+def open_pair(now: int = 5_000) -> tuple[Page, Page, list[list[str]]]:
+    pages = (Page(0), Page(1))
+    queues: list[list[str]] = [[], []]
+    for page in pages:
+        answer = page.ok(
+            cmd="peer_open",
+            seat=page.seat,
+            preset="AT20",
+            match="match-0001",
+            identities=IDENTITIES,
+            key=private(page.seat),
+            now=now,
+        )
+        page.session = answer["session"]
+        queues[1 - page.seat].extend(answer["send"])
+    return pages[0], pages[1], queues
+
+
+def test_two_pages_play_a_match_through_the_protocol() -> None:
+    a, b, queues = open_pair()
+    pages = (a, b)
+    rng = random.Random(3)
+    now = 5_000
+    results = []
+    for _ in range(20_000):
+        now += 250  # a quarter of a second between moves: the pages' rate limit is for floods only
+        moved = False
+        for page in pages:
+            while queues[page.seat]:
+                answer = page.ok(cmd="peer_receive", session=page.session, message=queues[page.seat].pop(0), now=now)
+                assert "refused" not in answer, answer["refused"]
+                queues[1 - page.seat].extend(answer["send"])
+                moved = True
+        for page in pages:
+            view = page.ok(cmd="peer_show", session=page.session)["view"]
+            if view and view["legal"]:
+                answer = page.ok(cmd="peer_act", session=page.session, action=rng.choice(view["legal"]), now=now)
+                queues[1 - page.seat].extend(answer["send"])
+                moved = True
+                break
+        if not moved:
+            break
+    for page in pages:
+        status = page.ok(cmd="peer_show", session=page.session)["status"]
+        results.append(status["result"])
+    assert results[0] is not None and results[0] == results[1] and results[0]["reason"] == "played"
+
+
+def test_bad_requests_are_refused_in_words_and_leave_nothing() -> None:
+    page = Page(0)
+    base = {"cmd": "peer_open", "seat": 0, "preset": "AT20", "match": "match-0002", "identities": IDENTITIES}
+    for bad in (
+        {"key": private(1), "now": 1},  # another seat's key
+        {"key": "x", "now": 1},
+        {"key": private(0), "now": -1},
+        {"key": private(0), "now": 1, "seat": 2},
+        {"key": private(0), "now": 1, "identities": ["a"]},
+        {"key": private(0), "now": 1, "match": "short"},
+    ):
+        answer = page.ask(**{**base, **bad})
+        assert not answer["ok"] and answer["error"]["message"]
+    assert page.engine.peers == {}
+    opened = page.ok(**base, key=private(0), now=1)
+    session = opened["session"]
+    assert page.ask(cmd="peer_act", session=session, action="close", now=2)["error"]["code"] == "illegal_action"
+    assert "500" in page.ask(cmd="peer_say", session=session, text="x" * 501, now=2)["error"]["message"]
+    assert not page.ask(cmd="peer_save", session=session)["ok"]  # the worker's, not the page's: it holds a secret
+    saved = page.ask(page_only=False, cmd="peer_save", session=session)["saved"]
+    restored = page.ask(page_only=False, cmd="peer_restore", saved=saved, key=private(0), now=3)
+    assert restored["ok"] and restored["status"]["seat"] == 0
+    broken = {**saved, "secret": "00" * 32}
+    before = dict(page.engine.peers)
+    answer = page.ask(page_only=False, cmd="peer_restore", saved=broken, key=private(0), now=3)
+    assert not answer["ok"] and "does not replay" in answer["error"]["message"]
+    assert page.engine.peers == before
+    verdict = page.ok(cmd="peer_verify_report", report={"format": "nothing"})
+    assert not verdict["verdict"]["ok"] and verdict["words"]
