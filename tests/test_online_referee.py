@@ -34,8 +34,11 @@ def test_two_engines_play_a_whole_match_and_agree(preset: str = "AT20") -> None:
 def test_the_pack_of_the_next_deal_is_shuffled_during_this_one() -> None:
     channel = new_channel(PRESETS["AT20"], 3)
     rng = random.Random(3)
-    while channel.seats[0].match is None:
+    while not all(s.playing for s in channel.seats):
         channel.deliver()
+    for seat in channel.seats:
+        assert 1 not in seat._packs
+        channel.post(seat.seat, seat.prepare_next())  # what the page's idle time does
     for _ in range(4):  # the four steps of the next deal's shuffle, while nobody has moved yet
         channel.deliver()
     for seat in channel.seats:

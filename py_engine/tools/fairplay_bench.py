@@ -9,6 +9,11 @@ For a 20- and a 24-card pack, the median and the worst of several runs of:
   and both opening the trump card: the wait before a deal's first move;
 * **audit**: one side checking the other's two steps with its released keys
   at the end of the deal (each side does this at the same time);
+* **a move** of protocol 2: the mover's engine (its check and its
+  signature) and the other's (the signature, the chain and the referee);
+  and **between deals**, each page's engine time from a deal's last move
+  until it can play the next (the audit, the dealing's keys; the next pack
+  was shuffled during the deal), the channel's latency not counted;
 * the same group operation beside a reference: one ristretto255 scalar
   multiplication and one 2048-bit modular exponentiation (RFC 3526 group 14),
   the alternative cipher, measured in the same run.
@@ -102,6 +107,70 @@ def one_deal(size: int, seed: int) -> dict[str, float]:
     return times
 
 
+def move_costs(moves: int, seed: int) -> dict[str, list[float]]:
+    """Milliseconds of one move on each page (protocol 2): the mover's engine (check, sign) and the other's
+    (signature, chain, referee), over the first ``moves`` card plays of a match."""
+    from ..core.rules import PRESETS
+    from ..fairplay import p256
+    from ..service.online.peer import PeerSession
+
+    rng = random.Random(seed)
+    keys = [p256.new_key(rng), p256.new_key(rng)]
+    identities = (keys[0][1], keys[1][1])
+
+    def signer(seat: int) -> Callable[[bytes], str]:
+        return lambda text: p256.sign(keys[seat][0], text, rng)
+
+    pages = [PeerSession(s, PRESETS["AT20"], f"bench {seed}", identities, rng.randbytes(32), signer(s)) for s in (0, 1)]
+    queues: list[list[str]] = [[], []]
+    queues[1] += pages[0].start(0)
+    times: dict[str, list[float]] = {"move: mover": [], "move: other": [], "between deals, each page": []}
+    waiting = [0.0, 0.0]  # engine time each page spent since the last deal ended, until it can play the next
+    deals = [0, 0]
+    now = 0
+    while len(times["move: other"]) < moves or len(times["between deals, each page"]) < 4:
+        now += 1000
+        for seat in (0, 1):
+            while queues[seat]:
+                start = time.perf_counter()
+                queues[1 - seat] += pages[seat].receive(queues[seat].pop(0), now)["send"]
+                waiting[seat] += (time.perf_counter() - start) * 1000
+        for seat, page in enumerate(pages):
+            referee = page.referee
+            played = 0 if referee is None or referee.match is None else len(referee.match.records)
+            if page.status()["playing"] and played != deals[seat]:
+                if deals[seat]:
+                    times["between deals, each page"].append(waiting[seat])
+                deals[seat] = played
+            if page.status()["playing"]:
+                waiting[seat] = 0.0
+        for seat, page in enumerate(pages):  # a second passes on each page: its idle time
+            queues[1 - seat] += page.tick(now)
+        mover = next((p for p in pages if p.status()["legal"]), None)
+        if mover is None:
+            if all(p.ending is not None for p in pages):
+                break
+            continue
+        legal = [a for a in mover.status()["legal"] if a.startswith("play:")]
+        if not legal:
+            legal = mover.status()["legal"]
+        start = time.perf_counter()
+        sent = mover.act(legal[0], now)
+        spent = (time.perf_counter() - start) * 1000
+        waiting[mover.seat] = spent  # a deal's last move starts the wait for the next
+        times["move: mover"].append(spent)
+        other = pages[1 - mover.seat]
+        start = time.perf_counter()
+        answers = [other.receive(text, now) for text in sent[:1]]
+        spent = (time.perf_counter() - start) * 1000
+        waiting[other.seat] = spent
+        times["move: other"].append(spent)
+        queues[1 - mover.seat] += sent[1:]
+        for answer in answers:
+            queues[mover.seat] += answer["send"]
+    return times
+
+
 def measure(runs: int) -> dict[str, object]:
     rng = random.Random(7)
     k = rng.randrange(1, group.ORDER)
@@ -117,6 +186,7 @@ def measure(runs: int) -> dict[str, object]:
             for name, ms in one_deal(size, run).items():
                 rows.setdefault(name, []).append(ms)
         packs[str(size)] = rows
+    packs["moves"] = move_costs(max(runs, 5) * 4, 1)
     return {"python": platform.python_implementation(), "mult_ms": mult, "modexp_ms": modexp, "packs": packs}
 
 
@@ -128,7 +198,8 @@ def _print(label: str, figures: dict[str, object]) -> None:
     assert isinstance(packs, dict)
     for size, rows in packs.items():
         parts = ", ".join(f"{name} {statistics.median(v):.0f} (worst {max(v):.0f})" for name, v in rows.items())
-        print(f"  {size} cards, ms median (worst): {parts}")
+        what = "a card played, protocol 2" if size == "moves" else f"{size} cards"
+        print(f"  {what}, ms median (worst): {parts}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -156,8 +227,9 @@ def main(argv: list[str] | None = None) -> int:
         for size, rows in inside["packs"].items():
             cpython_rows = figures["packs"]
             assert isinstance(cpython_rows, dict)
-            ratio = statistics.median(rows["deal"]) / statistics.median(cpython_rows[size]["deal"])
-            print(f"  {size} cards: Pyodide / CPython deal time {ratio:.2f}x")
+            name = "move: other" if size == "moves" else "deal"
+            ratio = statistics.median(rows[name]) / statistics.median(cpython_rows[size][name])
+            print(f"  {size}: Pyodide / CPython {name} time {ratio:.2f}x")
     return 0
 
 

@@ -306,6 +306,8 @@ class PeerSession:
             self._end(self.seat, "time", {"away_since": self.away_since, "now": self.now})
         if self.shown is not None and self.now >= self.shown[1]:
             self.shown = None
+        if self.referee is not None and self.ending is None:
+            self._send_all(self.referee.prepare_next())
         until = self.paused.get(self.seat)
         r = self.referee
         if until is not None and self.now >= until and r is not None and r.playing and self.ending is None:

@@ -140,6 +140,13 @@ class Referee:
             return [{"t": "shuffle", "deal": index, "list": pack.shuffle.start()}]
         return []
 
+    def prepare_next(self) -> list[Message]:
+        """Begin shuffling the next deal's pack while this one is played (the page's idle time, not a click's)."""
+        m = self.match
+        if m is None or m.deal.over or m.finished:
+            return []
+        return self._begin(len(m.records))
+
     # ---------------------------------------------------------------- own moves
 
     def act(self, action: int) -> list[Message]:
@@ -205,6 +212,10 @@ class Referee:
             raise Cheat(self.other, "malformed", "a message that is not one")
         kind = message["t"]
         index = message.get("deal")
+        m = self.match
+        upcoming = m is not None and not m.finished and index == len(m.records) and first_role_seat(index) != self.seat
+        if kind == "shuffle" and upcoming and type(index) is int and index not in self._packs:
+            self._begin(index)  # the other began the next deal's pack in its idle time: this seat answers it
         if type(index) is not int or index not in self._packs:
             raise Cheat(self.other, "out_of_turn", f"a {kind} for a deal that is not being played")
         pack = self._packs[index]
@@ -320,8 +331,7 @@ class Referee:
         else:
             self.match.packs = lambda _: world
             self.match.act(self.seat, NEXT)
-        # The next deal's pack is shuffled while this one is played.
-        return self._after_change() + self._begin(pack.index + 1)
+        return self._after_change()
 
     def _world_pack(self, pack: _DealPack) -> list[int]:
         """Real cards where this seat has opened a position, unseen cards (fillers) elsewhere."""
