@@ -64,6 +64,16 @@ class Pages:
                 return
 
 
+def send_a_false_card(pages: Pages) -> None:
+    """Seat 0's page plays a card it does not hold, with a key that opens nothing: signed, so proven."""
+    cheater = pages.sessions[0]
+    assert cheater.referee is not None and cheater.referee.match is not None
+    deal = len(cheater.referee.match.records) - 1
+    cheater._send({"t": "act", "deal": deal, "action": "play:AH", "keys": [[23, "01" + "00" * 31]]})
+    pages.post(0, cheater.take())
+    pages.deliver()
+
+
 def test_a_whole_match_ends_in_one_result_both_signed() -> None:
     pages = Pages("DE24", 2)
     pages.play(random.Random(2))
@@ -191,13 +201,8 @@ def test_junk_is_dropped_before_it_is_read_and_the_game_goes_on() -> None:
 def test_a_proven_cheat_ends_the_match_for_the_cheater_with_its_evidence() -> None:
     pages = Pages("AT20", 9)
     pages.play(random.Random(9), moves=4)
-    cheater, honest = pages.sessions
-    assert cheater.referee is not None and cheater.referee.match is not None
-    deal = len(cheater.referee.match.records) - 1
-    # A card the cheater does not hold, with a key that opens nothing: signed, so proven.
-    cheater._send({"t": "act", "deal": deal, "action": "play:AH", "keys": [[23, "01" + "00" * 31]]})
-    pages.post(0, cheater.take())
-    pages.deliver()
+    honest = pages.sessions[1]
+    send_a_false_card(pages)
     assert honest.cheat is not None and honest.cheat.by == 0
     assert honest.ending is not None and honest.ending["winner"] == 1 and honest.ending["reason"] == "cheat"
     assert honest.result is None  # one-sided: the cheater did not sign its loss
@@ -256,12 +261,8 @@ def test_a_damaged_saved_game_is_refused_in_words() -> None:
 def test_a_game_ended_by_a_cheat_or_on_time_reloads_as_it_ended() -> None:
     pages = Pages("AT20", 13)
     pages.play(random.Random(13), moves=4)
-    cheater, honest = pages.sessions
-    assert cheater.referee is not None and cheater.referee.match is not None
-    deal = len(cheater.referee.match.records) - 1
-    cheater._send({"t": "act", "deal": deal, "action": "play:AH", "keys": [[23, "01" + "00" * 31]]})
-    pages.post(0, cheater.take())
-    pages.deliver()
+    honest = pages.sessions[1]
+    send_a_false_card(pages)
     assert honest.ending is not None and honest.ending["reason"] == "cheat"
     again = PeerSession.restore(honest.to_json(), Pages._signer(1, random.Random(2)))
     assert again.ending == honest.ending and again.status()["cheat"] == honest.status()["cheat"]
@@ -279,11 +280,7 @@ def test_a_report_replays_for_anyone_and_an_edited_one_does_not() -> None:
     pages = Pages("AT20", 15)
     pages.play(random.Random(15), moves=30)
     cheater, honest = pages.sessions
-    assert cheater.referee is not None and cheater.referee.match is not None
-    deal = len(cheater.referee.match.records) - 1
-    cheater._send({"t": "act", "deal": deal, "action": "play:AH", "keys": [[23, "01" + "00" * 31]]})
-    pages.post(0, cheater.take())
-    pages.deliver()
+    send_a_false_card(pages)
     report = json.loads(json.dumps(honest.report()))
     found = verdict(report)
     assert found["ok"] and found["cheat"]["by"] == 0 and found["ending"]["winner"] == 1

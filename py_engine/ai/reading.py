@@ -36,11 +36,11 @@ from dataclasses import dataclass
 from itertools import accumulate
 
 from ..core.actions import CLAIM, CLOSE, EXCHANGE, MARRY
-from ..core.cards import KING, QUEEN, card_of, cards_of, deck_mask
+from ..core.cards import cards_of, deck_mask
 from ..core.deal import Deal, pack_of
 from ..core.info import ACT as _ACT
 from ..core.info import DRAW as _DRAW
-from ..core.info import InfoState, Story, reshuffle_talon, revealed_voids
+from ..core.info import InfoState, Story, cards_shown, reshuffle_talon, revealed_voids
 from .config import DEFAULT_CONFIG, SearchConfig
 from .heuristic import lead_value_in, response_value, should_close
 
@@ -141,7 +141,7 @@ class Replayer:
                     self.opponent_talon_pos.append(position)
                 position += 1
             elif kind == _ACT and who == opponent:
-                for card in _cards_shown(value, deal.low_trump):
+                for card in cards_shown(value, deal.low_trump):
                     deadlines.setdefault(card, index)
         self.seat_talon = talon_cards
         self.unseen = [c for c in cards_of(deck_mask(rules.deck)) if c not in seen]
@@ -222,18 +222,6 @@ class Replayer:
         """A particle from a random pack, as :meth:`replay` gives it."""
         pack = self.pack(rng)
         return (None, 0.0, 0.0) if pack is None else self.replay(pack)
-
-
-def _cards_shown(action: int, low_trump: int) -> list[int]:
-    """The cards an act shows its player held just before it."""
-    if action < MARRY:
-        return [action]
-    if action < EXCHANGE:
-        suit = action - MARRY
-        return [card_of(suit, KING), card_of(suit, QUEEN)]
-    if action == EXCHANGE:
-        return [low_trump]
-    return []
 
 
 def _same_position(world: Deal, deal: Deal, seat: int) -> bool:

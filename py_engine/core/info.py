@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from . import events as ev
 from .actions import CLAIM, CLOSE, EXCHANGE, MARRY, PASS
-from .cards import HIGHER, SUIT_MASK, cards_of, deck_mask
+from .cards import HIGHER, KING, QUEEN, SUIT_MASK, card_of, cards_of, deck_mask
 
 if TYPE_CHECKING:
     from .deal import Deal
@@ -66,6 +66,19 @@ class InfoState(NamedTuple):
     @property
     def opponent_count(self) -> int:
         return self.opponent_unknown_count + self.opponent_known.bit_count()
+
+
+def cards_shown(action: int, low_trump: int) -> list[int]:
+    """The cards an act shows the other seat, which its player held just before it (a card played, a
+    marriage's king and queen, the lowest trump given in an exchange)."""
+    if action < MARRY:
+        return [action]
+    if action < EXCHANGE:
+        suit = action - MARRY
+        return [card_of(suit, KING), card_of(suit, QUEEN)]
+    if action == EXCHANGE:
+        return [low_trump]
+    return []
 
 
 def played_mask(deal: Deal) -> int:

@@ -143,10 +143,11 @@ class Cheater(Referee):
         return [message, *self._after_change()]
 
 
-def cheating_channel(preset: str, seed: int, cheater: int) -> Channel:
+def cheating_channel(preset: str, seed: int, cheater: int, kind: type[Cheater] | None = None) -> Channel:
+    """A channel whose seat ``cheater`` is a :class:`Cheater` (or ``kind``), taking over the honest engine's state."""
     channel = new_channel(PRESETS[preset], seed)
     old = channel.seats[cheater]
-    forger = Cheater(cheater, old.rules, old.match_id, old.first_dealer, random.Random(seed).randbytes(32))
+    forger = (kind or Cheater)(cheater, old.rules, old.match_id, old.first_dealer, random.Random(seed).randbytes(32))
     forger._packs, forger.match = old._packs, old.match
     seats = list(channel.seats)
     seats[cheater] = forger
@@ -386,13 +387,9 @@ class Revoker(Cheater):
 def test_a_revoke_is_caught_at_once_or_when_the_deal_ends(cheater: int) -> None:
     at_once = at_end = 0
     for seed in range(30, 60):
-        channel = new_channel(PRESETS["AT20"], seed)
-        old = channel.seats[cheater]
-        revoker = Revoker(cheater, old.rules, old.match_id, old.first_dealer, random.Random(seed).randbytes(32))
-        revoker._packs, revoker.match = old._packs, old.match
-        seats = list(channel.seats)
-        seats[cheater] = revoker
-        channel.seats = (seats[0], seats[1])
+        channel = cheating_channel("AT20", seed, cheater, Revoker)
+        revoker = channel.seats[cheater]
+        assert isinstance(revoker, Revoker)
         channel.order = (1 - cheater, cheater)  # the honest seat reads first: it must be the one to catch it
         rng = random.Random(seed)
         try:

@@ -103,8 +103,8 @@ def check_now(now: Any) -> int:
     return int(now)
 
 
-def read_message(text: Any, limit: int, types: tuple[str, ...]) -> dict[str, Any]:
-    """A peer's message text → its object, checked for size, JSON, version, type and sequence number."""
+def json_object(text: Any, limit: int) -> dict[str, Any]:
+    """A peer's message text → its JSON object, at most ``limit`` characters; raises PeerError."""
     if not isinstance(text, str):
         raise PeerError("a message must be JSON text")
     try:
@@ -113,6 +113,12 @@ def read_message(text: Any, limit: int, types: tuple[str, ...]) -> dict[str, Any
         raise PeerError(f"the message {e}") from None
     if not isinstance(message, dict):
         raise PeerError("a message must be a JSON object")
+    return message
+
+
+def read_message(text: Any, limit: int, types: tuple[str, ...]) -> dict[str, Any]:
+    """A peer's message text → its object, checked for size, JSON, version, type and sequence number."""
+    message = json_object(text, limit)
     if type(message.get("v")) is not int or message["v"] != PROTOCOL:  # not true, not 1.0: the integer itself
         raise PeerError(f"the other browser speaks another version ({message.get('v')!r}, this one {PROTOCOL})")
     kind = message.get("t")

@@ -38,8 +38,7 @@ from ...core.rules import Rules
 from ...fairplay import p256
 from ...fairplay.pack import Cheat
 from ...fairplay.transcript import ChainError, Link, Transcript, signing_text
-from ..json_text import JsonTextError, parse_json
-from .messages import CHAT_KEPT, PAUSE_MS, RETURN_MS, SHOW_MS, PeerError, chat_line, check_now
+from .messages import CHAT_KEPT, PAUSE_MS, RETURN_MS, SHOW_MS, PeerError, chat_line, check_now, json_object
 from .referee import Referee
 
 VERSION = 2
@@ -522,16 +521,7 @@ def _hex64(value: Any) -> str:
 
 
 def _envelope(text: Any) -> dict[str, Any]:
-    if not isinstance(text, str):
-        raise PeerError("a message must be JSON text")
-    if len(text) > MESSAGE_MAX:
-        raise PeerError(f"a message of more than {MESSAGE_MAX} characters")
-    try:
-        message = parse_json(text, MESSAGE_MAX)
-    except JsonTextError as e:
-        raise PeerError(f"the message {e}") from None
-    if not isinstance(message, dict):
-        raise PeerError("a message must be a JSON object")
+    message = json_object(text, MESSAGE_MAX)
     version = message.get("v")
     if type(version) is not int or version != VERSION:
         raise VersionError(

@@ -38,11 +38,11 @@ from contextlib import contextmanager
 from typing import Any
 
 from ...core import events as ev
-from ...core.actions import CLAIM, EXCHANGE, MARRY, NEXT, action_name, parse_action
-from ...core.cards import KING, QUEEN, card_of, cards_of, deck_cards
+from ...core.actions import CLAIM, NEXT, action_name, parse_action
+from ...core.cards import cards_of, deck_cards
 from ...core.deal import Deal, deal_hands
 from ...core.errors import EngineError, IllegalActionError
-from ...core.info import revealed_voids
+from ...core.info import cards_shown, revealed_voids
 from ...core.rules import Rules
 from ...fairplay.pack import FIRST, SECOND, Cheat, Keys, Shuffle, context_of
 from ...fairplay.source import SecretSource
@@ -195,14 +195,7 @@ class Referee:
     @staticmethod
     def _shown_by(deal: Deal, seat: int, action: int) -> list[int]:
         """The cards an action shows to the other seat (before it is applied)."""
-        if action < MARRY:
-            return [action]
-        if action < EXCHANGE:
-            suit = action - MARRY
-            return [card_of(suit, KING), card_of(suit, QUEEN)]
-        if action == EXCHANGE:
-            return [deal.low_trump]
-        return []
+        return cards_shown(action, deal.low_trump)
 
     # ---------------------------------------------------------------- the other's messages
 
