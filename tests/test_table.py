@@ -311,3 +311,33 @@ def test_a_review_says_what_each_marriage_is_worth() -> None:
     assert set(offers) == {"H", "D", "C", "S"}
     assert all(offer["points"] == (40 if suit == trump else 20) for suit, offer in offers.items())
     assert offers["H"]["cards"] == ["KH", "QH"]
+
+
+def test_untimed_computer_moves_search_the_levels_fixed_count(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The page's test mode (``timed: false``) reaches the search: level 5 runs its iterations, not its clock."""
+    from py_engine import ai
+    from py_engine.ai.player import LEVELS
+
+    requests: list[Any] = []
+    decisions: list[Any] = []
+    choose = ai.choose
+
+    def spy(match: Match, seat: int, request: Any, **kw: Any) -> Any:
+        requests.append(request)
+        decision = choose(match, seat, request, **kw)
+        decisions.append(decision)
+        return decision
+
+    monkeypatch.setattr(ai, "choose", spy)
+    page = Page()
+    handle = page.ok(cmd="table_new", preset="AT20", seed=3, seating={"mode": "computer", "levels": [None, 5]})["table"]
+    for _ in range(12):
+        answer = page.ask(cmd="table_computer", table=handle, seed=1, timed=False)
+        if not answer["ok"]:
+            view = page.ok(cmd="table_show", table=handle)["view"]
+            page.ok(cmd="table_act", table=handle, seat=0, action=view["legal"][0])
+    searched = [d.stats["iterations"] for d in decisions if d.stats.get("iterations")]
+    assert requests and all(r.clock is False for r in requests)
+    level = LEVELS["5"]
+    fixed = {level.iterations_for(20, False), level.reading_iterations_for(20, False)}
+    assert searched and set(searched) <= fixed, searched  # a count, not what the clock allowed

@@ -33,6 +33,8 @@ class Request:
     budget_ms: int | None = None
     iterations: int | None = None
     seed: int | None = None
+    #: False: no time budget at all, the level's fixed iteration count (the page's test mode, ``timed: false``).
+    clock: bool = True
 
 
 def choose(
@@ -67,6 +69,7 @@ def choose(
             utility,
             iterations=request.iterations,
             budget_ms=request.budget_ms,
+            clock=request.clock,
             config=config,
             take_forced=take_forced,
         )

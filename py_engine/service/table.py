@@ -304,6 +304,7 @@ class Table:
             budget_ms=kept_for_search(budget, started) if clock else None,
             iterations=iterations,
             seed=seed,
+            clock=clock,
         )
         decision = ai.choose(self.match, seat, request)
         viewer = self.viewer()
