@@ -222,6 +222,7 @@ def test_a_step_malformed_replayed_or_out_of_turn_is_refused_and_changes_nothing
         [*sent_by_cheater[:-1], "ff" * 32],  # no element
         "text",
         None,
+        [[0]] * 20,  # entries that are not text (and not hashable)
         step1 if cheater == SECOND else step2,  # the honest side's own list sent back
     ]
     for bad in bad_lists:

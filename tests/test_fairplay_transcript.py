@@ -117,6 +117,8 @@ def test_every_way_of_breaking_the_chain_is_refused_and_attributed(sender: int, 
     assert refused(honest.transcript, elsewhere.send({"t": "act", "action": "play:AH"})).what == "unsigned"
     for junk in (None, [], {"seat": sender}, {**second, "n": 0}, {**second, "body": {"x": 1.5}}):
         assert refused(honest.transcript, junk).what == "malformed"
+    # A lone surrogate is text like any other: digested, then refused as unsigned (no exception).
+    assert refused(honest.transcript, {**second, "body": {"t": "\ud800"}}).what == "unsigned"
     honest.transcript.accept(second)  # the true next link still goes through
     assert honest.transcript.counts[sender] == 2
 

@@ -11,7 +11,7 @@ import pytest
 from py_engine.core.rules import PRESETS
 from py_engine.fairplay import p256
 from py_engine.service.online.messages import CHAT_MAX, PAUSE_MS, RETURN_MS, PeerError
-from py_engine.service.online.peer import RATE_BURST, PeerSession
+from py_engine.service.online.peer import HELLO_EVERY_MS, RATE_BURST, PeerSession
 
 KEYS = [p256.new_key(random.Random(s)) for s in (41, 42)]
 
@@ -101,6 +101,7 @@ def test_a_page_away_past_the_minute_loses_on_time_and_learns_it_when_back() -> 
     pages = Pages("AT20", 4)
     pages.play(random.Random(4), moves=5)
     stay, leave = pages.sessions
+    saved = leave.to_json()  # the leaving page is closed: what it kept is its last save
     pages.connected[1] = False
     stay.connection(False, pages.now)
     assert stay.tick(pages.now + RETURN_MS - 1) == [] and stay.ending is None
@@ -108,12 +109,59 @@ def test_a_page_away_past_the_minute_loses_on_time_and_learns_it_when_back() -> 
     stay.tick(pages.now)
     assert stay.ending is not None and stay.ending["winner"] == 0 and stay.ending["reason"] == "time"
     assert stay.result is None  # signed by one seat only, so far
+    back = PeerSession.restore(saved, Pages._signer(1, random.Random(3)), now=pages.now + 1)
+    pages.sessions[1] = back
     pages.connected[1] = True
-    pages.post(1, leave.connection(True, pages.now))
+    pages.post(1, back.connection(True, pages.now))
     pages.post(0, stay.connection(True, pages.now))
     while pages.deliver():
         pass
-    assert stay.result == leave.result and stay.result is not None and stay.result["winner"] == 0
+    assert stay.result == back.result and stay.result is not None and stay.result["winner"] == 0
+
+
+def test_a_win_on_time_claimed_by_a_page_that_never_lost_the_other_is_a_cheat() -> None:
+    pages = Pages("AT20", 17)
+    pages.play(random.Random(17), moves=5)
+    claimer, honest = pages.sessions
+    claimer._send({"t": "result", "winner": 0, "reason": "time", "evidence": {}})
+    pages.post(0, claimer.take())
+    pages.deliver()
+    assert honest.cheat is not None and honest.cheat.what == "false_result"
+    assert honest.ending is not None and honest.ending["winner"] == 1 and honest.result is None
+
+
+@pytest.mark.parametrize("owed", ["keys", "end"])
+def test_a_page_that_stays_but_withholds_what_its_engine_owes_loses_on_time(owed: str) -> None:
+    """Connected and silent: the keys of a draw or of the deal's end never come; the minute runs all the same."""
+    pages = Pages("AT20", 18)
+    rng = random.Random(18)
+    staller, honest = pages.sessions
+    original = pages.post
+
+    def post(seat: int, texts: list[str]) -> None:
+        kept = [t for t in texts if not (seat == 0 and json.loads(t).get("link", {}).get("body", {}).get("t") == owed)]
+        original(seat, kept if pages.sessions[1].referee and pages.sessions[1].referee.match else texts)
+
+    pages.post = post  # type: ignore[method-assign]
+    pages.play(rng)
+    assert honest.ending is None and not honest.status()["playing"]
+    assert honest.waiting_since is not None  # counted from the moment the honest page waits
+    pages.post(1, honest.tick(pages.now + RETURN_MS - 1))
+    assert honest.ending is None
+    pages.post(1, honest.tick(pages.now + RETURN_MS))
+    assert honest.ending is not None and honest.ending["winner"] == 1 and honest.ending["reason"] == "time"
+    assert "silent_since" in honest.ending["evidence"]
+    # The staller, having read that, claims the win on time for itself: a denial, not a claim.
+    pages.post = original  # type: ignore[method-assign]
+    pages.now += RETURN_MS + HELLO_EVERY_MS  # (a hello is answered once in a while: the links held back come)
+    while pages.deliver():
+        pass
+    staller._send({"t": "result", "winner": 0, "reason": "time", "evidence": {}})
+    pages.post(0, staller.take())
+    while pages.deliver():  # (the links it held back come first, asked for by a hello)
+        pass
+    assert honest.ending["winner"] == 1 and honest.result is None
+    assert any(r["seat"] == 1 and "after reading" in str(r["message"]) for r in pages.refused)
 
 
 def test_two_pages_that_each_saw_the_other_away_record_no_win() -> None:
@@ -308,3 +356,50 @@ def test_a_rematch_is_asked_by_both_once_the_match_is_over() -> None:
     while pages.deliver():
         pass
     assert a.status()["rematch"] == b.status()["rematch"] == [0, 1]
+
+
+def _junk(rng: random.Random, depth: int = 0) -> object:
+    """A random JSON value (no floats), sometimes shaped like the game's own fields."""
+    kind = rng.randrange(8 if depth < 3 else 4)
+    if kind == 0:
+        return rng.choice([0, 1, -1, 2**70, 23, True, None])
+    if kind == 1:
+        return rng.choice(["", "play:AH", "x" * 70, "\ud800", "00" * 32, "zz" * 32, "close"])
+    if kind == 2:
+        return rng.randrange(-3, 30)
+    if kind == 3:
+        return rng.choice([[], [[0, "00" * 32]], [[1.5 if False else 3, "ff" * 32]], ["00" * 32] * 20])
+    if kind in (4, 5):
+        return [_junk(rng, depth + 1) for _ in range(rng.randrange(4))]
+    return {
+        rng.choice(["t", "deal", "list", "keys", "action", "winner", "reason", "evidence", "text"]): _junk(
+            rng, depth + 1
+        )
+        for _ in range(rng.randrange(5))
+    }
+
+
+def test_whatever_a_signed_link_says_the_engine_answers_in_words() -> None:
+    """Signed junk of every shape (a modified page) is refused, never an exception; the first proven one ends it."""
+    rng = random.Random(77)
+    for round_ in range(3):
+        pages = Pages("AT20", 30 + round_)
+        pages.play(rng, moves=8)
+        while pages.deliver():
+            pass
+        cheater, honest = pages.sessions
+        for _ in range(60):
+            body = _junk(rng)
+            if isinstance(body, dict):
+                body.setdefault("t", rng.choice(["shuffle", "keys", "act", "end", "show", "coin", "result", "chat"]))
+                body.setdefault("deal", rng.randrange(3))
+            else:
+                body = {"t": "act", "action": body}
+            cheater._send(body)  # type: ignore[arg-type]
+            pages.now += 200  # (not a flood: the rate limit is not what this test is about)
+            for text in cheater.take():
+                answer = honest.receive(text, pages.now)
+                assert isinstance(answer, dict) and isinstance(answer.get("send"), list)
+        assert honest.ending is not None and honest.ending["reason"] == "cheat" and honest.ending["winner"] == 1
+        again = PeerSession.restore(honest.to_json(), Pages._signer(1, random.Random(1)))
+        assert again.ending == honest.ending

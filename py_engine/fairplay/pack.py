@@ -81,7 +81,7 @@ def _scalar(value: Any, by: int, what: str) -> int:
 
 def _elements(value: Any, size: int, by: int, step: int) -> list[Point]:
     """A step's list, checked at once: ``size`` distinct encodings of elements other than the identity."""
-    if not (isinstance(value, list) and len(value) == size):
+    if not (isinstance(value, list) and len(value) == size and all(isinstance(e, str) for e in value)):
         raise Cheat(by, "malformed", f"step {step} is not a list of {size} entries")
     if len(set(value)) != size:
         raise Cheat(by, "duplicate", f"step {step} holds an entry twice")

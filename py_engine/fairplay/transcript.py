@@ -54,10 +54,11 @@ def _no_floats(value: Any) -> bool:
 
 
 def canonical(value: Any) -> bytes:
-    """The one text of a JSON value: sorted keys, no spaces, UTF-8, no floats."""
+    """The one text of a JSON value: sorted keys, no spaces, every character beyond ASCII escaped (so a lone
+    surrogate is text like any other), no floats."""
     if not _no_floats(value):
         raise ValueError("a transcript holds JSON without floats")
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode()
 
 
 @dataclass(frozen=True)
@@ -116,7 +117,7 @@ class Transcript:
         self.links: list[Link] = []
         self.heads = ["", ""]
         self.counts = [0, 0]
-        self._mine: set[str] = {""}
+        self._mine: dict[str, int] = {"": 0}
 
     def draft(self, body: dict[str, Any]) -> Link:
         """This seat's next link, to be signed (:meth:`signed`) before it is sent."""
@@ -163,7 +164,11 @@ class Transcript:
         self.heads[link.seat] = digest
         self.counts[link.seat] = link.n
         if link.seat == self.seat:
-            self._mine.add(digest)
+            self._mine[digest] = link.n
+
+    def seen_by_other(self, link: Link) -> int:
+        """How many of this seat's links the other had received when it wrote ``link`` (one of its own)."""
+        return self._mine[link.seen]
 
     def since(self, seat: int, count: int) -> list[Link]:
         """``seat``'s links after its first ``count``: what the other side lacks after a reconnection."""

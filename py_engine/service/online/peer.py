@@ -51,6 +51,8 @@ RATE_BURST = 60
 RATE_PER_S = 10.0
 #: The level of the computer that stands in for a paused player, on that player's own page.
 STAND_IN_LEVEL = 3
+#: A hello is answered (the links the other lacks sent again) at most this often.
+HELLO_EVERY_MS = 5_000
 
 
 class VersionError(PeerError):
@@ -83,7 +85,12 @@ class PeerSession:
         #: The other's shown cards and until when; the seats paused and until when.
         self.shown: tuple[list[int], int] | None = None
         self.paused: dict[int, int] = {}
+        #: When the channel to the other was lost (None while it is up), and how long the last loss lasted.
         self.away_since: int | None = None
+        self.outage = 0
+        #: Since when this page has waited for a message the other's engine owes at once (keys, a shuffle step).
+        self.waiting_since: int | None = None
+        self._hello_at = -HELLO_EVERY_MS
         #: How the match ended, as this seat signed it; None while it goes on.
         self.ending: dict[str, Any] | None = None
         self.cheat: Cheat | ChainError | None = None
@@ -157,7 +164,6 @@ class PeerSession:
     def receive(self, text: Any, now: int) -> dict[str, Any]:
         """A text from the other page: ``{"send": [...], "accepted": n}`` or ``{"refused": ..., "send": [...]}``."""
         self._clock(now)
-        self.away_since = None
         if not self._spend_token():
             return {"refused": {"code": "rate_limited", "message": "too many messages: dropped"}, "send": []}
         try:
@@ -166,6 +172,7 @@ class PeerSession:
                 self._on_hello(message["hello"])
                 return {"send": self.take(), "accepted": 0}
             link = self.transcript.accept(message["link"])
+            self._back()
         except ChainError as e:
             if e.what == "missing":  # links lost with a connection: ask for them again
                 self._outbox.append(json.dumps({"v": VERSION, "hello": list(self.transcript.counts)}))
@@ -173,13 +180,14 @@ class PeerSession:
         except EngineError as e:
             return self._refused(e)
         refused = self._take(link)
+        self._watch()
         return refused if refused is not None else {"send": self.take(), "accepted": 1}
 
     def _take(self, link: Link) -> dict[str, Any] | None:
         """Act on the other's accepted link; what an honest engine never sends proves a cheat (the link is kept
         in the transcript as its evidence)."""
         try:
-            self._on_body(link.body)
+            self._on_body(link.body, link)
         except (Cheat, EngineError) as e:
             return self._refused(e if isinstance(e, Cheat) else Cheat(self.other, "malformed", str(e)), link)
         return None
@@ -198,17 +206,20 @@ class PeerSession:
     def _on_hello(self, counts: Any) -> None:
         if not (isinstance(counts, list) and len(counts) == 2 and all(type(c) is int and c >= 0 for c in counts)):
             raise PeerError("a hello names how many links of each seat it holds")
+        if self.now - self._hello_at < HELLO_EVERY_MS:
+            return  # answered a moment ago: a stream of hellos would make this page resend its chain again and again
+        self._hello_at = self.now
         for link in self.transcript.since(self.seat, counts[self.seat]):
             self._outbox.append(json.dumps({"v": VERSION, "link": link.to_json()}, separators=(",", ":")))
 
     def hello(self, now: int) -> list[str]:
         """After (re)connecting: ask the other for the links this page lacks."""
         self._clock(now)
-        self.away_since = None
+        self._back()
         self._outbox.append(json.dumps({"v": VERSION, "hello": list(self.transcript.counts)}))
         return self.take()
 
-    def _on_body(self, body: dict[str, Any]) -> None:
+    def _on_body(self, body: dict[str, Any], link: Link | None = None) -> None:
         kind = body.get("t")
         if self.ending is not None and self.ending.get("agreed") and kind not in ("chat", "rematch"):
             raise PeerError("the match is over")
@@ -229,7 +240,7 @@ class PeerSession:
         elif kind == "back":
             self.paused.pop(self.other, None)
         elif kind == "result":
-            self._on_result(body)
+            self._on_result(body, link)
         elif kind == "rematch":
             if self.ending is None:
                 raise PeerError("a rematch asked while the match is played")
@@ -250,6 +261,7 @@ class PeerSession:
             raise IllegalActionError(str(e)) from None
         self._send_all(self.referee.act(chosen))
         self._after_move()
+        self._watch()
         return self.take()
 
     def say(self, line: dict[str, Any], now: int) -> list[str]:
@@ -298,11 +310,39 @@ class PeerSession:
             self.away_since = self.now
         return self.take()
 
+    def _back(self) -> None:
+        """The other is heard from again: how long it was away is kept (a claim of a win on time is judged by it)."""
+        if self.away_since is not None:
+            self.outage = max(self.outage, self.now - self.away_since)
+        self.away_since = None
+
+    def _watch(self) -> None:
+        """Start (or stop) counting the other's silence: from the moment this page waits for what it owes."""
+        if self._owed() and self.away_since is None:
+            if self.waiting_since is None:
+                self.waiting_since = self.now
+        else:
+            self.waiting_since = None
+
+    def _owed(self) -> bool:
+        """This page waits for a message the other's engine sends at once (never for a player's decision)."""
+        r = self.referee
+        return self.ending is None and (r is None or not r.playing)
+
     def tick(self, now: int) -> list[str]:
-        """Time passes on this page: the other's absence, this seat's pause (the computer takes over)."""
+        """Time passes on this page: the other's absence or silence, this seat's pause (the computer takes over).
+
+        The other is away when the channel is lost, and silent when its engine owes a message (a key, a
+        shuffle step, the deal's keys at its end, the coin) and sends none: after RETURN_MS of either, by
+        this page's clock, this page signs a win on time.
+        """
         self._clock(now)
-        if self.ending is None and self.away_since is not None and self.now - self.away_since >= RETURN_MS:
-            self._end(self.seat, "time", {"away_since": self.away_since, "now": self.now})
+        self._watch()
+        if self.ending is None:
+            for since, what in ((self.away_since, "away_since"), (self.waiting_since, "silent_since")):
+                if since is not None and self.now - since >= RETURN_MS:
+                    self._end(self.seat, "time", {what: since, "now": self.now})
+                    break
         if self.shown is not None and self.now >= self.shown[1]:
             self.shown = None
         if self.referee is not None and self.ending is None:
@@ -342,26 +382,41 @@ class PeerSession:
             self._end(winner, "played", {"scores": list(m.scores)})
 
     def _end(self, winner: int | None, reason: str, evidence: dict[str, Any]) -> None:
-        self.ending = {"winner": winner, "reason": reason, "evidence": evidence, "agreed": False}
         self._send({"t": "result", "winner": winner, "reason": reason, "evidence": evidence})
+        # ``link``: the number of this seat's result link (a later claim by the other must not have read it).
+        link = self.transcript.counts[self.seat]
+        self.ending = {"winner": winner, "reason": reason, "evidence": evidence, "agreed": False, "link": link}
         self._agreement()
 
-    def _on_result(self, body: dict[str, Any]) -> None:
-        winner, reason = body.get("winner"), body.get("reason")
-        if reason not in ("played", "conceded", "time", "cheat") or winner not in (0, 1, None):
+    def _on_result(self, body: dict[str, Any], link: Link | None) -> None:
+        winner, reason, evidence = body.get("winner"), body.get("reason"), body.get("evidence")
+        if (
+            reason not in ("played", "conceded", "time", "cheat", "abandoned")
+            or not (winner is None or (type(winner) is int and winner in (0, 1)))
+            or not isinstance(evidence, dict)
+        ):
             raise PeerError("a result that is not one")
         mine = self.ending
         if mine is None:
             if reason == "conceded" and winner == self.seat:
                 self._end(self.seat, "conceded", {})
             elif reason == "time" and winner == self.other:
-                self._end(self.other, "time", body.get("evidence", {}))  # this page was away: it signs the loss
+                # Signed only by a page that was away that long itself (its channel lost, or the page closed).
+                if self.outage < RETURN_MS and (self.away_since is None or self.now - self.away_since < RETURN_MS):
+                    raise Cheat(self.other, "false_result", "a win on time claimed while this page was here")
+                if not all(type(v) is int for v in evidence.values()):
+                    raise PeerError("a result that is not one")
+                self._end(self.other, "time", evidence)
             elif reason == "played":
                 raise Cheat(self.other, "false_result", "a result of a match that is not over here")
             # A cheat claimed against this seat is not signed: this seat's moves were checked before they left.
         elif mine["reason"] == "time" and reason == "time" and winner == self.other and mine["winner"] == self.seat:
-            self.ending = {"winner": None, "reason": "abandoned", "evidence": {}, "agreed": False}
-            self._send({"t": "result", "winner": None, "reason": "abandoned", "evidence": {}})
+            # Two claims of a win on time. One written after reading the other's is no claim but a denial:
+            # refused. Claims that crossed (each page saw the other gone) leave the match to nobody.
+            assert link is not None
+            if self.transcript.seen_by_other(link) >= mine["link"]:
+                raise Cheat(self.other, "false_result", "a win on time claimed after reading this page's own")
+            self._end(None, "abandoned", {})
         elif reason == "played" and mine["reason"] == "played" and winner != mine["winner"]:
             raise Cheat(self.other, "false_result", "a result other than the one both engines computed")
         self._agreement()
@@ -388,7 +443,9 @@ class PeerSession:
         return {
             "seat": self.seat,
             "playing": bool(r and r.playing),
-            "legal": [] if m is None or r is None or not r.playing else [action_name(a) for a in m.legal(self.seat)],
+            "legal": []
+            if m is None or r is None or not r.playing or self.ending is not None
+            else [action_name(a) for a in m.legal(self.seat)],
             "scores": None if m is None else list(m.scores),
             "away": self.away_since is not None,
             "paused": sorted(self.paused),
@@ -426,6 +483,7 @@ class PeerSession:
             "transcript": self.transcript.to_json(),
             "now": self.now,
             "away_since": self.away_since,
+            "outage": self.outage,
             "paused": [[seat, until] for seat, until in sorted(self.paused.items())],
         }
 
@@ -435,6 +493,7 @@ class PeerSession:
         saved: Any,
         sign: Callable[[bytes], str],
         verify: Callable[[str, bytes, str], bool] = p256.verify,
+        now: int | None = None,
     ) -> PeerSession:
         """A kept game, rebuilt by replaying its transcript with its secret; PeerError (in words) if damaged."""
         from ...core.rules import rules_from_dict
@@ -443,11 +502,11 @@ class PeerSession:
             if not (isinstance(saved, dict) and saved.get("format") == "sixty-six/online-2"):
                 raise PeerError("not a saved online game of this version")
             kept = Transcript.from_json(saved["transcript"], verify)
-            seat, now = saved["seat"], check_now(saved["now"])
-            away, paused = saved["away_since"], saved["paused"]
+            seat, saved_now = saved["seat"], check_now(saved["now"])
+            away, paused, outage = saved["away_since"], saved["paused"], check_now(saved["outage"])
             if seat != kept.seat or kept.match_id != saved["match"]:
                 raise PeerError("the saved game's seat or match does not fit its transcript")
-            if away is not None and check_now(away) > now:
+            if away is not None and check_now(away) > saved_now:
                 raise PeerError("the saved game's absence starts after its clock")
             if not isinstance(paused, list) or not all(
                 isinstance(p, list) and len(p) == 2 and p[0] in (0, 1) and check_now(p[1]) >= 0 for p in paused
@@ -460,9 +519,14 @@ class PeerSession:
         except (KeyError, TypeError, ValueError, ChainError) as e:
             raise PeerError(f"the saved online game is damaged: {e}") from None
         session = cls(seat, rules, kept.match_id, kept.identities, secret, sign, verify)
-        session._replay(kept.links, now)
+        session._replay(kept.links, saved_now)
         session.away_since = away
+        session.outage = outage
         session.paused = {p[0]: p[1] for p in paused}
+        if now is not None and now > session.now:
+            # The page was closed from its last save until now: away, whatever the channel said.
+            session.outage = max(session.outage, now - session.now)
+            session._clock(now)
         return session
 
     def _replay(self, links: list[Link], now: int) -> None:

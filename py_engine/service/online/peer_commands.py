@@ -142,7 +142,7 @@ def restore(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
     now = _now(req)
     sign = _signer(req.get("key"))
     try:
-        session = PeerSession.restore(req.get("saved"), sign)
+        session = PeerSession.restore(req.get("saved"), sign, now=now)
         sent = session.tick(now)
     except EngineError as e:
         raise ProtocolError("bad_request", str(e)) from None
