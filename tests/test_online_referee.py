@@ -1,7 +1,10 @@
 """Two engines, each holding only its seat's cards, play a whole match (here and in Pyodide).
 
-The cheat catalogue, a match on every preset and the memory walk are in
-tests/cpython/test_online_cheats.py (CPython only: they take a minute).
+The cheat catalogue, a deal on every preset and the memory walk are in
+tests/cpython/test_online_cheats.py, and the sessions of protocol 2 in
+tests/cpython/test_online_peer*.py (CPython only: together they take about
+a minute and a half; Pyodide runs the primitives they use here and in
+tests/test_fairplay_*.py).
 """
 
 from __future__ import annotations
