@@ -403,3 +403,23 @@ def test_whatever_a_signed_link_says_the_engine_answers_in_words() -> None:
         assert honest.ending is not None and honest.ending["reason"] == "cheat" and honest.ending["winner"] == 1
         again = PeerSession.restore(honest.to_json(), Pages._signer(1, random.Random(1)))
         assert again.ending == honest.ending
+
+
+def test_a_resync_after_fifty_long_chat_lines_fits_the_channel_link_by_link() -> None:
+    """Protocol 1 resent its whole state in one message (181 KB with 50 lines of 500 'á'); protocol 2 resends
+    links, each a message of its own, each far below the channel's 64 KiB."""
+    pages = Pages("AT20", 19)
+    pages.play(random.Random(19), moves=6)
+    talker, listener = pages.sessions
+    pages.connected[1] = False
+    for _ in range(50):
+        pages.now += 250
+        talker.say({"text": "á" * CHAT_MAX}, pages.now)  # the listener is away: nothing reaches it
+    pages.connected[1] = True
+    pages.now += 10_000
+    resent = talker.receive(json.dumps({"v": 2, "hello": list(listener.transcript.counts)}), pages.now)["send"]
+    assert len(resent) >= 50 and max(len(text.encode()) for text in resent) < 8 * 1024
+    for text in resent:
+        pages.now += 100
+        assert "refused" not in listener.receive(text, pages.now)
+    assert sum(1 for line in listener.chat if line["seat"] == 0) >= 50
