@@ -62,7 +62,9 @@ def test_a_second_tab_waits_takes_over_and_the_first_stops(site: Site, context: 
     first.keyboard.press("Escape")
     expect(first.locator(ELSEWHERE)).to_be_visible()
 
-    # The second plays; the first takes the table back and finds the second's position.
+    # The second plays; the first takes the table back and finds the second's position. (Its hand may be
+    # drawn a moment after the table is ready: Firefox once gave no legal card yet.)
+    expect(second.locator("#my-hand .card[data-legal='1']")).not_to_have_count(0)
     do(second, legal_cards(second)[0])
     now = view(second)
     first.locator(f"{ELSEWHERE} [data-action=take-over]").click()
