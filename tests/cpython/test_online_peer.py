@@ -323,7 +323,7 @@ def test_a_game_ended_by_a_cheat_or_on_time_reloads_as_it_ended() -> None:
 
 
 def test_a_report_replays_for_anyone_and_an_edited_one_does_not() -> None:
-    from py_engine.tools.verify_match import describe, verdict
+    from py_engine.service.online.report import describe, verdict
 
     pages = Pages("AT20", 15)
     pages.play(random.Random(15), moves=30)

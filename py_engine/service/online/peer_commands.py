@@ -128,7 +128,7 @@ def report(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
 
 
 def verify_report(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
-    from ...tools.verify_match import describe, verdict
+    from .report import describe, verdict
 
     found = verdict(req.get("report"))
     return {"verdict": found, "words": describe(found)}
