@@ -54,6 +54,11 @@ class Event:
         return f"{type(self).__name__}({inside})"
 
 
+def deal_start(log: list[Event]) -> int:
+    """The index of the deal in play's DealStarted in a match's log (-1 if none): the last one."""
+    return next((i for i in range(len(log) - 1, -1, -1) if isinstance(log[i], DealStarted)), -1)
+
+
 class DealStarted(Event):
     __slots__ = ("dealer", "hands", "trump_card")
     kind: ClassVar[str] = "deal"

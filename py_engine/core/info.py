@@ -142,7 +142,7 @@ def story_of(log: list[ev.Event] | None, seat: int) -> Story | None:
     if not log:
         return None
     # The log is the whole match's: the deal in play starts at its last DealStarted.
-    start = next((i for i in range(len(log) - 1, -1, -1) if isinstance(log[i], ev.DealStarted)), -1)
+    start = ev.deal_start(log)
     if start < 0:
         return None
     first = log[start]

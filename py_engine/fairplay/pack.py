@@ -256,6 +256,15 @@ class Shuffle:
         self._their_keys[position] = k
         return card
 
+    def open_all(self, pairs: Sequence[tuple[int, Any]]) -> dict[int, int]:
+        """Open every position with its key, or none: a false key leaves nothing opened or kept."""
+        opened, keys = dict(self.opened), dict(self._their_keys)
+        try:
+            return {position: self.open(position, key) for position, key in pairs}
+        except Cheat:
+            self.opened, self._their_keys = opened, keys
+            raise
+
     def keys(self) -> Keys:
         """Every key of this side, released when the deal is over."""
         return Keys(self._deal_key, self._position_keys)

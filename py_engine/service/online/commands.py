@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from ..requests import MAX_BUDGET_MS, MS, ProtocolError, arg, find, left_of, positive
 from .guest import GuestSession
 from .host import HostSession
-from .messages import is_time, time_refusal
+from .messages import request_now
 
 if TYPE_CHECKING:
     from ..protocol import Engine
@@ -42,16 +42,8 @@ def _add(engine: Engine, session: Session, answer: dict[str, Any]) -> dict[str, 
     return {"session": handle, **answer}
 
 
-def _now(req: dict[str, Any]) -> int:
-    """The page's clock: an integer of milliseconds from 0 to NOW_MAX (a huge one would break later sums)."""
-    now: Any = req.get("now")
-    if not is_time(now):
-        raise ProtocolError("bad_request", time_refusal(now))
-    return int(now)
-
-
 def host(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
-    now = _now(req)
+    now = request_now(req)
     session = HostSession(engine.requested_rules(req), arg(req, "name", str, ""), arg(req, "identity", str, ""))
     session.now = now
     # The room goes to each guest's browser when it connects (online_connection), after proving its identity.
@@ -59,22 +51,22 @@ def host(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
 
 
 def from_guest(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
-    return {**_host(engine, req).from_guest(req.get("message"), _now(req)), "save": True}
+    return {**_host(engine, req).from_guest(req.get("message"), request_now(req)), "save": True}
 
 
 def host_do(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
-    return {**_host(engine, req).do(arg(req, "intent", dict), _now(req)), "save": True}
+    return {**_host(engine, req).do(arg(req, "intent", dict), request_now(req)), "save": True}
 
 
 def computer(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
     started = time.perf_counter()
     session = _host(engine, req)
     budget = left_of(positive(req, "budget_ms", MAX_BUDGET_MS, MS), started)
-    return {**session.computer(_now(req), budget_ms=budget, seed=arg(req, "seed", int, None)), "save": True}
+    return {**session.computer(request_now(req), budget_ms=budget, seed=arg(req, "seed", int, None)), "save": True}
 
 
 def guest_open(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
-    now = _now(req)
+    now = request_now(req)
     session = GuestSession.open(req.get("message"), arg(req, "identity", str, ""))
     session.now = now
     return _add(engine, session, {"room": session.room})
@@ -86,7 +78,7 @@ def guest_join(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
 
 
 def from_host(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
-    return {**_guest(engine, req).from_host(req.get("message"), _now(req)), "save": True}
+    return {**_guest(engine, req).from_host(req.get("message"), request_now(req)), "save": True}
 
 
 def guest_do(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
@@ -98,13 +90,13 @@ def reconnect(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
 
 
 def tick(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
-    return {**_session(engine, req).tick(_now(req)), "save": True}
+    return {**_session(engine, req).tick(request_now(req)), "save": True}
 
 
 def connection(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
     up = arg(req, "up", bool)
     identity = arg(req, "identity", str, "")
-    return {**_session(engine, req).connection(up, _now(req), identity), "save": True}
+    return {**_session(engine, req).connection(up, request_now(req), identity), "save": True}
 
 
 def save(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
@@ -113,7 +105,7 @@ def save(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
 
 def restore(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
     saved = req.get("saved")
-    now = _now(req)
+    now = request_now(req)
     session: Session
     if isinstance(saved, dict) and saved.get("online") == "guest":
         session = GuestSession.restore(saved, now)

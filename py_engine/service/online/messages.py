@@ -6,6 +6,7 @@ from typing import Any
 
 from ...core.errors import EngineError
 from ..json_text import JsonTextError, dump_json, parse_json, plain_text
+from ..requests import ProtocolError
 
 PROTOCOL = 1
 #: A player's hand stays face up to the other for this long after "show my cards".
@@ -95,6 +96,15 @@ def time_refusal(now: Any) -> str:
     else:
         shown = repr(now) if len(repr(now)) <= 40 else f"{repr(now)[:40]}..."
     return f"'now' must be the time in milliseconds, an integer from 0 to {NOW_MAX}, not {shown}"
+
+
+def request_now(req: dict[str, Any]) -> int:
+    """A request's ``now``, the page's clock: an integer of milliseconds from 0 to NOW_MAX (a huge one would
+    break later sums); a ``bad_request`` otherwise."""
+    now: Any = req.get("now")
+    if not is_time(now):
+        raise ProtocolError("bad_request", time_refusal(now))
+    return int(now)
 
 
 def check_now(now: Any) -> int:

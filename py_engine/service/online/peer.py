@@ -28,6 +28,7 @@ knowledge only) until its player is back.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Callable
 from typing import Any
@@ -38,6 +39,7 @@ from ...core.rules import Rules
 from ...fairplay import p256
 from ...fairplay.pack import Cheat
 from ...fairplay.transcript import ChainError, Link, Transcript, signing_text
+from .fair_pack import is_secret
 from .messages import CHAT_KEPT, PAUSE_MS, RETURN_MS, SHOW_MS, PeerError, chat_line, check_now, json_object
 from .referee import Referee
 
@@ -573,15 +575,13 @@ class PeerSession:
 
 
 def _digest(text: str) -> str:
-    import hashlib
-
     return hashlib.sha256(text.encode()).hexdigest()
 
 
 def _hex64(value: Any) -> str:
-    if not (isinstance(value, str) and len(value) == 64 and all(c in "0123456789abcdef" for c in value)):
-        raise PeerError("a coin's half is 64 hex digits")
-    return value
+    if not is_secret(value):
+        raise PeerError("a coin's half is 64 lowercase hex digits")
+    return str(value)
 
 
 def _envelope(text: Any) -> dict[str, Any]:

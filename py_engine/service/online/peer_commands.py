@@ -19,18 +19,11 @@ from ...fairplay import p256
 from ...fairplay.source import new_secret
 from ..requests import ProtocolError, arg, find
 from ..views import view
-from .messages import CHAT_MAX, PeerError, is_time, time_refusal
+from .messages import CHAT_MAX, PeerError, request_now
 from .peer import PeerSession
 
 if TYPE_CHECKING:
     from ..protocol import Engine
-
-
-def _now(req: dict[str, Any]) -> int:
-    now: Any = req.get("now")
-    if not is_time(now):
-        raise ProtocolError("bad_request", time_refusal(now))
-    return int(now)
 
 
 def _signer(key: Any) -> Callable[[bytes], str]:
@@ -48,17 +41,18 @@ def _session(engine: Engine, req: dict[str, Any]) -> PeerSession:
 
 
 def _answer(session: PeerSession, sent: list[str], **extra: Any) -> dict[str, Any]:
-    return {"send": sent, "view": seat_view(session), "status": session.status(), **extra}
+    status = session.status()
+    return {"send": sent, "view": seat_view(session, status["legal"]), "status": status, **extra}
 
 
-def seat_view(session: PeerSession) -> dict[str, Any] | None:
+def seat_view(session: PeerSession, legal: list[str]) -> dict[str, Any] | None:
     """What this seat draws: its view of its world, once its hand is known; the other's cards only once verified."""
     referee = session.referee
     if referee is None or referee.match is None or referee.missing_keys():
         return None
     shown = view(referee.match, session.seat)
     # The next deal starts by itself once both sides have checked this one; nothing is legal while it is dealt.
-    shown["legal"] = session.status()["legal"]
+    shown["legal"] = legal
     if referee.pending_audit():
         shown.pop("reveal", None)  # the other hand is known only when both sides' keys have been checked
         shown["checking"] = True
@@ -68,7 +62,7 @@ def seat_view(session: PeerSession) -> dict[str, Any] | None:
 def _intent(name: str) -> Callable[[Engine, dict[str, Any]], dict[str, Any]]:
     def handler(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
         session = _session(engine, req)
-        now = _now(req)
+        now = request_now(req)
         try:
             if name == "act":
                 sent = session.act(req.get("action"), now)
@@ -85,7 +79,7 @@ def _intent(name: str) -> Callable[[Engine, dict[str, Any]], dict[str, Any]]:
 
 
 def open_session(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
-    now = _now(req)
+    now = request_now(req)
     seat = arg(req, "seat", int)
     if seat not in (0, 1):
         raise ProtocolError("bad_request", "'seat' is 0 (who opened the room) or 1")
@@ -109,13 +103,13 @@ def open_session(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
 
 def receive(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
     session = _session(engine, req)
-    answer = session.receive(req.get("message"), _now(req))
+    answer = session.receive(req.get("message"), request_now(req))
     return {**_answer(session, answer["send"], **{k: v for k, v in answer.items() if k != "send"}), "save": True}
 
 
 def connection(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
     session = _session(engine, req)
-    return {**_answer(session, session.connection(arg(req, "up", bool), _now(req))), "save": True}
+    return {**_answer(session, session.connection(arg(req, "up", bool), request_now(req))), "save": True}
 
 
 def show(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
@@ -139,7 +133,7 @@ def save(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
 
 
 def restore(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
-    now = _now(req)
+    now = request_now(req)
     sign = _signer(req.get("key"))
     try:
         session = PeerSession.restore(req.get("saved"), sign, now=now)

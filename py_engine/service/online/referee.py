@@ -90,7 +90,10 @@ class Referee:
         self._secret = secret
         self.match: Match | None = None
         self._packs: dict[int, _DealPack] = {}
-        self._pattern = rules.deal_pattern
+        #: Positions of the pack: the non-dealer's hand, the dealer's, the trump card (the same every deal).
+        non_dealer, dealer_hand, up, _ = deal_hands(list(range(rules.deck)), rules.deal_pattern)
+        self._hands = (non_dealer, dealer_hand)
+        self._up = up
         #: Called with each finished deal's verified pack (by position), after the audit.
         self.on_verified: Callable[[int, list[int]], None] | None = None
         #: The cards the other seat showed of its hand (``show``), as they were shown.
@@ -242,9 +245,11 @@ class Referee:
         if dealer is None:
             return []
         pack.dealer = dealer
-        non_dealer, dealer_hand, up, _ = deal_hands(list(range(self.rules.deck)), self._pattern)
-        theirs = dealer_hand if dealer == self.other else non_dealer
-        return self._release(pack, [*theirs, up])
+        return self._release(pack, [*self._hand_positions(dealer, self.other), self._up])
+
+    def _hand_positions(self, dealer: int, seat: int) -> list[int]:
+        """The pack positions dealt to ``seat`` when ``dealer`` deals."""
+        return self._hands[1 if seat == dealer else 0]
 
     def _dealer_of(self, index: int) -> int | None:
         """Who deals deal ``index``: known once the deal before it is verified."""
@@ -280,15 +285,8 @@ class Referee:
         return pairs
 
     def _open_all(self, pack: _DealPack, pairs: list[tuple[int, Any]]) -> dict[int, int]:
-        """Open every position, or none: a false key leaves nothing opened."""
-        before = dict(pack.shuffle.opened)
-        try:
-            with self._theirs():
-                return {p: pack.shuffle.open(p, key) for p, key in pairs}
-        except Cheat:
-            pack.shuffle.opened.clear()
-            pack.shuffle.opened.update(before)
-            raise
+        with self._theirs():
+            return pack.shuffle.open_all(pairs)
 
     def _due_to_me(self, pack: _DealPack) -> set[int]:
         """Positions whose keys the other owes this seat now (its hand, its draws, the trump card)."""
@@ -296,9 +294,7 @@ class Referee:
         if m is None or len(m.records) <= pack.index:
             if pack.dealer < 0:
                 return set()
-            non_dealer, dealer_hand, up, _ = deal_hands(list(range(self.rules.deck)), self._pattern)
-            mine = dealer_hand if pack.dealer == self.seat else non_dealer
-            return {*mine, up}
+            return {*self._hand_positions(pack.dealer, self.seat), self._up}
         return set(self.missing_keys())
 
     def _on_keys(self, pack: _DealPack, message: Message) -> list[Message]:
@@ -314,9 +310,7 @@ class Referee:
     def _maybe_start_deal(self, pack: _DealPack) -> list[Message]:
         if pack.dealer < 0 or pack.index in (() if self.match is None else range(len(self.match.records))):
             return []
-        non_dealer, dealer_hand, up, _ = deal_hands(list(range(self.rules.deck)), self._pattern)
-        mine = dealer_hand if pack.dealer == self.seat else non_dealer
-        if any(p not in pack.shuffle.opened for p in [*mine, up]):
+        if any(p not in pack.shuffle.opened for p in [*self._hand_positions(pack.dealer, self.seat), self._up]):
             return []
         world = self._world_pack(pack)
         if self.match is None:
@@ -467,7 +461,7 @@ class Referee:
         m = self.match
         assert m is not None and replay.log is not None
         m.records[-1].deck = real
-        start = max(i for i, e in enumerate(m.events) if isinstance(e, ev.DealStarted))
+        start = ev.deal_start(m.events)
         end = next(i for i in range(start, len(m.events)) if isinstance(m.events[i], ev.DealEnd))
         m.events[start : end + 1] = replay.log
         replay.log = m.events
@@ -508,8 +502,7 @@ class Referee:
         deal.talon = tuple(swapped(c) for c in deal.talon)
         record = m.records[-1]
         record.deck = [swapped(c) for c in record.deck]
-        start = max(i for i, e in enumerate(m.events) if isinstance(e, ev.DealStarted))
-        for i in range(start, len(m.events)):
+        for i in range(ev.deal_start(m.events), len(m.events)):
             e = m.events[i]
             if isinstance(e, ev.DealStarted):
                 hands = tuple(h ^ both if bin(h & both).count("1") == 1 else h for h in e.hands)
