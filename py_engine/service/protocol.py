@@ -66,6 +66,7 @@ if TYPE_CHECKING:
 #: Online play of protocol 2 (py_engine/service/online/peer_commands.py); all but saving and restoring are the
 #: page's (a saved game holds its seat's secret).
 PEER_COMMANDS = (
+    "peer_offer",
     "peer_open",
     "peer_receive",
     "peer_act",

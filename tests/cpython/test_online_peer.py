@@ -417,7 +417,9 @@ def test_a_resync_after_fifty_long_chat_lines_fits_the_channel_link_by_link() ->
         talker.say({"text": "á" * CHAT_MAX}, pages.now)  # the listener is away: nothing reaches it
     pages.connected[1] = True
     pages.now += 10_000
-    resent = talker.receive(json.dumps({"v": 2, "hello": list(listener.transcript.counts)}), pages.now)["send"]
+    resent = talker.receive(
+        json.dumps({"v": 2, "m": talker.match_id, "hello": list(listener.transcript.counts)}), pages.now
+    )["send"]
     assert len(resent) >= 50 and max(len(text.encode()) for text in resent) < 8 * 1024
     for text in resent:
         pages.now += 100

@@ -34,22 +34,18 @@ class Page:
         return answer
 
 
-def open_pair(now: int = 5_000) -> tuple[Page, Page, list[list[str]]]:
-    pages = (Page(0), Page(1))
-    queues: list[list[str]] = [[], []]
-    for page in pages:
-        answer = page.ok(
-            cmd="peer_open",
-            seat=page.seat,
-            preset="AT20",
-            match="match-0001",
-            identities=IDENTITIES,
-            key=private(page.seat),
-            now=now,
-        )
-        page.session = answer["session"]
-        queues[1 - page.seat].extend(answer["send"])
-    return pages[0], pages[1], queues
+def open_pair(now: int = 5_000, preset: str = "AT20") -> tuple[Page, Page, list[list[str]]]:
+    """Seat 0 opens a room; seat 1 reads its offer (the first message), then joins with it."""
+    host, guest = Page(0), Page(1)
+    keys = {"identities": IDENTITIES, "now": now}
+    opened = host.ok(cmd="peer_open", seat=0, preset=preset, name="Anna", key=private(0), **keys)
+    host.session = opened["session"]
+    offer = opened["send"][0]
+    room = guest.ok(cmd="peer_offer", offer=offer, identities=IDENTITIES)["room"]
+    assert room["name"] == "Anna" and room["match"] == opened["status"]["match"]
+    joined = guest.ok(cmd="peer_open", seat=1, offer=offer, name="Béla", key=private(1), **keys)
+    guest.session = joined["session"]
+    return host, guest, [list(joined["send"]), []]
 
 
 def test_two_pages_play_a_match_through_the_protocol() -> None:
@@ -80,6 +76,60 @@ def test_two_pages_play_a_match_through_the_protocol() -> None:
         status = page.ok(cmd="peer_show", session=page.session)["status"]
         results.append(status["result"])
     assert results[0] is not None and results[0] == results[1] and results[0]["reason"] == "played"
+    assert a.ok(cmd="peer_show", session=a.session)["status"]["names"] == ["Anna", "Béla"]
+    assert b.ok(cmd="peer_show", session=b.session)["status"]["names"] == ["Anna", "Béla"]
+
+
+def test_an_offer_that_is_not_the_hosts_is_refused_in_words_and_no_session_is_made() -> None:
+    host, guest = Page(0), Page(1)
+    opened = host.ok(cmd="peer_open", seat=0, preset="DE24", name="Anna", key=private(0), identities=IDENTITIES, now=1)
+    offer = json.loads(opened["send"][0])
+    room = guest.ok(cmd="peer_offer", offer=json.dumps(offer), identities=IDENTITIES)["room"]
+    assert room["rules"]["deck"] == 24 and room["match"] == offer["m"]
+    edited = json.loads(json.dumps(offer))
+    edited["link"]["body"]["rules"]["deck"] = 20  # an offer changed on the way: its signature no longer holds
+    other_host = [IDENTITIES[1], IDENTITIES[1]]  # signed, but not by the identity the guest's browser proved
+    for bad, identities in ((edited, IDENTITIES), (offer, other_host), ({**offer, "m": "x" * 10}, IDENTITIES)):
+        for cmd in ("peer_offer", "peer_open"):
+            req = {"cmd": cmd, "offer": json.dumps(bad), "identities": identities, "seat": 1, "key": private(1)}
+            answer = guest.ask(**req, now=2)
+            assert not answer["ok"] and answer["error"]["message"], (cmd, bad)
+    assert guest.engine.peers == {}
+
+
+def test_a_rematch_goes_on_in_the_same_session_with_a_new_match_from_0_0() -> None:
+    a, b, queues = open_pair(preset="AT20")
+    pages = (a, b)
+    first = a.ok(cmd="peer_show", session=a.session)["status"]["match"]
+    now = 6_000
+
+    def deliver() -> list[dict[str, Any]]:
+        answers = []
+        while any(queues):
+            for page in pages:
+                while queues[page.seat]:
+                    answer = page.ok(
+                        cmd="peer_receive", session=page.session, message=queues[page.seat].pop(0), now=now
+                    )
+                    assert "refused" not in answer, answer["refused"]
+                    queues[1 - page.seat].extend(answer["send"])
+                    answers.append(answer)
+        return answers
+
+    queues[1].extend(a.ok(cmd="peer_concede", session=a.session, now=now)["send"])
+    deliver()
+    assert b.ok(cmd="peer_show", session=b.session)["status"]["result"]["winner"] == 1
+    queues[1].extend(a.ok(cmd="peer_rematch", session=a.session, now=now)["send"])
+    deliver()
+    asked = b.ok(cmd="peer_rematch", session=b.session, now=now)
+    assert asked["finished"]["result"]["winner"] == 1 and asked["status"]["match"] != first
+    queues[0].extend(asked["send"])
+    answers = deliver()
+    assert any("finished" in answer for answer in answers)
+    for page in pages:
+        status = page.ok(cmd="peer_show", session=page.session)["status"]
+        assert status["match"] != first and status["result"] is None and status["names"] == ["Anna", "Béla"]
+        assert status["playing"] or page.ok(cmd="peer_show", session=page.session)["view"] is not None
 
 
 def test_bad_requests_are_refused_in_words_and_leave_nothing() -> None:

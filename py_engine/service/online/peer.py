@@ -35,12 +35,24 @@ from typing import Any
 
 from ...core.actions import action_name, parse_action
 from ...core.errors import EngineError, IllegalActionError
-from ...core.rules import Rules
+from ...core.rules import Rules, rules_from_dict
 from ...fairplay import p256
 from ...fairplay.pack import Cheat
+from ...fairplay.source import new_secret
 from ...fairplay.transcript import ChainError, Link, Transcript, signing_text
+from ..json_text import plain_text
 from .fair_pack import is_secret
-from .messages import CHAT_KEPT, PAUSE_MS, RETURN_MS, SHOW_MS, PeerError, chat_line, check_now, json_object
+from .messages import (
+    CHAT_KEPT,
+    NAME_MAX,
+    PAUSE_MS,
+    RETURN_MS,
+    SHOW_MS,
+    PeerError,
+    chat_line,
+    check_now,
+    json_object,
+)
 from .referee import Referee
 
 VERSION = 2
@@ -73,6 +85,7 @@ class PeerSession:
         secret: bytes,
         sign: Callable[[bytes], str],
         verify: Callable[[str, bytes, str], bool] = p256.verify,
+        name: str = "",
     ) -> None:
         self.seat = seat
         self.other = 1 - seat
@@ -80,6 +93,7 @@ class PeerSession:
         self.match_id = match_id
         self._secret = secret
         self._sign = sign
+        self._verify = verify
         self.transcript = Transcript(match_id, seat, identities, verify)
         self.referee: Referee | None = None
         self._coin: dict[str, str] = {}
@@ -102,6 +116,12 @@ class PeerSession:
         self._outbox: list[str] = []
         self._replaying: list[Link] | None = None
         self.rematch_asked: set[int] = set()
+        #: The players' names, as each signed its own in the coin's messages (None until known).
+        self.names: list[str | None] = [None, None]
+        self.names[seat] = plain_text(name, NAME_MAX)
+        #: The rematch, once both asked for it (a new session, a new transcript), and the match before it.
+        self.successor: PeerSession | None = None
+        self.previous: PeerSession | None = None
 
     # ---------------------------------------------------------------- sending
 
@@ -113,7 +133,10 @@ class PeerSession:
             self.transcript.signed(draft, self._replaying.pop(0).sig)
             return
         link = self.transcript.signed(draft, self._sign(signing_text(draft.digest(self.match_id))))
-        self._outbox.append(json.dumps({"v": VERSION, "link": link.to_json()}, separators=(",", ":")))
+        self._post({"link": link.to_json()})
+
+    def _post(self, message: dict[str, Any]) -> None:
+        self._outbox.append(json.dumps({"v": VERSION, "m": self.match_id, **message}, separators=(",", ":")))
 
     def _send_all(self, bodies: list[dict[str, Any]]) -> None:
         for body in bodies:
@@ -131,7 +154,8 @@ class PeerSession:
         self._clock(now)
         if self.seat == 0 and not self._coin:
             self._coin["mine"] = self._secret_hex("coin")
-            self._send({"t": "coin", "commit": _digest(self._coin["mine"])})
+            commit = _digest(self._coin["mine"])
+            self._send({"t": "coin", "commit": commit, "rules": self.rules.to_dict(), "name": self.names[0]})
         return self.take()
 
     def _secret_hex(self, label: str) -> str:
@@ -141,11 +165,15 @@ class PeerSession:
         if self.referee is not None:
             raise PeerError("the coin is already cast")
         if self.seat == 1 and "commit" in body and "commit" not in self._coin:
+            if body.get("rules") != self.rules.to_dict():
+                raise PeerError("the room's rules are not the ones this player agreed to")
             self._coin["commit"] = _hex64(body["commit"])
+            self.names[0] = _name(body)
             self._coin["mine"] = self._secret_hex("coin")
-            self._send({"t": "coin", "value": self._coin["mine"]})
+            self._send({"t": "coin", "value": self._coin["mine"], "name": self.names[1]})
         elif self.seat == 0 and "value" in body and "theirs" not in self._coin:
             self._coin["theirs"] = _hex64(body["value"])
+            self.names[1] = _name(body)
             self._send({"t": "coin", "reveal": self._coin["mine"]})
             self._begin(self._coin["mine"], self._coin["theirs"])
         elif self.seat == 1 and "reveal" in body and "commit" in self._coin:
@@ -170,6 +198,10 @@ class PeerSession:
             return {"refused": {"code": "rate_limited", "message": "too many messages: dropped"}, "send": []}
         try:
             message = _envelope(text)
+            if message["m"] != self.match_id:
+                if self.previous is not None and message["m"] == self.previous.match_id:
+                    return self.previous.receive(text, now)  # the match before a rematch: its late links, its hello
+                raise PeerError("a message of another match")
             if "hello" in message:
                 self._on_hello(message["hello"])
                 return {"send": self.take(), "accepted": 0}
@@ -177,7 +209,7 @@ class PeerSession:
             self._back()
         except ChainError as e:
             if e.what == "missing":  # links lost with a connection: ask for them again
-                self._outbox.append(json.dumps({"v": VERSION, "hello": list(self.transcript.counts)}))
+                self._post({"hello": list(self.transcript.counts)})
             return self._refused(e)
         except EngineError as e:
             return self._refused(e)
@@ -212,19 +244,19 @@ class PeerSession:
             return  # answered a moment ago: a stream of hellos would make this page resend its chain again and again
         self._hello_at = self.now
         for link in self.transcript.since(self.seat, counts[self.seat]):
-            self._outbox.append(json.dumps({"v": VERSION, "link": link.to_json()}, separators=(",", ":")))
+            self._post({"link": link.to_json()})
 
     def hello(self, now: int) -> list[str]:
         """After (re)connecting: ask the other for the links this page lacks."""
         self._clock(now)
         self._back()
-        self._outbox.append(json.dumps({"v": VERSION, "hello": list(self.transcript.counts)}))
+        self._post({"hello": list(self.transcript.counts)})
         return self.take()
 
     def _on_body(self, body: dict[str, Any], link: Link | None = None) -> None:
         kind = body.get("t")
-        if self.ending is not None and self.ending.get("agreed") and kind not in ("chat", "rematch"):
-            raise PeerError("the match is over")
+        if self.ending is not None and kind in ("coin", "shuffle", "keys", "act", "end", "show"):
+            return  # the match is over here: a game message the other wrote before it learned so is kept, unread
         if kind == "coin":
             self._on_coin(body)
         elif kind in ("shuffle", "keys", "act", "end", "show"):
@@ -247,6 +279,7 @@ class PeerSession:
             if self.ending is None:
                 raise PeerError("a rematch asked while the match is played")
             self.rematch_asked.add(self.other)
+            self._succeed()
         else:
             raise PeerError(f"an unknown message {kind!r}")
 
@@ -456,6 +489,8 @@ class PeerSession:
             "result": self.result,
             "cheat": None if self.cheat is None else {"by": self.cheat.by, "what": self.cheat.what},
             "rematch": sorted(self.rematch_asked),
+            "names": list(self.names),
+            "match": self.match_id,
         }
 
     def report(self) -> dict[str, Any]:
@@ -468,9 +503,33 @@ class PeerSession:
         self._clock(now)
         if self.ending is None:
             raise IllegalActionError("the match is still being played")
-        self.rematch_asked.add(self.seat)
-        self._send({"t": "rematch"})
+        if self.seat not in self.rematch_asked:
+            self.rematch_asked.add(self.seat)
+            self._send({"t": "rematch"})
+            self._succeed()
         return self.take()
+
+    def _succeed(self) -> None:
+        """Both asked for a rematch: the next match, from 0:0, in a session of its own (a new transcript, a new
+        secret); its id follows from this one's, so both pages make the same."""
+        if self.rematch_asked != {0, 1} or self.successor is not None or self._replaying is not None:
+            return
+        identities = self.transcript.identities
+        following = PeerSession(
+            self.seat,
+            self.rules,
+            _digest(self.match_id + "\nrematch"),
+            identities,
+            new_secret(),
+            self._sign,
+            self._verify,
+            name=self.names[self.seat] or "",
+        )
+        following.names = list(self.names)
+        following.previous = self
+        self.previous = None  # one match back is kept: enough for the other's late messages
+        following._outbox = following.start(self.now)  # sent with this answer, by whoever takes its texts
+        self.successor = following
 
     # ---------------------------------------------------------------- kept across reloads
 
@@ -479,6 +538,7 @@ class PeerSession:
         return {
             "format": "sixty-six/online-2",
             "seat": self.seat,
+            "name": self.names[self.seat],
             "rules": self.rules.to_dict(),
             "match": self.match_id,
             "secret": self._secret.hex(),
@@ -498,8 +558,6 @@ class PeerSession:
         now: int | None = None,
     ) -> PeerSession:
         """A kept game, rebuilt by replaying its transcript with its secret; PeerError (in words) if damaged."""
-        from ...core.rules import rules_from_dict
-
         try:
             if not (isinstance(saved, dict) and saved.get("format") == "sixty-six/online-2"):
                 raise PeerError("not a saved online game of this version")
@@ -518,9 +576,12 @@ class PeerSession:
             if len(secret) != 32:
                 raise PeerError("the saved game's secret is damaged")
             rules = rules_from_dict(saved["rules"])
+            name = saved["name"]
+            if not isinstance(name, str) or len(name) > NAME_MAX:
+                raise PeerError("the saved game's name is damaged")
         except (KeyError, TypeError, ValueError, ChainError) as e:
             raise PeerError(f"the saved online game is damaged: {e}") from None
-        session = cls(seat, rules, kept.match_id, kept.identities, secret, sign, verify)
+        session = cls(seat, rules, kept.match_id, kept.identities, secret, sign, verify, name=name)
         session._replay(kept.links, saved_now)
         session.away_since = away
         session.outage = outage
@@ -584,6 +645,37 @@ def _hex64(value: Any) -> str:
     return str(value)
 
 
+def _name(body: dict[str, Any]) -> str:
+    name = body.get("name")
+    if not isinstance(name, str):
+        raise PeerError("a coin's message carries its player's name")
+    return plain_text(name, NAME_MAX)
+
+
+def read_offer(
+    text: Any, identities: tuple[str, str], verify: Callable[[str, bytes, str], bool] = p256.verify
+) -> dict[str, Any]:
+    """The room a host's first message offers (its rules, its player's name, the match's id), checked: signed
+    by the host's proven identity, and the first link of its coin; PeerError (in words) if it is not."""
+    message = _envelope(text)
+    if "link" not in message:
+        raise PeerError("the host's first message is its offer")
+    try:
+        link = Transcript(message["m"], 1, identities, verify).accept(message["link"])
+    except ChainError as e:
+        raise PeerError(f"the host's offer is not one: {e}") from None
+    body = link.body
+    if body.get("t") != "coin" or "commit" not in body:
+        raise PeerError("the host's first message is its offer")
+    try:
+        rules = rules_from_dict(body.get("rules"))
+    except (TypeError, ValueError) as e:
+        raise PeerError(f"the room's rules are not valid: {e}") from None
+    if rules.to_dict() != body.get("rules"):
+        raise PeerError("the room's rules are not written in full")
+    return {"match": message["m"], "rules": rules.to_dict(), "name": _name(body), "identity": identities[0]}
+
+
 def _envelope(text: Any) -> dict[str, Any]:
     message = json_object(text, MESSAGE_MAX)
     version = message.get("v")
@@ -593,6 +685,6 @@ def _envelope(text: Any) -> dict[str, Any]:
             if type(version) is int
             else "a message without its version"
         )
-    if set(message) not in ({"v", "link"}, {"v", "hello"}):
-        raise PeerError("a message holds a link or a hello")
+    if set(message) not in ({"v", "m", "link"}, {"v", "m", "hello"}) or not isinstance(message["m"], str):
+        raise PeerError("a message holds its match's id, and a link or a hello")
     return message

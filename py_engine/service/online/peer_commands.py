@@ -11,16 +11,18 @@ a saved game holds this seat's secret.
 from __future__ import annotations
 
 import random
+import secrets
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ...core.errors import EngineError
+from ...core.rules import rules_from_dict
 from ...fairplay import p256
 from ...fairplay.source import new_secret
 from ..requests import ProtocolError, arg, find
 from ..views import view
 from .messages import CHAT_MAX, PeerError, request_now
-from .peer import PeerSession
+from .peer import PeerSession, read_offer
 
 if TYPE_CHECKING:
     from ..protocol import Engine
@@ -40,7 +42,14 @@ def _session(engine: Engine, req: dict[str, Any]) -> PeerSession:
     return find(req, "session", engine.peers)
 
 
-def _answer(session: PeerSession, sent: list[str], **extra: Any) -> dict[str, Any]:
+def _answer(engine: Engine, handle: str, sent: list[str], **extra: Any) -> dict[str, Any]:
+    """The answer after a command: what to send, this seat's view and status. Once both asked for a rematch, the
+    session's handle goes on with the next match, and ``finished`` is the status the match before ended with."""
+    session = engine.peers[handle]
+    if session.successor is not None:
+        extra["finished"] = session.status()
+        session = engine.peers[handle] = session.successor
+        sent = [*sent, *session.take()]
     status = session.status()
     return {"send": sent, "view": seat_view(session, status["legal"]), "status": status, **extra}
 
@@ -73,48 +82,78 @@ def _intent(name: str) -> Callable[[Engine, dict[str, Any]], dict[str, Any]]:
                 sent = getattr(session, name)(now)
         except PeerError as e:
             raise ProtocolError("bad_request", str(e)) from None
-        return {**_answer(session, sent), "save": True}
+        return {**_answer(engine, req["session"], sent), "save": True}
 
     return handler
 
 
+def _identities(req: dict[str, Any]) -> tuple[str, str]:
+    identities = req.get("identities")
+    if not (isinstance(identities, list) and len(identities) == 2 and all(isinstance(i, str) for i in identities)):
+        raise ProtocolError("bad_request", "'identities' are the two seats' proven public keys")
+    return identities[0], identities[1]
+
+
+def _offer(req: dict[str, Any]) -> dict[str, Any]:
+    try:
+        return read_offer(req.get("offer"), _identities(req))
+    except PeerError as e:
+        raise ProtocolError("bad_request", str(e)) from None
+
+
+def offer(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
+    """The room a host's first message offers, for its guest to see before joining (no session is made)."""
+    return {"room": _offer(req)}
+
+
 def open_session(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
+    """Seat 0 opens a room with its rules; seat 1 joins with the room's offer (its rules and match id come
+    from there)."""
     now = request_now(req)
     seat = arg(req, "seat", int)
     if seat not in (0, 1):
         raise ProtocolError("bad_request", "'seat' is 0 (who opened the room) or 1")
-    identities = req.get("identities")
-    if not (isinstance(identities, list) and len(identities) == 2 and all(isinstance(i, str) for i in identities)):
-        raise ProtocolError("bad_request", "'identities' are the two seats' proven public keys")
-    match_id = arg(req, "match", str)
-    if not 8 <= len(match_id) <= 200:
-        raise ProtocolError("bad_request", "'match' is the match's id, 8 to 200 characters")
+    identities = _identities(req)
+    name = arg(req, "name", str, "")
+    if seat == 0:
+        rules = engine.requested_rules(req)
+        match_id = arg(req, "match", str, secrets.token_hex(16))
+        if not 8 <= len(match_id) <= 200:
+            raise ProtocolError("bad_request", "'match' is the match's id, 8 to 200 characters")
+    else:
+        room = _offer(req)
+        rules, match_id = rules_from_dict(room["rules"]), room["match"]
     sign = _signer(req.get("key"))
     if not p256.verify(identities[seat], b"x", sign(b"x")):
         raise ProtocolError("bad_request", "'key' is not the private key of this seat's identity")
-    session = PeerSession(
-        seat, engine.requested_rules(req), match_id, (identities[0], identities[1]), new_secret(), sign
-    )
+    session = PeerSession(seat, rules, match_id, identities, new_secret(), sign, name=name)
     sent = session.start(now)
+    if seat == 1:
+        answer = session.receive(req["offer"], now)
+        if "refused" in answer:
+            raise ProtocolError("bad_request", answer["refused"]["message"])
+        sent = answer["send"]
     handle = engine.new_handle("p")
     engine.peers[handle] = session
-    return {"session": handle, **_answer(session, sent), "save": True}
+    return {"session": handle, **_answer(engine, handle, sent), "save": True}
 
 
 def receive(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
     session = _session(engine, req)
     answer = session.receive(req.get("message"), request_now(req))
-    return {**_answer(session, answer["send"], **{k: v for k, v in answer.items() if k != "send"}), "save": True}
+    extra = {k: v for k, v in answer.items() if k != "send"}
+    return {**_answer(engine, req["session"], answer["send"], **extra), "save": True}
 
 
 def connection(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
     session = _session(engine, req)
-    return {**_answer(session, session.connection(arg(req, "up", bool), request_now(req))), "save": True}
+    sent = session.connection(arg(req, "up", bool), request_now(req))
+    return {**_answer(engine, req["session"], sent), "save": True}
 
 
 def show(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
-    session = _session(engine, req)
-    return _answer(session, [])
+    _session(engine, req)
+    return _answer(engine, req["session"], [])
 
 
 def report(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
@@ -142,7 +181,7 @@ def restore(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
         raise ProtocolError("bad_request", str(e)) from None
     handle = engine.new_handle("p")
     engine.peers[handle] = session
-    return {"session": handle, **_answer(session, sent)}
+    return {"session": handle, **_answer(engine, handle, sent)}
 
 
 def close(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
@@ -152,6 +191,7 @@ def close(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
 
 
 HANDLERS: dict[str, Callable[[Engine, dict[str, Any]], dict[str, Any]]] = {
+    "peer_offer": offer,
     "peer_open": open_session,
     "peer_receive": receive,
     "peer_act": _intent("act"),
