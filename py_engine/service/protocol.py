@@ -72,6 +72,7 @@ PEER_COMMANDS = (
     "peer_act",
     "peer_say",
     "peer_show_cards",
+    "peer_voice",
     "peer_pause",
     "peer_back",
     "peer_concede",

@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 import pytest
 
+from py_engine.core.errors import IllegalActionError
 from py_engine.core.rules import PRESETS
 from py_engine.fairplay import p256
 from py_engine.service.online.messages import CHAT_MAX, PAUSE_MS, RETURN_MS, PeerError
@@ -207,7 +208,7 @@ def test_a_paused_player_is_stood_in_for_by_its_own_page_after_20_s() -> None:
     paused = pages.sessions[0]
     pages.post(0, paused.pause(pages.now))
     pages.deliver()
-    assert pages.sessions[1].status()["paused"] == [0]
+    assert list(pages.sessions[1].status()["paused"]) == ["0"]
     assert paused.tick(pages.now + PAUSE_MS - 1) == []
     pages.now += PAUSE_MS
     sent = paused.tick(pages.now)
@@ -215,7 +216,7 @@ def test_a_paused_player_is_stood_in_for_by_its_own_page_after_20_s() -> None:
     pages.post(0, sent)
     pages.post(0, paused.back(pages.now))
     pages.deliver()
-    assert pages.sessions[1].status()["paused"] == [] and pages.refused == []
+    assert pages.sessions[1].status()["paused"] == {} and pages.refused == []
 
 
 def test_shown_cards_reach_the_other_page_and_only_those() -> None:
@@ -425,3 +426,25 @@ def test_a_resync_after_fifty_long_chat_lines_fits_the_channel_link_by_link() ->
         pages.now += 100
         assert "refused" not in listener.receive(text, pages.now)
     assert sum(1 for line in listener.chat if line["seat"] == 0) >= 50
+
+
+def test_a_voice_call_is_on_once_both_want_it_and_ends_with_the_connection_or_a_reload() -> None:
+    pages = Pages("AT20", 23)
+    pages.play(random.Random(23), moves=4)
+    asker, answerer = pages.sessions
+    with pytest.raises(IllegalActionError):
+        asker.voice_step("accept", pages.now)  # nobody asked: refused, nothing sent
+    pages.post(0, asker.voice_step("ask", pages.now))
+    pages.deliver()
+    assert answerer.status()["voice"]["asked"] == 0 and not answerer.status()["voice"]["on"]
+    pages.post(1, answerer.voice_step("accept", pages.now))
+    pages.deliver()
+    assert asker.status()["voice"]["on"] and answerer.status()["voice"]["on"]
+    assert asker.status()["voice"]["call"] == answerer.status()["voice"]["call"] == 1
+    pages.post(0, asker.voice_step("mute", pages.now))
+    pages.deliver()
+    assert answerer.status()["voice"]["muted"] == [0]
+    reloaded = PeerSession.restore(asker.to_json(), asker._sign, now=pages.now)
+    assert not reloaded.status()["voice"]["on"] and reloaded.transcript.heads == asker.transcript.heads
+    answerer.connection(False, pages.now)
+    assert answerer.status()["voice"]["last"] == {"by": 0, "why": "lost"} and pages.refused == []

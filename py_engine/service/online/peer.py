@@ -28,6 +28,7 @@ knowledge only) until its player is back.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 from collections.abc import Callable
@@ -54,6 +55,7 @@ from .messages import (
     json_object,
 )
 from .referee import Referee
+from .voice import Voice
 
 VERSION = 2
 #: A report: the reporting page's saved game (its secret for this match included) and the chat.
@@ -122,6 +124,8 @@ class PeerSession:
         #: The rematch, once both asked for it (a new session, a new transcript), and the match before it.
         self.successor: PeerSession | None = None
         self.previous: PeerSession | None = None
+        #: The consent to a voice call (the sound itself never passes through an engine); a reload ends a call.
+        self.voice = Voice()
 
     # ---------------------------------------------------------------- sending
 
@@ -269,6 +273,10 @@ class PeerSession:
             self._after_move()
         elif kind == "chat":
             self._keep_chat(self.other, chat_line(body))
+        elif kind == "voice":
+            # A step that crossed one of this side's (or a call already lost here) is no game matter: left aside.
+            with contextlib.suppress(EngineError):
+                self.voice.step(self.other, body.get("do"))
         elif kind == "pause":
             self.paused[self.other] = self.now + PAUSE_MS
         elif kind == "back":
@@ -315,6 +323,13 @@ class PeerSession:
         self._send_all(self.referee.show_hand())
         return self.take()
 
+    def voice_step(self, what: Any, now: int) -> list[str]:
+        """This seat asks for, accepts, declines, mutes or ends a voice call (voice.Voice.step)."""
+        self._clock(now)
+        self.voice.step(self.seat, what)
+        self._send({"t": "voice", "do": what})
+        return self.take()
+
     def pause(self, now: int) -> list[str]:
         self._clock(now)
         self.paused[self.seat] = self.now + PAUSE_MS
@@ -343,6 +358,7 @@ class PeerSession:
             return self.hello(now)
         if self.away_since is None:
             self.away_since = self.now
+        self.voice.lost(self.other)
         return self.take()
 
     def _back(self) -> None:
@@ -482,8 +498,13 @@ class PeerSession:
             if m is None or r is None or not r.playing or self.ending is not None
             else [action_name(a) for a in m.legal(self.seat)],
             "scores": None if m is None else list(m.scores),
+            "now": self.now,
+            "joined": self.names[1] is not None,
             "away": self.away_since is not None,
-            "paused": sorted(self.paused),
+            "away_since": self.away_since,
+            "paused": {str(seat): until for seat, until in sorted(self.paused.items())},
+            "stand_in": [seat for seat, until in sorted(self.paused.items()) if until <= self.now],
+            "voice": self.voice.status(),
             "shown": None if self.shown is None else self.shown[0],
             "ending": self.ending,
             "result": self.result,
@@ -609,6 +630,7 @@ class PeerSession:
         finally:
             self._replaying = None
             self._outbox.clear()
+            self.voice = Voice()
 
     def _redo(self, body: dict[str, Any], now: int) -> None:
         """Do again what this seat chose (its moves, chat, pauses), so that its links are made again."""
@@ -623,6 +645,8 @@ class PeerSession:
             self.say({k: v for k, v in body.items() if k != "t"}, now)
         elif kind == "pause":
             self.pause(now)
+        elif kind == "voice":
+            self._send(body)  # the call itself ended with the page
         elif kind == "back":
             self.back(now)
         elif kind == "rematch":

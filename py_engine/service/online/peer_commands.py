@@ -51,7 +51,8 @@ def _answer(engine: Engine, handle: str, sent: list[str], **extra: Any) -> dict[
         session = engine.peers[handle] = session.successor
         sent = [*sent, *session.take()]
     status = session.status()
-    return {"send": sent, "view": seat_view(session, status["legal"]), "status": status, **extra}
+    view = seat_view(session, status["legal"])
+    return {"send": sent, "view": view, "status": status, "chat": list(session.chat), **extra}
 
 
 def seat_view(session: PeerSession, legal: list[str]) -> dict[str, Any] | None:
@@ -78,6 +79,8 @@ def _intent(name: str) -> Callable[[Engine, dict[str, Any]], dict[str, Any]]:
             elif name == "say":
                 line: dict[str, Any] = {k: req[k] for k in ("text", "phrase") if k in req}
                 sent = session.say(line, now)
+            elif name == "voice_step":
+                sent = session.voice_step(req.get("do"), now)
             else:
                 sent = getattr(session, name)(now)
         except PeerError as e:
@@ -146,7 +149,11 @@ def receive(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
 
 
 def connection(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
+    """The channel to the other page opened (``identity``: the one its browser proved) or was lost."""
     session = _session(engine, req)
+    identity = req.get("identity")
+    if identity is not None and identity != session.transcript.identities[session.other]:
+        raise ProtocolError("not_the_player", "this browser is not the one this game is played with")
     sent = session.connection(arg(req, "up", bool), request_now(req))
     return {**_answer(engine, req["session"], sent), "save": True}
 
@@ -197,6 +204,7 @@ HANDLERS: dict[str, Callable[[Engine, dict[str, Any]], dict[str, Any]]] = {
     "peer_act": _intent("act"),
     "peer_say": _intent("say"),
     "peer_show_cards": _intent("show_cards"),
+    "peer_voice": _intent("voice_step"),
     "peer_pause": _intent("pause"),
     "peer_back": _intent("back"),
     "peer_concede": _intent("concede"),
