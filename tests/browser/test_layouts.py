@@ -1,7 +1,8 @@
 """Every screen shape: a phone held sideways, a phone upright (the last trick), large screens.
 
 Each shape is checked by the boxes of the table's parts against the window: what
-must be seen is inside it, and the page does not scroll.
+must be seen is inside it, and the page does not scroll. What must be pressed is
+checked by a pointer: the element at the centre of a button is that button.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from playwright.sync_api import BrowserContext, FloatRect, Page
 
 from .conftest import Site, Watch
 from .helpers import legal_cards, new_game, open_table, step_count
+from .test_a11y import finish_scripted_deal
 from .test_table import SCRIPTED_AT20
 
 pytestmark = pytest.mark.browser
@@ -108,3 +110,66 @@ def test_large_screens_grow_the_table(site: Site, context: BrowserContext, watch
     assert card == sorted(card) and card[3] >= 1.8 * card[1], sizes
     assert all(share >= 0.5 for _, share, _ in sizes.values()), sizes  # the table keeps half the width or more
     assert all(share >= 0.85 for _, _, share in sizes.values()), sizes  # and most of the height
+
+
+#: Phones upright and sideways, a desktop and a large screen.
+SHAPES = [(390, 844), (844, 390), (1440, 900), (2560, 1440)]
+
+#: The buttons (their text) that a pointer hits at their centres, and those it misses.
+HIT_AT_CENTRES = """sel => [...document.querySelectorAll(sel)].map(b => {
+  const r = b.getBoundingClientRect();
+  const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return [b.textContent, Boolean(hit && b.contains(hit))];
+})"""
+
+
+def shape_context(request: pytest.FixtureRequest, phone: bool) -> BrowserContext:
+    """A phone's context (touch) or a desktop's, warm; only the one asked for is made."""
+    found: BrowserContext = request.getfixturevalue("phone_context" if phone else "context")
+    return found
+
+
+def hit_by_a_pointer(page: Page, selector: str, where: str) -> None:
+    found: list[tuple[str, bool]] = page.evaluate(HIT_AT_CENTRES, selector)
+    assert found, f"{where}: no {selector}"
+    missed = [text for text, hit in found if not hit]
+    assert not missed, f"{where}: a pointer at the centre of {missed} hits something else (or nothing)"
+
+
+@pytest.mark.parametrize("width,height", SHAPES)
+def test_the_way_on_after_a_deal_is_in_view_on_every_screen_shape(
+    site: Site, request: pytest.FixtureRequest, watch: Watch, width: int, height: int
+) -> None:
+    phone = width < 980
+    page = shape_context(request, phone).new_page()
+    page.set_viewport_size({"width": width, "height": height})
+    watch.attach(page)
+    open_table(page, site.url)
+    finish_scripted_deal(page)  # the longest explanation: a close judged at closing, Schwarz
+    where = f"{width}x{height}, the end of a deal"
+    buttons = "#result .result-buttons button"
+    # Next deal, Score sheet, Review and Save record: each hit where it is, without scrolling anything.
+    assert page.locator(buttons).evaluate_all("bs => bs.map(b => b.dataset.action || b.dataset.control)") == [
+        "next",
+        "sheet",
+        "review",
+        "export",
+    ]
+    hit_by_a_pointer(page, buttons, where)
+    details = page.locator("#result .result-details")
+    reason = page.locator("#result .result-reason")
+    # The explanation folds away on a phone, and is open on a large screen.
+    assert details.evaluate("d => d.open") is not phone, where
+    if phone:
+        page.locator("#result .result-details summary").click()
+    # Open, it is whole: not cut, every line of it can be brought into view, and the way on stays in view.
+    reason.scroll_into_view_if_needed()
+    assert reason.evaluate("r => r.scrollHeight <= r.clientHeight + 1"), f"{where}: the explanation is cut"
+    corners = reason.evaluate(
+        """r => { const b = r.getBoundingClientRect();
+        return [[b.left + 2, b.top + 2], [b.right - 2, b.bottom - 2]]
+          .map(([x, y]) => r.contains(document.elementFromPoint(x, y))); }"""
+    )
+    assert corners == [True, True], f"{where}: the explanation is partly hidden"
+    assert "judged when the talon was closed" in reason.inner_text()
+    hit_by_a_pointer(page, buttons, f"{where}, the explanation open")

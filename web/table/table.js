@@ -460,6 +460,9 @@ function renderActions(dom, model, ui) {
 
 // ------------------------------------------------------------ deal result
 
+/** Where the end-of-deal panel is a sheet at the bottom of the screen (styles.css) and folds its explanation. */
+export const FOLDED = "(max-width: 979px), (max-height: 600px)";
+
 // Whose deed the code describes: the claimer or resigner ("by"), the winner, or the loser (a failed close).
 /** @type {Record<string, "by" | "winner" | "loser">} */
 const CODE_PERSON = {
@@ -533,17 +536,26 @@ function renderResult(dom, model, ui) {
   dom.result.dataset.basis = result.basis;
   const reveal = model.reveal;
   const scores = model.match.scores;
-  const parts = [
-    h("h2", { class: "result-title", text: dealHeading(model) }),
+  // Why it ended and the cards' points fold away where the panel is small (FOLDED); the way on never scrolls.
+  const details = h(
+    "details",
+    { class: "result-details", open: !matchMedia(FOLDED).matches },
+    h("summary", { text: t("result.why") }),
     h("p", { class: "result-reason", text: dealReason(result) }),
+  );
+  const body = h(
+    "div",
+    { class: "result-body" },
+    h("h2", { class: "result-title", text: dealHeading(model) }),
+    details,
     h("p", {
       class: "result-score",
       text: t("result.matchScore", { me: scores[ME], opp: scores[OPPONENT], target: model.match.target }),
     }),
-  ];
+  );
   if (model.match.session_bummerls > 1) {
     const won = model.match.matches_won;
-    parts.push(
+    body.append(
       h("p", {
         class: "muted",
         text: t("result.matchesWon", { me: won[ME], opp: won[OPPONENT], target: model.match.session_bummerls }),
@@ -551,7 +563,7 @@ function renderResult(dom, model, ui) {
     );
   }
   if (reveal) {
-    parts.push(
+    details.append(
       h("p", {
         class: "muted",
         text: t("result.points", {
@@ -565,7 +577,7 @@ function renderResult(dom, model, ui) {
     if (reveal.talon.length) {
       const talon = h("div", { class: "result-talon" }, h("span", { class: "muted", text: t("result.talon") }));
       for (const code of reveal.talon) talon.append(cardElement(code, { key: null, classes: "mini" }));
-      parts.push(talon);
+      details.append(talon);
     }
   }
   const buttons = h("div", { class: "result-buttons" });
@@ -582,8 +594,7 @@ function renderResult(dom, model, ui) {
       );
     }
   }
-  parts.push(buttons);
-  dom.result.replaceChildren(...parts);
+  dom.result.replaceChildren(body, buttons);
 }
 
 /**
