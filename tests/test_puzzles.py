@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import datetime
 import json
+import math
 import os
+import re
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,7 +22,20 @@ from py_engine.puzzles import catalogue
 from py_engine.puzzles.catalogue import THEMES, Puzzle, dumps, loads, puzzle_id
 from py_engine.puzzles.daily import EPOCH, daily_id
 from py_engine.puzzles.generate import examine, positions, run
-from py_engine.puzzles.rating import band, daily_after, difficulty, expected, rate, streak_after
+from py_engine.puzzles.rating import (
+    LOWEST,
+    MIN_DEVIATION,
+    START_DEVIATION,
+    START_RATING,
+    START_VOLATILITY,
+    band,
+    daily_after,
+    difficulty,
+    expected,
+    glicko2,
+    rate,
+    streak_after,
+)
 from py_engine.puzzles.solving import Session
 from py_engine.puzzles.verify import verify
 from py_engine.service.protocol import Engine
@@ -216,19 +232,60 @@ def test_the_daily_puzzle_is_a_function_of_the_date() -> None:
         daily_id("1.5.2026", ids)
 
 
+def test_glicko2_gives_glickmans_published_example() -> None:
+    # Glickman, "Example of the Glicko-2 system" (2013): 1500 ± 200, volatility 0.06, tau 0.5, against
+    # 1400 ± 30 (won), 1550 ± 100 (lost) and 1700 ± 300 (lost): 1464.06 ± 151.52, volatility 0.05999.
+    # (The paper rounds its steps; the exact computation gives 1464.05.)
+    rating, deviation, volatility = glicko2(1500, 200, 0.06, [(1400, 30, 1), (1550, 100, 0), (1700, 300, 0)], 0.5)
+    assert rating == pytest.approx(1464.06, abs=0.02)
+    assert deviation == pytest.approx(151.52, abs=0.01)
+    assert volatility == pytest.approx(0.05999, abs=0.00001)
+    # A period without a game: only the deviation grows, by the volatility.
+    assert glicko2(1500, 200, 0.06, []) == pytest.approx((1500, math.hypot(200, 0.06 * 400 / math.log(10)), 0.06))
+
+
 def test_the_rating_moves_toward_the_result() -> None:
     assert expected(1500, 200, 1500) == pytest.approx(0.5)
-    up, dev_up = rate(1500, 200, 1500, True)
-    down, dev_down = rate(1500, 200, 1500, False)
+    up, dev_up, _ = rate(1500, 100, 1500, True)
+    down, dev_down, _ = rate(1500, 100, 1500, False)
     assert up > 1500 > down and up - 1500 == pytest.approx(1500 - down)
-    assert dev_up < 200 and dev_down < 200
+    assert dev_up < 100 and dev_down < 100
     # Solving a hard puzzle gains more than solving an easy one.
-    assert rate(1500, 200, 2000, True)[0] - 1500 > rate(1500, 200, 1000, True)[0] - 1500
-    # The deviation never falls below its floor.
-    rating, deviation = 1500.0, 350.0
-    for _ in range(200):
-        rating, deviation = rate(rating, deviation, 1500, True)
-    assert deviation >= 50
+    assert rate(1500, 100, 2000, True)[0] - 1500 > rate(1500, 100, 1000, True)[0] - 1500
+
+
+def test_a_first_miss_costs_tens_of_points_and_the_deviation_settles() -> None:
+    # A new player (1500 ± 120): a miss on an easy puzzle (1050) costs 71 points, solving it gains 6;
+    # at an even puzzle (1500) both move 36.
+    new = (START_RATING, START_DEVIATION)
+    assert rate(*new, 1050, False)[0] - 1500 == pytest.approx(-71.2, abs=0.1)
+    assert rate(*new, 1050, True)[0] - 1500 == pytest.approx(6.0, abs=0.1)
+    assert rate(*new, 1500, False)[0] - 1500 == pytest.approx(-35.9, abs=0.1)
+    assert rate(*new, 1500, True)[0] - 1500 == pytest.approx(35.9, abs=0.1)
+    # Even at the easiest puzzle a first miss costs under 100: never the 490 of Glicko-1 from 350.
+    assert all(-100 < rate(*new, puzzle, False)[0] - 1500 < -10 for puzzle in (LOWEST, 1050, 1300))
+    # A stored deviation from before (up to 350) starts at the new start deviation.
+    assert rate(1500, 350, 1050, False) == rate(1500, START_DEVIATION, 1050, False)
+    # The deviation shrinks with each puzzle and settles near 60, where the same miss costs 19 and a solve 2.
+    rating, deviation, volatility = START_RATING, START_DEVIATION, START_VOLATILITY
+    deviations = []
+    for n in range(60):
+        rating, deviation, volatility = rate(rating, deviation, 1500, n % 2 == 0, volatility)
+        deviations.append(deviation)
+    assert deviations[:20] == sorted(deviations[:20], reverse=True)
+    assert 55 < deviations[-1] < 70 and deviations[-1] >= MIN_DEVIATION
+    assert rate(1500, 60, 1050, False)[0] - 1500 == pytest.approx(-18.6, abs=0.1)
+    assert rate(1500, 60, 1050, True)[0] - 1500 == pytest.approx(1.6, abs=0.1)
+
+
+def test_the_page_starts_a_new_player_where_the_engine_does() -> None:
+    page = (Path(__file__).resolve().parent.parent / "web/platform/puzzle-progress.js").read_text()
+    starts = dict(re.findall(r"export const (START_\w+) = ([0-9.]+);", page))
+    assert {k: float(v) for k, v in starts.items()} == {
+        "START_RATING": START_RATING,
+        "START_DEVIATION": START_DEVIATION,
+        "START_VOLATILITY": START_VOLATILITY,
+    }
 
 
 def test_difficulty_grows_with_what_the_solution_needs() -> None:
@@ -319,10 +376,23 @@ def test_the_protocol_daily_and_rate() -> None:
         best=5,
         daily={"date": "2026-07-14"},
     )
-    assert rated["ok"] and rated["rating"] > 1500 and rated["deviation"] < 350 and rated["change"] > 0
+    assert rated["ok"] and rated["rating"] > 1500 and rated["deviation"] < START_DEVIATION and rated["change"] > 0
+    assert rated["volatility"] == pytest.approx(START_VOLATILITY, abs=0.001)
     assert (rated["streak"], rated["best"]) == (3, 5) and rated["daily"] == {"last": "2026-07-14", "streak": 1}
-    failed = call(engine, cmd="puzzle_rate", puzzle_id=daily["entry"]["id"], solved=False, rating=1600, deviation=80)
-    assert failed["rating"] < 1600 and failed["streak"] == 0
+    failed = call(
+        engine,
+        cmd="puzzle_rate",
+        puzzle_id=daily["entry"]["id"],
+        solved=False,
+        rating=1600,
+        deviation=80,
+        volatility=0.05,
+    )
+    assert failed["rating"] < 1600 and failed["streak"] == 0 and failed["volatility"] < 0.06
+    assert (
+        call(engine, cmd="puzzle_rate", puzzle_id=daily["entry"]["id"], solved=True, volatility=2)["error"]["code"]
+        == "bad_request"
+    )
     assert (
         call(engine, cmd="puzzle_rate", puzzle_id=daily["entry"]["id"], solved="yes")["error"]["code"] == "bad_request"
     )

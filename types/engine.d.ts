@@ -544,6 +544,7 @@ export interface Answers {
   puzzle_rate: {
     rating: number;
     deviation: number;
+    volatility: number;
     change: number;
     expected: number;
     streak: number;

@@ -21,6 +21,7 @@ from ..puzzles.rating import (
     BANDS,
     START_DEVIATION,
     START_RATING,
+    START_VOLATILITY,
     band,
     daily_after,
     expected,
@@ -160,11 +161,13 @@ def puzzle_rate(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
     solved = arg(req, "solved", bool)
     rating = _number(req, "rating", START_RATING, 0, 4000)
     deviation = _number(req, "deviation", START_DEVIATION, 1, 1000)
+    volatility = _number(req, "volatility", START_VOLATILITY, 0.001, 1)
     streak, best = streak_after(_count(req, "streak"), _count(req, "best"), solved)
-    new_rating, new_deviation = rate(rating, deviation, puzzle.difficulty, solved)
+    new_rating, new_deviation, new_volatility = rate(rating, deviation, puzzle.difficulty, solved, volatility)
     answer: dict[str, Any] = {
         "rating": round(new_rating, 1),
         "deviation": round(new_deviation, 1),
+        "volatility": round(new_volatility, 6),
         "change": round(new_rating - rating, 1),
         "expected": round(expected(rating, deviation, puzzle.difficulty), 3),
         "streak": streak,

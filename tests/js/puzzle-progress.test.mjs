@@ -32,12 +32,13 @@ const {
   summary,
 } = await import("../../web/platform/puzzle-progress.js");
 
-const RATED = { rating: 1530.5, deviation: 300.2, change: 30.5, expected: 0.4, streak: 1, best: 1 };
+const RATED = { rating: 1530.5, deviation: 110.2, volatility: 0.059, change: 30.5, expected: 0.4, streak: 1, best: 1 };
 
 test("a new player: the engine's start, nothing tried", () => {
   const progress = emptyProgress();
   assert.equal(progress.rating, 1500);
-  assert.equal(progress.deviation, 350);
+  assert.equal(progress.deviation, 120);
+  assert.equal(progress.volatility, 0.06);
   assert.equal(puzzleState(progress, "at20-1"), "new");
   assert.ok(isFirstAttempt(progress, "at20-1"));
   assert.deepEqual(summary(progress), { tried: 0, firstTry: 0, solved: 0 });
@@ -52,7 +53,8 @@ test("the request to puzzle_rate carries the stored numbers, and the daily run w
     puzzle_id: "at20-1",
     solved: true,
     rating: 1600,
-    deviation: 350,
+    deviation: 120,
+    volatility: 0.06,
     streak: 2,
     best: 4,
   });
@@ -64,6 +66,7 @@ test("a first attempt is rated; a second only adds a try (and may mark it solved
   let progress = emptyProgress();
   progress = recordAttempt(progress, { id: "a", solved: false, date: "2026-03-01", rated: RATED, daily: null });
   assert.equal(progress.rating, 1530.5);
+  assert.equal(progress.volatility, 0.059);
   assert.deepEqual(progress.puzzles.a, { first: "failed", solved: false, tries: 1, last: "2026-03-01" });
   assert.equal(puzzleState(progress, "a"), "failed");
   const again = { ...RATED, rating: 1700, streak: 5, best: 5 };

@@ -1,7 +1,7 @@
 // @ts-check
 // The player's puzzles, kept in this browser apart from the game statistics
 // (its own localStorage key, versioned): which puzzles were solved or
-// failed, the puzzle rating, its deviation, the run of puzzles solved in a
+// failed, the puzzle rating, its deviation and volatility (Glicko-2), the run of puzzles solved in a
 // row and the best run, and the daily puzzle's run of days. The engine
 // computes every number (puzzle_rate, docs/puzzles.md); this module only
 // stores its answers and repairs what it finds damaged (platform/damage.js:
@@ -18,9 +18,10 @@ import { loadEntry, readEntry } from "./damage.js";
 
 export const STORAGE_KEY = "sixty-six.puzzles";
 export const VERSION = 1;
-/** A new player's rating and deviation (the engine's defaults, py_engine/puzzles/rating.py). */
+/** A new player's rating, deviation and volatility (the engine's defaults, py_engine/puzzles/rating.py). */
 export const START_RATING = 1500;
-export const START_DEVIATION = 350;
+export const START_DEVIATION = 120;
+export const START_VOLATILITY = 0.06;
 /** The daily puzzles remembered (the latest ones). */
 export const DAYS_KEPT = 60;
 /** The rating after each rated attempt, for the latest ones. */
@@ -40,6 +41,7 @@ const RESULTS = ["solved", "failed"];
  *   version: number,
  *   rating: number,
  *   deviation: number,
+ *   volatility: number,
  *   streak: number,
  *   best: number,
  *   puzzles: Record<string, PuzzleRecord>,
@@ -49,7 +51,8 @@ const RESULTS = ["solved", "failed"];
  */
 /**
  * The engine's puzzle_rate answer.
- * @typedef {{rating: number, deviation: number, change: number, expected: number, streak: number, best: number,
+ * @typedef {{rating: number, deviation: number, volatility: number, change: number, expected: number, streak: number,
+ *   best: number,
  *   daily?: {last: string | null, streak: number}}} RateAnswer
  */
 
@@ -59,6 +62,7 @@ export function emptyProgress() {
     version: VERSION,
     rating: START_RATING,
     deviation: START_DEVIATION,
+    volatility: START_VOLATILITY,
     streak: 0,
     best: 0,
     puzzles: {},
@@ -107,6 +111,7 @@ export function cleanProgress(data) {
   if (d.version !== VERSION) return progress;
   if (inRange(d.rating, 0, 4000)) progress.rating = /** @type {number} */ (d.rating);
   if (inRange(d.deviation, 1, 1000)) progress.deviation = /** @type {number} */ (d.deviation);
+  if (inRange(d.volatility, 0.001, 1)) progress.volatility = /** @type {number} */ (d.volatility);
   if (isCount(d.streak)) progress.streak = /** @type {number} */ (d.streak);
   if (isCount(d.best)) progress.best = Math.max(/** @type {number} */ (d.best), progress.streak);
   if (isObject(d.puzzles)) {
@@ -206,6 +211,7 @@ export function rateRequest(progress, { id, solved, daily }) {
     solved,
     rating: progress.rating,
     deviation: progress.deviation,
+    volatility: progress.volatility,
     streak: progress.streak,
     best: progress.best,
   };
@@ -237,6 +243,7 @@ export function recordAttempt(progress, { id, solved, date, rated, daily }) {
   if (rated && !before) {
     next.rating = rated.rating;
     next.deviation = rated.deviation;
+    next.volatility = rated.volatility;
     next.streak = rated.streak;
     next.best = Math.max(rated.best, rated.streak);
     next.history = [...next.history, rated.rating].slice(-HISTORY_KEPT);
