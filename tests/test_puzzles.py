@@ -20,7 +20,7 @@ from py_engine.core.errors import GameOverError, IllegalActionError
 from py_engine.core.rules import PRESET_IDS
 from py_engine.puzzles import catalogue
 from py_engine.puzzles.catalogue import THEMES, Puzzle, dumps, loads, puzzle_id
-from py_engine.puzzles.daily import EPOCH, daily_id
+from py_engine.puzzles.daily import EPOCH, daily_for, daily_id
 from py_engine.puzzles.generate import examine, positions, run
 from py_engine.puzzles.rating import (
     LOWEST,
@@ -242,6 +242,29 @@ def test_glicko2_gives_glickmans_published_example() -> None:
     assert volatility == pytest.approx(0.05999, abs=0.00001)
     # A period without a game: only the deviation grows, by the volatility.
     assert glicko2(1500, 200, 0.06, []) == pytest.approx((1500, math.hypot(200, 0.06 * 400 / math.log(10)), 0.06))
+
+
+def test_the_daily_puzzle_is_of_the_players_rules() -> None:
+    engine = Engine()
+    days = [(EPOCH + datetime.timedelta(days=n)).isoformat() for n in range(30)]
+    for preset in PRESET_IDS:
+        chosen = [call(engine, cmd="puzzle_daily", date=day, preset=preset)["entry"] for day in days]
+        # Of the player's rules every day, the same for everyone with them, and not the same puzzle twice running.
+        assert {entry["preset"] for entry in chosen} == {preset}
+        assert [call(Engine(), cmd="puzzle_daily", date=day, preset=preset)["entry"] for day in days[:3]] == chosen[:3]
+        assert len({entry["id"] for entry in chosen}) == len(chosen)
+        # Opened (or resumed after a reload) as the daily puzzle of its date.
+        resumed = call(engine, cmd="puzzle_resume", puzzle_id=chosen[0]["id"], daily=days[0])
+        assert resumed["ok"] and resumed["daily"] == days[0]
+    daily_of_its_rules = {p.id: daily_for(days[0], PUZZLES, p.preset) for p in PUZZLES}
+    other = next(p.id for p in PUZZLES if p.id not in (daily_of_its_rules[p.id], daily_for(days[0], PUZZLES)))
+    assert call(engine, cmd="puzzle_resume", puzzle_id=other, daily=days[0])["error"]["code"] == "bad_request"
+    # Rules the set has no puzzle of: the daily puzzle of all rules.
+    assert (
+        daily_for(days[0], PUZZLES, "XX99") == daily_for(days[0], PUZZLES) == daily_id(days[0], [p.id for p in PUZZLES])
+    )
+    refused = call(engine, cmd="puzzle_daily", date=days[0], preset="at20")
+    assert refused["error"]["code"] == "bad_request" and "AT20" in refused["error"]["message"]
 
 
 def test_the_rating_moves_toward_the_result() -> None:

@@ -16,7 +16,7 @@ from ..core.errors import EngineError
 from ..core.rules import PRESET_IDS
 from ..puzzles import catalogue
 from ..puzzles.catalogue import KINDS, THEMES, Puzzle
-from ..puzzles.daily import daily_id
+from ..puzzles.daily import daily_for
 from ..puzzles.rating import (
     BANDS,
     START_DEVIATION,
@@ -99,7 +99,11 @@ def puzzle_resume(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
     daily = arg(req, "daily", str, None, what="a date YYYY-MM-DD")
     if daily is not None:
         _date(daily, "daily")
-        if daily_id(daily, [p.id for p in catalogue.builtin()]) != puzzle.id:
+        # The daily puzzle of its own rules, or (for a player whose rules have none) the one of all rules.
+        if puzzle.id not in (
+            daily_for(daily, catalogue.builtin(), puzzle.preset),
+            daily_for(daily, catalogue.builtin()),
+        ):
             raise ProtocolError("bad_request", f"{puzzle.id!r} is not the daily puzzle of {daily}")
     moves: list[Any] = arg(req, "moves", list, [], what="a list of actions")
     if not all(isinstance(move, str) for move in moves):
@@ -138,7 +142,8 @@ def _date(value: Any, name: str) -> str:
 
 def puzzle_daily(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
     date = _date(arg(req, "date", str, what="a date YYYY-MM-DD"), "date")
-    puzzle = catalogue.by_id()[daily_id(date, [p.id for p in catalogue.builtin()])]
+    preset = _choice(req, "preset", PRESET_IDS)
+    puzzle = catalogue.by_id()[daily_for(date, catalogue.builtin(), preset)]
     return {"date": date, "entry": puzzle.entry()}
 
 

@@ -17,7 +17,7 @@ from playwright.sync_api import BrowserContext, Page, expect
 
 from py_engine.core.actions import action_name
 from py_engine.puzzles import catalogue
-from py_engine.puzzles.daily import daily_id
+from py_engine.puzzles.daily import daily_for
 from py_engine.puzzles.solving import Session
 
 from .access import focused, press, tab_to
@@ -33,6 +33,8 @@ LIST = "#puzzles-dialog"
 LINES = "#puzzle-lines-dialog"
 BAR = "#puzzle-bar"
 PUZZLE_LINK = re.compile(r"#puzzle=1\.[A-Za-z0-9_-]+$")
+#: The rules of the test browser's first visit (English): the daily puzzle is of them, the list starts at them.
+PLAYERS_RULES = "AT20"
 
 
 def request(page: Page, payload: dict[str, Any]) -> Any:
@@ -61,7 +63,8 @@ def open_list(page: Page) -> None:
 
 
 def choose(page: Page, puzzle_id: str) -> None:
-    """Choose a puzzle in the list; wait until it is on the table and may be played."""
+    """Choose a puzzle in the list (shown by its rules); wait until it is on the table and may be played."""
+    page.locator("#puzzle-filter-preset").select_option(catalogue.by_id()[puzzle_id].preset)
     page.locator(f"{LIST} button[data-puzzles='open'][data-id='{puzzle_id}']").click()
     expect(page.locator("#table")).to_have_attribute("data-puzzle", puzzle_id)
     wait_ready(page)
@@ -118,9 +121,16 @@ def test_solve_a_puzzle_fail_one_and_keep_the_progress(site: Site, page: Page, w
     watch.attach(page)
     open_table(page, site.url, QUERY)
     open_list(page)
-    ids = [p.id for p in catalogue.builtin()]
-    expect(page.locator(f"{LIST} .puzzle-item")).to_have_count(len(ids))
-    expect(page.locator("#puzzle-daily")).to_have_attribute("data-puzzle", daily_id(TODAY, ids))
+    # The list starts at the player's rules, and today's puzzle is of them.
+    assert page.evaluate("window.__test.settings().preset") == PLAYERS_RULES
+    expect(page.locator("#puzzle-filter-preset")).to_have_value(PLAYERS_RULES)
+    own = [p.id for p in catalogue.builtin() if p.preset == PLAYERS_RULES]
+    expect(page.locator(f"{LIST} .puzzle-item")).to_have_count(len(own))
+    daily = daily_for(TODAY, catalogue.builtin(), PLAYERS_RULES)
+    assert daily in own
+    expect(page.locator("#puzzle-daily")).to_have_attribute("data-puzzle", daily)
+    page.locator("#puzzle-filter-preset").select_option("")
+    expect(page.locator(f"{LIST} .puzzle-item")).to_have_count(len(catalogue.builtin()))
     expect(page.locator("#puzzle-daily")).to_have_attribute("data-date", TODAY)
 
     # Solving move by move along the engine's solution.
@@ -170,6 +180,7 @@ def test_solve_a_puzzle_fail_one_and_keep_the_progress(site: Site, page: Page, w
     # After a reload the progress is there, in the list too.
     open_table(page, site.url, QUERY)
     open_list(page)
+    page.locator("#puzzle-filter-preset").select_option("")
     expect(page.locator(f"{LIST} [data-id='{first.id}']")).to_have_attribute("data-state", "solved")
     expect(page.locator(f"{LIST} [data-id='{second.id}']")).to_have_attribute("data-state", "failed")
     rating = page.locator("[data-puzzle-stat='rating']").inner_text()
@@ -293,11 +304,10 @@ def sent_along(puzzle_id: str) -> tuple[str, ...]:
 
 def a_cheap_daily_puzzle() -> tuple[str, catalogue.Puzzle]:
     """A date from 2026-03-01 on whose daily puzzle the engine answers at once and takes two moves or more."""
-    ids = [p.id for p in catalogue.builtin()]
     first = datetime.date.fromisoformat(TODAY)
-    for n in range(len(ids)):
+    for n in range(len(catalogue.builtin())):
         date = (first + datetime.timedelta(days=n)).isoformat()
-        puzzle = catalogue.by_id()[daily_id(date, ids)]
+        puzzle = catalogue.by_id()[daily_for(date, catalogue.builtin(), PLAYERS_RULES)]
         if puzzle.worlds <= 10 and puzzle.others and len(sent_along(puzzle.id)) >= 2:
             return date, puzzle
     raise AssertionError("no daily puzzle fits")
@@ -410,10 +420,11 @@ def test_a_reload_brings_the_puzzle_back_and_leaves_the_game_alone(site: Site, p
 def choose_by_keys(page: Page, select: str, value: str) -> None:
     """Change a select with the arrow keys until it shows ``value``."""
     tab_to(page, select)
-    for _ in range(12):
-        if page.locator(select).input_value() == value:
-            return
-        page.keyboard.press("ArrowDown")
+    for key in ("ArrowDown", "ArrowUp"):
+        for _ in range(12):
+            if page.locator(select).input_value() == value:
+                return
+            page.keyboard.press(key)
     raise AssertionError(f"the arrow keys never chose {value!r} in {select}")
 
 

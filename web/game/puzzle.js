@@ -326,7 +326,7 @@ export async function resumePuzzle(kept) {
 /** Today's daily puzzle's id (null if the engine cannot say). */
 async function dailyId() {
   try {
-    return (await ask({ cmd: "puzzle_daily", date: today() })).entry.id;
+    return (await ask({ cmd: "puzzle_daily", date: today(), preset: state.settings.preset })).entry.id;
   } catch {
     return null;
   }
@@ -559,6 +559,7 @@ export async function showPuzzles() {
   await openPuzzles({
     client: client(),
     today: today(),
+    preset: state.settings.preset,
     onChoose: (id, daily) => {
       openPuzzle(id, daily);
     },

@@ -14,7 +14,8 @@ import { h, presetName } from "../table/table.js";
 /** @import { PuzzleEntry } from "../../types/engine.js" */
 /** @import { Progress } from "../platform/puzzle-progress.js" */
 /**
- * @typedef {{client: Client, today: string, onChoose: (id: string, daily: boolean) => void}} PuzzlesOptions
+ * ``preset``: the player's rules: the daily puzzle is of them, and the list starts filtered to them.
+ * @typedef {{client: Client, today: string, preset: string, onChoose: (id: string, daily: boolean) => void}} PuzzlesOptions
  */
 
 /** The engine's themes, bands and kinds (py_engine/puzzles/catalogue.py THEMES, KINDS; rating.py BANDS). */
@@ -30,6 +31,8 @@ let dialog = null;
 let catalogue = null;
 /** @type {{preset: string, theme: string, band: string, state: string}} */
 const filters = { preset: "", theme: "", band: "", state: "" };
+/** The player's rules the list was last opened with: the rules filter starts at them again when they change. */
+let playersPreset = "";
 
 /**
  * A puzzle's goal in words: "Win with at least 2 game points", "Do not lose", "Lose no more than 1 game point".
@@ -137,7 +140,7 @@ async function dailySection(options, progress) {
   section.append(h("h3", { id: "puzzle-daily-title", text: t("puzzles.daily.title") }));
   let daily;
   try {
-    daily = (await options.client.request({ cmd: "puzzle_daily", date: options.today })).entry;
+    daily = (await options.client.request({ cmd: "puzzle_daily", date: options.today, preset: options.preset })).entry;
   } catch {
     section.append(h("p", { class: "muted", text: t("puzzles.failed") }));
     return section;
@@ -323,6 +326,10 @@ export async function openPuzzles(options) {
   let daily;
   try {
     await loadCatalogue(options.client);
+    if (options.preset !== playersPreset) {
+      playersPreset = options.preset;
+      filters.preset = catalogue?.some((entry) => entry.preset === options.preset) ? options.preset : "";
+    }
     daily = await dailySection(options, progress);
   } catch {
     /** @type {HTMLElement} */ (here.querySelector("#puzzles-loading")).textContent = t("puzzles.failed");
