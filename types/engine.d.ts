@@ -564,6 +564,88 @@ export interface Answers {
   online_tick: OnlineHostAnswer | OnlineGuestTick;
   online_connection: OnlineHostAnswer | OnlineGuestTick;
   online_close: Record<string, never>;
+  peer_offer: { room: PeerRoom };
+  peer_open: PeerAnswer & { session: string };
+  peer_receive: PeerAnswer;
+  peer_act: PeerAnswer;
+  peer_say: PeerAnswer;
+  peer_voice: PeerAnswer;
+  peer_show_cards: PeerAnswer;
+  peer_pause: PeerAnswer;
+  peer_back: PeerAnswer;
+  peer_concede: PeerAnswer;
+  peer_rematch: PeerAnswer;
+  peer_tick: PeerAnswer;
+  peer_connection: PeerAnswer;
+  peer_show: PeerAnswer;
+  peer_report: { report: Record<string, unknown> };
+  peer_verify_report: { verdict: Record<string, unknown>; words: string };
+  peer_close: Record<string, never>;
+}
+
+/** Protocol 2: the room a host's first message offers, as the joining page's engine read it. */
+export interface PeerRoom {
+  match: string;
+  rules: RuleSet;
+  /** The host's name, as it signed it. */
+  name: string;
+  /** The host's identity (its browser proved it on the channel). */
+  identity: string;
+}
+
+/** Protocol 2: how a match ended, as this seat signed it (py_engine/service/online/peer.py). */
+export interface PeerEnding {
+  winner: Seat | null;
+  reason: "played" | "conceded" | "time" | "cheat" | "abandoned";
+  evidence: Record<string, unknown>;
+  /** Both seats signed it. */
+  agreed: boolean;
+}
+
+/** Protocol 2: the session's status, this page's clock (ms) for every time. */
+export interface PeerStatus {
+  seat: Seat;
+  match: string;
+  names: [string | null, string | null];
+  identities: [string, string];
+  playing: boolean;
+  legal: string[];
+  scores: [number, number] | null;
+  now: number;
+  joined: boolean;
+  away: boolean;
+  away_since: number | null;
+  /** Seat → when its pause runs out. */
+  paused: Record<string, number>;
+  stand_in: Seat[];
+  voice: OnlineVoice;
+  /** The other's hand shown to this seat, until when. */
+  shown: { cards: string[]; until: number } | null;
+  ending: PeerEnding | null;
+  /** The result both seats signed (null until they have). */
+  result: { winner: Seat | null; reason: PeerEnding["reason"]; evidence: Record<string, unknown> } | null;
+  /** A cheat this page proved against the other. */
+  cheat: { by: Seat | null; what: string } | null;
+  /** The other page's claim that this one cheated (never signed here). */
+  accused: { what: string; detail: string } | null;
+  rematch: Seat[];
+}
+
+/** Protocol 2: every peer_* answer. */
+export interface PeerAnswer {
+  /** Texts for the other page, in order, unchanged. */
+  send: string[];
+  /** This seat's view (null while its hand is being dealt). */
+  view: View | null;
+  /** The events since the seat's last view, each with its view after it (none across a new deal). */
+  frames: Frame[];
+  status: PeerStatus;
+  chat: ChatLine[];
+  /** After a rematch began: how the match before ended. */
+  finished?: PeerStatus;
+  refused?: { code: string; message: string };
+  accepted?: number;
+  save?: boolean;
 }
 
 /** Online: what the host's engine says about the game (py_engine/service/online/host.py, status()). */

@@ -36,7 +36,9 @@ export function moduleWorkerOptions() {
 /** The engine worker's URL for this page: engine/worker.js, told when the memory snapshot is off (?snapshot=0). */
 export function engineWorkerUrl() {
   const url = new URL("engine/worker.js", import.meta.url);
-  if (new URLSearchParams(window.location.search).get("snapshot") === "0") url.searchParams.set("snapshot", "0");
+  const search = new URLSearchParams(window.location.search);
+  if (search.get("snapshot") === "0") url.searchParams.set("snapshot", "0");
+  if (search.get("test") === "1") url.searchParams.set("test", "1"); // the worker's test hooks (tests/browser)
   return url;
 }
 

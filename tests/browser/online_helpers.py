@@ -243,23 +243,38 @@ def move(player: Player, rng: random.Random) -> bool:
 
 
 def play(host: Player, guest: Player, rng: random.Random, moves: int | None = None) -> int:
-    """Moves by the seat on turn (the host deals on), until the game is over (or ``moves`` were made).
-
-    A seat the computer plays for (a pause ran out) is left to the host's engine. Returns the moves made.
-    """
+    """Moves by whichever page has one (each page plays its own seat), until the match is over on both pages (or
+    ``moves`` were made). A seat the computer plays for (its pause ran out) moves on its own page by itself.
+    Returns the moves made."""
     state = agree(host, guest)
-    for made in range(2000):
-        view = host.view()
-        online = host.online()
-        assert view is not None and online is not None
-        if view["game_over"] or (moves is not None and made >= moves):
+    made = 0
+    for _ in range(4000):
+        views = host.view(), guest.view()
+        if all(v is not None and v["game_over"] for v in views) or (moves is not None and made >= moves):
             return made
-        stand_in = online["status"]["stand_in"]
-        to_act = view["to_act"]
-        if to_act is not None and to_act in stand_in:
-            state = agree(host, guest, state)  # the host's engine moves for this seat by itself
-            continue
-        if not move(host if to_act in (0, None) else guest, rng):
-            raise AssertionError(f"seat {to_act} cannot move: {view['legal']}")
-        state = agree(host, guest, state)
-    raise AssertionError("the game did not end")
+        moved = False
+        for player in (host, guest):
+            online = player.online()
+            assert online is not None
+            seat = online["status"]["seat"] if online["status"] else None
+            if seat in online["status"]["stand_in"]:
+                continue  # its own engine moves for it
+            if move(player, rng):
+                made += 1
+                moved = True
+                break
+        state = agree(host, guest, state if moved else None) if moved else wait_change(host, guest, state)
+    raise AssertionError("the match did not end")
+
+
+def wait_change(host: Player, guest: Player, state: str) -> str:
+    """Nobody could move: wait until the tables move on by themselves (a deal being dealt, a stand-in's move)."""
+    with contextlib.suppress(PlaywrightTimeoutError):
+        host.page.wait_for_function(
+            "before => { const v = window.__test.view(); return v && window.__test.ready()"
+            f" && (v.legal.length > 0 || ({PROGRESS_JS})() !== before); }}",
+            arg=state,
+            timeout=STEP_TIMEOUT_MS,
+            polling=POLL_MS,
+        )
+    return agree(host, guest)

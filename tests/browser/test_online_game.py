@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, expect
 
-from .conftest import BOOT_TIMEOUT_MS, ROOT, STEP_TIMEOUT_MS, Site
+from .conftest import BOOT_TIMEOUT_MS, ROOT, STEP_TIMEOUT_MS, TEST_QUERY, Site
 from .helpers import answer_question
 from .online_fixtures import Relay, nostr_relay, webrtc_browser  # noqa: F401 (fixtures)
 from .online_helpers import (
@@ -67,6 +67,7 @@ def test_two_browsers_play_a_whole_match_by_link(webrtc_browser: Browser, site: 
     players += [host, guest]
     connect_by_link(host, guest)
     rng = random.Random(1)
+    en, de = words("en"), words("de")
 
     # Each table shows its own seat at the bottom, the other's name, and no card it may not see.
     host_view, guest_view = host.view(), guest.view()
@@ -75,50 +76,54 @@ def test_two_browsers_play_a_whole_match_by_link(webrtc_browser: Browser, site: 
     assert not set(host_view["hand"]) & set(guest_view["hand"])
     assert guest_view["opponent_shown"] is None
     expect(guest.page.locator("#online-status")).to_contain_text("Anna")
+    assert host.online()["status"]["names"] == ["Anna", "Béla"]  # type: ignore[index]
 
-    # Chat both ways: text stays text; a phrase is worded in each player's own language.
+    # Chat both ways: text stays text; a phrase is worded in each player's own language; too long is refused.
     chat(host, "Szia <b>Béla</b>!")
     expect(guest.page.locator("#chat-log")).to_contain_text("Szia <b>Béla</b>!")
     assert guest.page.locator("#chat-log b b").count() == 0  # no markup was made of it
     chat(guest, phrase="good_luck")
     expect(host.page.locator("#chat-log")).to_contain_text("Good luck!")
     expect(guest.page.locator("#chat-log")).to_contain_text("Viel Glück!")
+    chat(host, "a" * 501)
+    expect(host.page.locator("#notice")).to_contain_text("501")
+    assert host.page.locator("#chat-text").input_value() == "a" * 501  # the draft stays, to be shortened
     axe_check(host.page, "the host's table with the chat (English)")
     axe_check(guest.page, "the guest's table with the chat (German)")
 
-    # Show my cards: face up to the other for 10 seconds, then hidden again; the talon never.
+    # Show my cards: face up to the other for 10 seconds (by the other's own clock), then hidden again.
     agree(host, guest)
     hand = host.view()["hand"]  # type: ignore[index]
     host.page.locator("#online-show").click()
     shown = json.dumps(hand, separators=(",", ":"))
     until(guest, f"() => JSON.stringify(window.__test.view().opponent_shown) === '{shown}'")
-    host.page.clock.fast_forward(10_500)
-    until(guest, "() => window.__test.view().opponent_shown === null")
+    guest.page.clock.fast_forward(10_500)
+    until(guest, "() => !window.__test.view().opponent_shown")
 
-    # A pause: after 20 seconds the computer plays for the guest (on the host's engine) until it presses OK.
+    # A pause: after 20 seconds the guest's own engine plays for it (its seat's knowledge only) until OK.
     guest.page.locator("#online-pause").click()
     until(host, "() => Object.keys(window.__test.online().status.paused).includes('1')")
-    host.page.clock.fast_forward(20_500)
-    until(host, "() => window.__test.online().status.stand_in.includes(1)")
+    guest.page.clock.fast_forward(20_500)
+    until(guest, "() => window.__test.online().status.stand_in.includes(1)")
     expect(guest.page.locator("#online-back")).to_be_visible(timeout=STEP_TIMEOUT_MS)
-    play(host, guest, rng, moves=4)  # the host's moves; the computer answers for the guest
+    play(host, guest, rng, moves=4)  # the host's moves; the guest's computer answers on the guest's page
     guest.page.locator("#online-back").click()
-    until(host, "() => window.__test.online().status.stand_in.length === 0")
+    until(host, "() => Object.keys(window.__test.online().status.paused).length === 0")
 
-    # Forged and replayed messages from the guest are refused and change nothing.
+    # Forged, old-version and junk messages are refused, said in words, and change nothing.
     state = agree(host, guest)
     before = host.view()
     guest.page.evaluate("() => window.__test.sendRaw(JSON.stringify({v: 1, t: 'act', n: 1, action: 'close'}))")
-    guest.page.evaluate("() => window.__test.sendRaw(JSON.stringify({v: 1, t: 'act', n: 99999, action: 'play:XX'}))")
+    expect(host.page.locator("#notice")).to_contain_text(en["online.otherVersion"], timeout=STEP_TIMEOUT_MS)
     guest.page.evaluate("() => window.__test.sendRaw('not json at all')")
-    expect(guest.page.locator("#notice")).to_be_visible(timeout=STEP_TIMEOUT_MS)
+    guest.page.evaluate("() => window.__test.sendRaw(JSON.stringify({v: 2, m: 'x', link: {}}))")
     assert host.view() == before
     assert progress(host) == state
 
     # A lost connection: 60 seconds to come back; the guest opens the host's new link and finds the same table.
     guest_before = guest.view()
     guest.page.evaluate("() => window.__test.dropConnection()")
-    until(host, "() => window.__test.online().status.guest_away_since !== null")
+    until(host, "() => window.__test.online().status.away_since !== null")
     expect(host.page.locator("#online-status")).to_contain_text("Béla")
     new_link = host.page.locator("#online-invite-link")
     expect(new_link).to_be_visible(timeout=STEP_TIMEOUT_MS)
@@ -128,37 +133,57 @@ def test_two_browsers_play_a_whole_match_by_link(webrtc_browser: Browser, site: 
     answer = guest_answers(guest, new_link.input_value(), "Béla")
     axe_check(guest.page, "the answer code and its QR code")
     host_connects(host, answer)
-    until(host, "() => window.__test.online().status.guest_away_since === null")
+    until(host, "() => window.__test.online().status.away_since === null")
     until(guest, "() => window.__test.online().connected")
     agree(host, guest)
     assert guest.view() == guest_before
 
-    # The whole match to its end, then a rematch from 0:0.
+    # The whole match to its end: one result, signed by both, said on both pages; then a rematch from 0:0.
     play(host, guest, rng)
     final = host.view()
     assert final and final["game_over"]
     assert guest.view()["match"]["scores"] == final["match"]["scores"]  # type: ignore[index]
-    online = guest.online()
-    assert online and online["problems"] == []  # the guest's engine checked every deal of the host
+    until(host, "() => window.__test.online().status.result !== null")
+    until(guest, "() => window.__test.online().status.result !== null")
+    assert host.online()["status"]["result"] == guest.online()["status"]["result"]  # type: ignore[index]
+    assert guest.online()["problems"] == []  # type: ignore[index]
     guest.page.locator("#online-rematch").click()
     host.page.locator("#online-rematch").click()
-    until(host, "() => !window.__test.view().game_over && window.__test.view().match.scores.join() === '0,0'")
+    until(
+        host,
+        "() => window.__test.view() && !window.__test.view().game_over"
+        " && window.__test.view().match.scores.join() === '0,0'",
+    )
     state = agree(host, guest)
     # Conceding asks first: no changes nothing.
     guest.page.locator("#online-resign").click()
     answer_question(guest.page, "online-resign", yes=False)
     assert progress(host) == state and not host.view()["game_over"]  # type: ignore[index]
 
-    # A guest that does not come back within 60 seconds loses on time.
-    guest.page.evaluate("() => window.__test.dropConnection()")
-    until(host, "() => window.__test.online().status.guest_away_since !== null")
+    # A guest whose page is closed for more than 60 seconds loses on time: the host says so at once, and signs it
+    # alone; the guest, back, learns it and signs it too.
+    closed_at = guest.page.evaluate("() => Date.now()")
+    guest.page.close()
+    until(host, "() => window.__test.online().status.away_since !== null")
     host.page.clock.fast_forward(61_000)
-    until(host, "() => window.__test.view().game_over")
-    ended = host.view()["match"]["ended"]  # type: ignore[index]
-    assert ended == {"seat": 1, "reason": "time"}
-    # Online results are kept apart from the games against the computer.
+    guest.context.clock.set_system_time(closed_at + 61_000)  # the guest's page comes back a minute later
+    until(host, "() => window.__test.online().status.ending && window.__test.online().status.ending.reason === 'time'")
+    expect(host.page.locator("#online-status")).to_contain_text("Béla")
+    expect(host.page.locator("#online-status")).to_contain_text(en["online.end.unsigned"].split(":")[0][7:])
+    link = host.page.locator("#online-invite-link")
+    expect(link).not_to_have_value("", timeout=STEP_TIMEOUT_MS)
+    guest.page = guest.context.new_page()
+    guest.page.goto(site.url + TEST_QUERY)
+    wait_booted(guest)
+    until(guest, "() => window.__test.online() !== null")  # the saved game, restored
+    expect(guest.page.locator("#online-dialog")).to_be_visible(timeout=STEP_TIMEOUT_MS)  # to meet the host again
+    host_connects(host, guest_answers(guest, link.input_value(), "Béla"))
+    until(guest, "() => window.__test.online().status.result !== null")
+    until(host, "() => window.__test.online().status.result !== null")
+    expect(guest.page.locator("#online-status")).to_contain_text(de["online.end.youTime"].split(":")[0])
+    # Online results are kept apart from the games against the computer; only signed ones count as won.
     stats = host.page.evaluate("() => JSON.parse(localStorage.getItem('sixty-six.online-stats'))")
-    assert stats["games"]["won"] + stats["games"]["lost"] == 2
+    assert stats["games"]["won"] + stats["games"]["lost"] == 2 and stats["games"]["one_sided"] == 0, stats
     assert stats["ended"]["time"] == 1
     assert host.page.evaluate("() => Object.keys(window.__test.stats().buckets).length") == 0
 

@@ -8,10 +8,11 @@ from collections.abc import Callable
 
 import pytest
 
+from py_engine.core.cards import CARD_NAMES
 from py_engine.core.errors import IllegalActionError
 from py_engine.core.rules import PRESETS
 from py_engine.fairplay import p256
-from py_engine.service.online.messages import CHAT_MAX, PAUSE_MS, RETURN_MS, PeerError
+from py_engine.service.online.messages import CHAT_MAX, PAUSE_MS, RETURN_MS, SHOW_MS, PeerError
 from py_engine.service.online.peer import HELLO_EVERY_MS, RATE_BURST, PeerSession
 
 KEYS = [p256.new_key(random.Random(s)) for s in (41, 42)]
@@ -228,7 +229,10 @@ def test_shown_cards_reach_the_other_page_and_only_those() -> None:
     pages.post(0, shower.show_cards(pages.now))
     pages.deliver()
     hand = shower.referee.match.deal.hands[0]
-    assert watcher.status()["shown"] == [c for c in range(24) if hand >> c & 1]
+    assert watcher.status()["shown"]["cards"] == [CARD_NAMES[c] for c in range(24) if hand >> c & 1]
+    pages.now += SHOW_MS
+    watcher.tick(pages.now)
+    assert watcher.status()["shown"] is None
 
 
 def test_a_page_of_version_1_is_told_to_reload() -> None:

@@ -214,11 +214,21 @@ export class EngineClient {
   }
 
   /**
-   * The saved online game, if the worker has one, restored at ``now``: {resumed, session?, side?, ...its show}.
+   * The saved online game, if the worker has one, restored at ``now``: {resumed, session?, ...its answer}.
    * @param {number} now the page's clock (ms)
+   * @param {string} key the identity's private key (the engine signs with it)
    * @returns {Promise<any>}
    */
-  resumeOnline(now) {
-    return this._send("resume_online", /** @type {any} */ ({ now }), 15000);
+  resumeOnline(now, key) {
+    return this._send("resume_online", /** @type {any} */ ({ now, key }), 15000);
+  }
+
+  /**
+   * Test mode only (?test=1): run Python in the engine's interpreter; resolves to what it left in ``result``.
+   * @param {string} code
+   * @returns {Promise<string>}
+   */
+  testPython(code) {
+    return this._send("test_python", /** @type {any} */ ({ code }), 60000).then((answer) => answer.result);
   }
 }

@@ -77,6 +77,8 @@ let reviewTable = null; // the handle of a record opened for review (never saved
 let onlineSession = null; // the handle of the online game in play (saved after each change)
 let bootMode = "cold";
 let runtimeVersion = ""; // Pyodide's version, known once its module has loaded
+/** @type {PyodideInterface | null} */
+let testRuntime = null; // the runtime, for the browser tests' own Python (test mode only)
 
 /** @param {object} message */
 function post(message) {
@@ -428,6 +430,7 @@ async function bootEngine() {
   if (!pyodide) {
     ({ pyodide, snapshot } = await coldBoot(runtime.loadPyodide, wheelPromise, Boolean(store.folder || store.cache)));
   }
+  if (OPTIONS.get("test") === "1") testRuntime = pyodide;
   const protocol = pyodide.pyimport("py_engine.service.protocol");
   handleFn = protocol.handle.copy();
   handlePageFn = protocol.handle_page.copy();
@@ -546,10 +549,10 @@ async function answer(id, payload) {
   } else if (cmd === "table_import") {
     if (reviewTable !== null) call({ cmd: "table_close", table: reviewTable });
     reviewTable = result.table;
-  } else if (cmd === "online_host" || cmd === "online_guest_open") {
-    if (onlineSession !== null) call({ cmd: "online_close", session: onlineSession });
+  } else if (cmd === "peer_open") {
+    if (onlineSession !== null) call({ cmd: "peer_close", session: onlineSession });
     onlineSession = result.session;
-  } else if (cmd === "online_close" && payload.session === onlineSession) {
+  } else if (cmd === "peer_close" && payload.session === onlineSession) {
     onlineSession = null;
     await forget(ONLINE_KEY);
   } else if (cmd === "table_close") {
@@ -641,9 +644,9 @@ async function persist() {
   }
 }
 
-/** Store the online game in play as the engine saves it (the host's holds the pack's secrets). */
+/** Store the online game in play as the engine saves it (it holds this seat's secret for the match). */
 async function persistOnline() {
-  const saved = call({ cmd: "online_save", session: onlineSession });
+  const saved = call({ cmd: "peer_save", session: onlineSession });
   if (!saved.ok) return;
   try {
     await writeIfMine(ONLINE_KEY, { saved: saved.saved, savedAt: Date.now() });
@@ -668,9 +671,10 @@ async function forget(key = SAVE_KEY) {
  * The stored online game, restored at ``now`` (``resumed``: "restored", "none" or "corrupt").
  * @param {unknown} id
  * @param {number} now the page's clock (ms)
+ * @param {unknown} key the identity's private key (the engine signs with it)
  * @returns {Promise<Answer>}
  */
-async function resumeOnline(id, now) {
+async function resumeOnline(id, now, key) {
   let entry;
   try {
     entry = await withStore("readonly", (store) => store.get(ONLINE_KEY));
@@ -678,12 +682,12 @@ async function resumeOnline(id, now) {
     return { v: 1, id, ok: true, resumed: "none", message: `Saved games are not available: ${error}` };
   }
   if (entry === undefined) return { v: 1, id, ok: true, resumed: "none" };
-  const restored = call({ cmd: "online_restore", saved: entry?.saved, now });
+  const restored = call({ cmd: "peer_restore", saved: entry?.saved, key, now });
   if (!restored.ok) {
     await forget(ONLINE_KEY);
     return { v: 1, id, ok: true, resumed: "corrupt", message: restored.error.message };
   }
-  if (onlineSession !== null) call({ cmd: "online_close", session: onlineSession });
+  if (onlineSession !== null) call({ cmd: "peer_close", session: onlineSession });
   onlineSession = restored.session;
   await persistOnline();
   return { ...restored, id, resumed: "restored" };
@@ -718,6 +722,26 @@ async function resume(id) {
 
 // --------------------------------------------------------------- messages
 
+/**
+ * Test mode only: run the browser tests' Python in the engine's interpreter (a test plays a page whose engine
+ * was changed, e.g. to cheat); answers the text the code leaves in ``result``.
+ * @param {unknown} id
+ * @param {unknown} code
+ * @returns {Answer}
+ */
+function testPython(id, code) {
+  if (!testRuntime || typeof code !== "string") return refusal(id, "bad_request", "no test runtime, or no code");
+  try {
+    // A JSON string is a Python string literal too: the code runs in a namespace of its own.
+    const result = testRuntime.runPython(
+      `_test = {}\nexec(${JSON.stringify(code)}, _test)\nstr(_test.get("result", ""))`,
+    );
+    return { v: 1, id, ok: true, result: String(result ?? "") };
+  } catch (error) {
+    return refusal(id, "test_failed", String(error));
+  }
+}
+
 /** @type {Promise<void>} */
 let queue = Promise.resolve();
 
@@ -732,7 +756,9 @@ self.onmessage = (event) => {
       await booted;
       if (type === "request") result = await answer(id, payload);
       else if (type === "resume") result = await resume(id);
-      else if (type === "resume_online") result = await resumeOnline(id, Number(payload?.now) || Date.now());
+      else if (type === "resume_online") {
+        result = await resumeOnline(id, Number(payload?.now) || Date.now(), payload?.key);
+      } else if (type === "test_python" && OPTIONS.get("test") === "1") result = testPython(id, payload?.code);
       else result = refusal(id, "bad_request", `unknown message type ${JSON.stringify(type)}`);
     } catch (error) {
       const failure = /** @type {Error} */ (error);

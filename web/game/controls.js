@@ -6,6 +6,7 @@
 
 import { t } from "../platform/i18n.js";
 import { block } from "../platform/identity.js";
+import { saveFile } from "../platform/save-file.js";
 import { confirmStep } from "../screens/confirm.js";
 import { openLink } from "../screens/links.js";
 import { exportRecord, importRecord } from "../screens/records.js";
@@ -13,6 +14,7 @@ import { openReview } from "../screens/review.js";
 import { saveSettings } from "../screens/settings.js";
 import { hideHandover } from "../table/handover.js";
 import { describeTurn, say } from "../table/narrate.js";
+import { CHAT_MAX } from "../table/online-bar.js";
 import { draw, notify, show } from "./draw.js";
 import {
   adoptTable,
@@ -27,7 +29,7 @@ import {
   run,
   watchMove,
 } from "./loop.js";
-import { currentOnline, intend, leaveOnline } from "./online.js";
+import { backToOwnGame, currentOnline, intend, reportOnline } from "./online.js";
 import { hangUpVoice, localVoice, muteVoice } from "./online-voice.js";
 import { clone, dom, state } from "./state.js";
 
@@ -226,23 +228,32 @@ async function onOnlineControl(what) {
   else if (what === "pause") intend({ t: "pause" });
   else if (what === "back") intend({ t: "back" });
   else if (what === "rematch") intend({ t: "rematch" });
-  else if (what === "resign" || what === "block" || what === "leave") {
+  else if (what === "resign" || what === "block" || what === "leave" || what === "report") {
     const [question, yes] = {
       resign: [t("online.resign.confirm"), t("online.resign")],
       block: [t("online.block.confirm"), t("online.block")],
       leave: [t("online.leave.confirm"), t("online.leave")],
+      report: [t("online.report.confirm"), t("online.report")],
     }[what];
     if (!(await confirmStep({ ask: `online-${what}`, question, yes })) || currentOnline() !== game) return;
     if (what === "resign") {
       intend({ t: "resign" });
       return;
     }
-    if (what === "block") {
-      const other = 1 - state.seat;
-      const identity = game.status?.identities?.[other] || (game.side === "guest" ? game.room?.host.identity : "");
+    if (what === "block" || what === "report") {
+      const other = game.side === "host" ? 1 : 0;
+      const identity = game.identities?.[other];
       if (identity) block(identity, game.status?.names?.[other] || "");
     }
-    leaveToOwnGame();
+    if (what === "report") {
+      const file = await reportOnline();
+      if (file) {
+        saveFile(file.name, file.text);
+        notify(t("online.report.saved", { file: file.name }));
+      }
+      return;
+    }
+    backToOwnGame();
   }
 }
 
@@ -261,17 +272,6 @@ function onVoiceControl(step) {
   intend({ t: "voice", do: step });
 }
 
-/** Leave the online game and show your own game again (it stayed saved). */
-async function leaveToOwnGame() {
-  await leaveOnline();
-  if (!state.game) return;
-  run(async () => {
-    const answer = await ask({ cmd: "table_show", table: state.game });
-    adoptTable(answer);
-    if (answer.view) await show(clone(answer.view));
-  });
-}
-
 /**
  * The chat's form: a line of text or a ready-made phrase.
  * @param {SubmitEvent} event
@@ -283,8 +283,10 @@ export function onChat(event) {
   if (phrase.value) {
     intend({ t: "chat", phrase: phrase.value });
     phrase.value = "";
+  } else if (text.value.length > CHAT_MAX) {
+    notify(t("online.chat.tooLong", { max: CHAT_MAX, count: text.value.length })); // the draft stays
   } else if (text.value.trim()) {
-    intend({ t: "chat", text: text.value.slice(0, 500) });
+    intend({ t: "chat", text: text.value });
     text.value = "";
   }
 }

@@ -57,8 +57,6 @@ export function proceed() {
   const view = state.view;
   if (state.meta.mode === "watch") {
     scheduleWatch();
-  } else if (state.meta.mode === "online") {
-    if (view && state.may.computer_move && !state.busy) state.online?.standIn();
   } else if (state.meta.mode === "computer" && view && state.may.computer_move) {
     state.thinking = true;
     // While you may still claim out of turn, give you time to do it before the computer moves.
@@ -202,8 +200,14 @@ function matchInPlay() {
  * @param {string} yes
  * @returns {Promise<boolean>}
  */
-export function mayAbandon(yes) {
-  if (!matchInPlay()) return Promise.resolve(true);
+export async function mayAbandon(yes) {
+  if (state.online) {
+    // An online game in play: leaving it is a loss on time unless its player comes back within the minute.
+    if (!(await confirmStep({ ask: "abandon-online", question: t("online.newGame.confirm"), yes }))) return false;
+    await state.online.leave();
+    return true;
+  }
+  if (!matchInPlay()) return true;
   return confirmStep({ ask: "abandon", question: t("confirm.abandon"), yes });
 }
 

@@ -29,17 +29,28 @@ import { overridesFor } from "../screens/custom-rules.js";
 import { savePreferences } from "../screens/modes.js";
 import { rulesSentences, rulesTitle } from "../screens/rules-text.js";
 import { notify } from "./draw.js";
-import { admitPeer, attach, currentOnline, guestOnline, hostOnline, joinRoomAsGuest, leaveOnline } from "./online.js";
+import {
+  admitPeer,
+  attach,
+  backToOwnGame,
+  checkReport,
+  currentOnline,
+  guestOnline,
+  hostOnline,
+  joinRoomAsGuest,
+} from "./online.js";
 import { baseUrl } from "./online-door.js";
 import { ruleParameters } from "./settings-dialog.js";
 import { state } from "./state.js";
 
 /** @import { Channel } from "../online/channel.js" */
 /** @import { NetworkSettings } from "../online/network-defaults.js" */
-/** @import { OnlineRoom } from "../../types/engine.js" */
+/** @import { PeerRoom } from "../../types/engine.js" */
 /** @import { Online } from "./online.js" */
 
 const MEETING_KEY = "sixty-six.online-meeting.v1";
+/** A report file larger than this is refused unread (a whole match's is far smaller). */
+const REPORT_MAX = 8_000_000;
 
 /** @param {string} id */
 const el = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -51,6 +62,8 @@ const dialog = () => /** @type {HTMLDialogElement} */ (el("online-dialog"));
 /** Whatever the current step is waiting for, to give up when the dialog closes or a new step starts. */
 /** @type {(() => void) | null} */
 let giveUp = null;
+/** The current step waits for the other player (closing the dialog withdraws the invitation, said in words). */
+let inviting = false;
 
 /** How to reach the network now: ICE servers and relays. */
 function network() {
@@ -257,7 +270,7 @@ async function host(via) {
   const name = yourName();
   const preset = state.settings.preset;
   await attempt(t("online.preparing"), async () => {
-    await hostOnline({ preset, rules: overridesFor(preset), name, identity: await myIdentity(), via });
+    await hostOnline({ preset, rules: overridesFor(preset), name, via });
     if (via === "link") await inviteByLink();
     else await inviteByRoom(null);
   });
@@ -278,6 +291,7 @@ async function inviteByLink(again = false) {
   why.textContent = again ? t("online.invite.again", { name }) : "";
   const invitation = await createInvitation({ iceServers: network().iceServers });
   giveUp = () => invitation.close();
+  inviting = true;
   const link = invitation.link(baseUrl());
   // Ready for its answer before the link shows: a quick guest's code must not wait for the QR code.
   pendingAnswer = async (text) => {
@@ -302,6 +316,7 @@ async function inviteByRoom(code) {
   const { relays, iceServers } = network();
   const room = await openRoom({ relays, iceServers, ...(code ? { code } : {}) });
   giveUp = () => room.close();
+  inviting = true;
   el("online-room-code").textContent = room.code;
   const game = currentOnline();
   if (game) game.roomCode = room.code;
@@ -318,6 +333,7 @@ async function inviteByRoom(code) {
  */
 async function connected(channel, via) {
   giveUp = null;
+  inviting = false;
   const game = currentOnline();
   if (!game) {
     channel.close();
@@ -420,7 +436,7 @@ async function meetHost(channel, via, roomCode, name) {
     if (dialog().open) dialog().close();
     return;
   }
-  /** @type {OnlineRoom} */
+  /** @type {PeerRoom} */
   let room;
   try {
     room = await guestOnline(channel, via, roomCode, host);
@@ -428,7 +444,8 @@ async function meetHost(channel, via, roomCode, name) {
     channel.close();
     throw error;
   }
-  el("online-rules-host").textContent = t("online.rules.from", { name: room.host.name || t("online.chat.them") });
+  el("online-rules-host").textContent = t("online.rules.from", { name: room.name || t("online.chat.them") });
+  field("online-guest-name").value = name;
   const parameters = await ruleParameters();
   const sentences = rulesSentences(/** @type {any} */ (room.rules), parameters).map((s) => {
     const item = document.createElement("li");
@@ -442,7 +459,9 @@ async function meetHost(channel, via, roomCode, name) {
   acceptRoom = async () => {
     const joined = currentOnline();
     if (joined) joined.onLost = lost;
-    await joinRoomAsGuest(name, await myIdentity());
+    const chosen = field("online-guest-name").value.trim().slice(0, 24);
+    state.prefs = savePreferences({ ...state.prefs, names: [chosen, state.prefs.names[1]] });
+    await joinRoomAsGuest(chosen);
     dialog().close();
   };
 }
@@ -584,13 +603,19 @@ export function installOnline() {
   );
   el("online-accept").addEventListener("click", () => acceptRoom?.().catch(fail));
   el("online-decline").addEventListener("click", () => {
-    leaveOnline();
+    backToOwnGame();
     dialog().close();
+  });
+  el("online-report-file").addEventListener("change", async () => {
+    const file = /** @type {HTMLInputElement} */ (el("online-report-file")).files?.[0];
+    if (!file) return;
+    const verdict = el("online-report-verdict");
+    verdict.textContent = file.size > REPORT_MAX ? t("online.report.notJson") : await checkReport(await file.text());
   });
   el("online-block-host").addEventListener("click", () => {
     const room = currentOnline()?.room;
-    if (room) block(room.host.identity, room.host.name); // kept before the dialog closes
-    leaveOnline();
+    if (room) block(room.identity, room.name); // kept before the dialog closes
+    backToOwnGame();
     dialog().close();
   });
   el("online-network-save").addEventListener("click", saveNetwork);
@@ -602,6 +627,12 @@ export function installOnline() {
   dialog().addEventListener("close", () => {
     giveUp?.();
     giveUp = null;
+    if (!inviting) return;
+    inviting = false;
+    const game = currentOnline();
+    if (game?.channel) return; // the other player is here: nothing was withdrawn
+    notify(t("online.invite.cancelled"));
+    if (game && !game.session) backToOwnGame(); // nobody ever came: the waiting table goes
   });
 }
 

@@ -13,7 +13,7 @@ import { t } from "../platform/i18n.js";
 import { notify } from "./draw.js";
 
 /** @import { Channel } from "../online/channel.js" */
-/** @import { OnlineStatus } from "../../types/engine.js" */
+/** @import { PeerStatus } from "../../types/engine.js" */
 /** @import { MediaState, MicrophoneState, VoiceCall } from "../online/voice.js" */
 
 /** What the online bar shows of this side's call, beyond the engine's status. */
@@ -57,7 +57,7 @@ export function localVoice() {
 
 /**
  * Follow the engine's status: a call it says is on starts here (the channel being open), one it says is off ends.
- * @param {{side: "host" | "guest", status: OnlineStatus | null, channel: Channel | null}} game
+ * @param {{side: "host" | "guest", status: PeerStatus | null, channel: Channel | null}} game
  * @param {() => void} redraw
  */
 export function followVoice(game, redraw) {

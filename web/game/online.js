@@ -1,61 +1,74 @@
 // @ts-check
-// Online play's controller: the engine decides, the channel carries, the page
-// draws. The host's engine holds the table (online_* commands of
-// py_engine/service/online/); the guest's engine checks every message from
-// the host and the host itself. This module only moves the messages: what
-// the engine answers in "send" goes over the channel unchanged, what comes
-// over the channel goes to the engine unchanged, and each answer is drawn
-// like a table's answer (frames, then the view).
+// Online play's controller (protocol 2: no referee). Each page's engine keeps
+// its own seat's side of the game (py_engine/service/online/peer.py): the
+// cards its player may see, the signed transcript of both, and a check of
+// every move the other page sends. This module only moves texts: what the
+// engine answers in "send" goes over the channel unchanged, what comes over
+// the channel goes to the engine unchanged, and each answer is drawn (the
+// seat's view, the status on the bar, the chat, and every end of a match in
+// words).
 //
-// A connection is made by the lobby (screens/online-lobby.js: an invitation
+// A connection is made by the lobby (game/online-lobby.js: an invitation
 // link and answer code, or a room code) with the transport of web/online/.
+// Seat 0 opened the room; its engine's first message is the room's offer
+// (rules and name), which the joining page's engine reads before its player
+// accepts.
 
 import { OnlineError } from "../online/errors.js";
 import { t } from "../platform/i18n.js";
+import { myIdentity, signingKey } from "../platform/identity.js";
 import { noteOnlineResult } from "../platform/online-stats.js";
 import { clearOnline, renderOnline } from "../table/online-bar.js";
-import { draw, notify } from "./draw.js";
+import { draw, notify, show } from "./draw.js";
 import { playFrames } from "./frames.js";
 import { adoptTable, ask, cancelAi, run } from "./loop.js";
 import { followVoice, isVoiceSignal, localVoice, stopVoice, voiceSignal } from "./online-voice.js";
-import { state } from "./state.js";
+import { clone, state } from "./state.js";
 
 /** @import { Channel } from "../online/channel.js" */
 /** @import { EngineError } from "../engine/engine-client.js" */
-/** @import { ChatLine, OnlineGuestAnswer, OnlineGuestTick, OnlineHostAnswer, OnlineRoom, OnlineStatus, Seating, TableAnswer } from "../../types/engine.js" */
+/** @import { ChatLine, PeerAnswer, PeerRoom, PeerStatus, Seating, TableAnswer } from "../../types/engine.js" */
 /**
- * The online game in play: which side this browser is, the engine's session, the channel (null while
- * disconnected), how the two met (to meet again), and what the bar shows; ``checked``: how many of the host's deals
- * the guest's engine has replayed.
+ * The online game in play: which side this browser is (the host opened the room: seat 0), the engine's session
+ * (null until both browsers met and, for the guest, until its player accepted the room), the channel (null while
+ * disconnected), how the two met (to meet again) and what the bar shows.
  * @typedef {{
  *   side: "host" | "guest",
- *   session: string,
+ *   session: string | null,
  *   channel: Channel | null,
  *   via: "link" | "room",
  *   roomCode: string | null,
- *   status: OnlineStatus | null,
+ *   status: PeerStatus | null,
  *   chat: ChatLine[],
  *   unread: number,
  *   problems: string[],
- *   checked: number,
- *   room: OnlineRoom | null,
- *   hostAwaySince: number | null,
- *   counted: boolean,
+ *   room: PeerRoom | null,
+ *   offer: {preset: string, rules: Record<string, unknown>, name: string} | null,
+ *   identities: [string, string] | null,
+ *   said: string,
+ *   drawn: string,
  *   onLost: ((side: "host" | "guest") => void) | null,
  *   pending: string[],
+ *   met: boolean,
  * }} Online
  */
 
+/** The matches counted in the statistics (the latest few), so that a reload never counts one twice. */
+const COUNTED_KEY = "sixty-six.online-counted.v1";
+const COUNTED_KEPT = 40;
+/** How often the page tells its engine the time (a pause running out, an absence, the next pack in idle time). */
+const TICK_MS = 1000;
+
 /** @type {Online | null} */
 let online = null;
-/** @type {ReturnType<typeof setTimeout> | undefined} */
-let tickTimer;
-/** Messages from the channel, answered one at a time in order (they may come while a move animates). */
+/** @type {ReturnType<typeof setInterval> | undefined} */
+let ticker;
+/** Messages from the channel and this player's intentions, answered one at a time in order. */
 let inbox = Promise.resolve();
 
 /**
  * Run ``task`` after everything queued before it. A failure is said in words and the queue goes on:
- * a rejected link would make every later message wait for ever.
+ * a refused request changes nothing, and every later message must not wait for ever.
  * @param {() => unknown} task
  */
 function queue(task) {
@@ -74,7 +87,7 @@ export function currentOnline() {
 
 /** Draw the bar and the chat of the online game in play. @param {Online} game */
 function redraw(game) {
-  renderOnline(game, state.seat, Boolean(state.view?.game_over), localVoice());
+  renderOnline(game, game.side === "host" ? 0 : 1, Boolean(game.status?.ending), localVoice());
 }
 
 /** Voice follows the engine's status (a call on only once both accepted). @param {Online} game */
@@ -86,113 +99,32 @@ function followStatus(game) {
 function adopt(game) {
   state.puzzle?.close();
   online = game;
-  state.online = { perform: performOnline, standIn: standInMove };
+  state.online = { perform: performOnline, leave: leaveOnline };
+  clearInterval(ticker);
+  ticker = setInterval(() => tick(game), TICK_MS);
   return game;
 }
 
-/** The online seating the page draws with (names from the engine's status). */
-function seatingOf(/** @type {OnlineStatus | null} */ status) {
+/** The online seating the page draws with (names from the engine's status). @param {PeerStatus | null} status */
+function seatingOf(status) {
   return /** @type {Seating} */ ({
     mode: "online",
     ranked: false,
-    names: status ? [...status.names] : null,
+    names: status ? status.names.map((name) => name ?? "") : null,
     levels: [null, null],
     assisted: false,
   });
 }
 
 /**
- * Start hosting: the engine makes the room (rules from the settings); the lobby connects a guest.
- * @param {{preset: string, rules: Record<string, unknown>, name: string, identity: string, via: "link" | "room"}} how
- */
-export async function hostOnline(how) {
-  const answer = await ask({
-    cmd: "online_host",
-    preset: how.preset,
-    rules: how.rules,
-    name: how.name,
-    identity: how.identity,
-    now: Date.now(),
-  });
-  leaveGameInPlay();
-  const game = adopt(blank("host", answer.session, how.via));
-  game.pending = answer.send;
-  game.status = answer.status;
-  redraw(game);
-  return game;
-}
-
-/**
- * Become the guest of a connected host: its first message is the room (the rules shown before joining),
- * which must name the host whose browser proved ``identity`` on this channel (the engine checks).
- * @param {Channel} channel
- * @param {"link" | "room"} via
- * @param {string | null} roomCode
- * @param {string} identity
- * @returns {Promise<OnlineRoom>}
- */
-export function guestOnline(channel, via, roomCode, identity) {
-  return new Promise((resolve, reject) => {
-    channel.onmessage = (value) => {
-      channel.onmessage = null;
-      ask({ cmd: "online_guest_open", message: value, identity, now: Date.now() })
-        .then((answer) => {
-          leaveGameInPlay();
-          const game = adopt(blank("guest", answer.session, via));
-          game.roomCode = roomCode;
-          game.room = answer.room;
-          attach(channel);
-          resolve(answer.room);
-        })
-        .catch((error) => reject(notThePlayer(error)));
-    };
-  });
-}
-
-/**
- * A browser proved ``identity`` on a new channel of ``game``: may it go on as the other player? The engine
- * decides (a game's other player stays the browser that joined it); it refuses with the OnlineError
- * ``not_the_player``, and nothing changes.
- * @param {Online} game
- * @param {string} identity
- */
-export async function admitPeer(game, identity) {
-  let answer;
-  try {
-    answer = await ask({ cmd: "online_connection", session: game.session, up: true, identity, now: Date.now() });
-  } catch (error) {
-    throw notThePlayer(error);
-  }
-  if ("send" in answer) game.pending.push(...answer.send);
-}
-
-/** The engine's refusal of a browser that is not the game's other player, as an OnlineError. @param {unknown} error */
-function notThePlayer(error) {
-  const refused = /** @type {EngineError} */ (error);
-  return refused?.code === "not_the_player" ? new OnlineError("not_the_player", refused.message) : error;
-}
-
-/**
- * The guest accepts the room's rules and joins.
- * @param {string} name
- * @param {string} identity
- */
-export async function joinRoomAsGuest(name, identity) {
-  const game = /** @type {Online} */ (online);
-  const answer = await ask({ cmd: "online_guest_join", session: game.session, name, identity });
-  sendAll(answer.send);
-}
-
-/**
  * @param {"host" | "guest"} side
- * @param {string} session
  * @param {"link" | "room"} via
  * @returns {Online}
  */
-function blank(side, session, via) {
+function blank(side, via) {
   return {
     side,
-    session,
+    session: null,
     channel: null,
     via,
     roomCode: null,
@@ -200,21 +132,157 @@ function blank(side, session, via) {
     chat: [],
     unread: 0,
     problems: [],
-    checked: 0,
     room: null,
-    hostAwaySince: null,
-    counted: false,
+    offer: null,
+    identities: null,
+    said: "",
+    drawn: "",
     onLost: null,
     pending: [],
+    met: false,
   };
 }
 
-/** The game against the computer stays saved; the table shows the online game from now on. */
+/** The game against the computer stays saved; the table shows the online game from now on (empty until dealt). */
 function leaveGameInPlay() {
   cancelAi();
   state.view = null;
   state.model = null;
   state.hint = null;
+  state.may = {};
+  draw();
+}
+
+/**
+ * Start hosting: the room's rules (from the settings) and this player's name wait for a guest's browser.
+ * @param {{preset: string, rules: Record<string, unknown>, name: string, via: "link" | "room"}} how
+ */
+export async function hostOnline(how) {
+  await ask({ cmd: "check_rules", preset: how.preset, rules: how.rules }); // refused in words before anyone waits
+  if (online) await leaveOnline();
+  leaveGameInPlay();
+  const game = adopt(blank("host", how.via));
+  game.offer = { preset: how.preset, rules: how.rules, name: how.name };
+  redraw(game);
+  return game;
+}
+
+/** This browser's key for its engine to sign with (the identity's private key). */
+async function keyArgs() {
+  return { key: await signingKey(), now: Date.now() };
+}
+
+/**
+ * A browser proved ``identity`` on a new channel of ``game``: may it go on as the other player? A game's other
+ * player stays the browser that joined it (the engine refuses any other: the OnlineError ``not_the_player``). A
+ * host whose room no guest has joined yet offers it to this one.
+ * @param {Online} game
+ * @param {string} identity
+ */
+export async function admitPeer(game, identity) {
+  if (game.session && game.side === "host" && !game.status?.joined) {
+    await closeSession(game); // the guest before never joined: the room is offered afresh
+  }
+  if (game.session) {
+    try {
+      await ask({ cmd: "peer_show", session: game.session });
+      if (game.identities && game.identities[game.side === "host" ? 1 : 0] !== identity) {
+        throw new OnlineError("not_the_player", t("online.error.not_the_player"));
+      }
+    } catch (error) {
+      throw notThePlayer(error);
+    }
+    return;
+  }
+  if (game.side !== "host" || !game.offer) return;
+  const mine = await myIdentity();
+  game.identities = [mine, identity];
+  const answer = await ask({
+    cmd: "peer_open",
+    seat: 0,
+    preset: game.offer.preset,
+    rules: game.offer.rules,
+    name: game.offer.name,
+    identities: game.identities,
+    ...(await keyArgs()),
+  });
+  game.session = answer.session;
+  game.pending.push(...answer.send);
+  game.status = answer.status;
+}
+
+/** @param {Online} game */
+async function closeSession(game) {
+  const session = game.session;
+  game.session = null;
+  game.status = null;
+  game.pending = [];
+  if (session) await ask({ cmd: "peer_close", session }).catch(() => {});
+}
+
+/** The engine's refusal of a browser that is not the game's other player, as an OnlineError. @param {unknown} error */
+function notThePlayer(error) {
+  if (error instanceof OnlineError) return error;
+  const refused = /** @type {EngineError} */ (error);
+  return refused?.code === "not_the_player" ? new OnlineError("not_the_player", refused.message) : error;
+}
+
+/**
+ * Become the guest of a connected host: its first message is the room's offer (rules and name, signed by the
+ * browser that proved ``identity`` on this channel: the engine checks), shown before joining.
+ * @param {Channel} channel
+ * @param {"link" | "room"} via
+ * @param {string | null} roomCode
+ * @param {string} identity the host's, as its browser proved it
+ * @returns {Promise<PeerRoom>}
+ */
+export function guestOnline(channel, via, roomCode, identity) {
+  return new Promise((resolve, reject) => {
+    channel.onmessage = (value) => {
+      if (typeof value !== "string") return; // only the offer opens a game
+      channel.onmessage = null;
+      myIdentity()
+        .then(async (mine) => {
+          /** @type {[string, string]} */
+          const identities = [identity, mine];
+          const { room } = await ask({ cmd: "peer_offer", offer: value, identities });
+          if (online) await leaveOnline();
+          leaveGameInPlay();
+          const game = adopt(blank("guest", via));
+          game.roomCode = roomCode;
+          game.room = room;
+          game.identities = identities;
+          offered = value;
+          game.channel = channel;
+          game.met = true;
+          listen(game, channel);
+          redraw(game);
+          resolve(room);
+        })
+        .catch((error) => reject(notThePlayer(error)));
+    };
+  });
+}
+
+/** The room's offer as it came (the guest joins with it). */
+let offered = "";
+
+/**
+ * The guest accepts the room's rules and joins under ``name``.
+ * @param {string} name
+ */
+export async function joinRoomAsGuest(name) {
+  const game = /** @type {Online} */ (online);
+  const answer = await ask({
+    cmd: "peer_open",
+    seat: 1,
+    offer: offered,
+    name,
+    identities: /** @type {[string, string]} */ (game.identities),
+    ...(await keyArgs()),
+  });
+  game.session = answer.session;
+  await took(game, answer);
 }
 
 /**
@@ -223,14 +291,32 @@ function leaveGameInPlay() {
  */
 export function attach(channel) {
   const game = /** @type {Online} */ (online);
+  const again = game.met && Boolean(game.session);
   game.channel = channel;
+  game.met = true;
+  listen(game, channel);
+  const pending = game.pending;
+  game.pending = [];
+  if (!again) sendAll(pending); // else the chains' hellos resend whatever the other lacks, in order
+  if (again) {
+    // Back after a lost connection or a reload: each side sends what the other lacks, from its own chain.
+    queue(async () => {
+      if (!game.session) return;
+      await took(game, await ask({ cmd: "peer_connection", session: game.session, up: true, now: Date.now() }));
+    });
+  }
+  redraw(game);
+}
+
+/**
+ * @param {Online} game
+ * @param {Channel} channel
+ */
+function listen(game, channel) {
   channel.onmessage = (value) => {
     // In order with the engine's messages: a call's offer comes after the status that put the call on.
     if (isVoiceSignal(value)) queue(() => voiceSignal(value));
-    else
-      inbox = inbox
-        .then(() => received(value))
-        .catch((error) => notify(t("online.stopped", { detail: String(error?.message || error) })));
+    else queue(() => received(game, value));
   };
   channel.closed.then((reason) => {
     if (online !== game || game.channel !== channel) return;
@@ -238,14 +324,6 @@ export function attach(channel) {
     stopVoice();
     queue(() => connectionLost(game, reason?.code || "connection_lost"));
   });
-  const pending = game.pending;
-  game.pending = [];
-  sendAll(pending);
-  if (game.side === "guest" && game.status) {
-    // Back after a lost connection or a reload: ask the host for the whole state.
-    queue(async () => sendAll((await ask({ cmd: "online_reconnect", session: game.session })).send));
-  }
-  redraw(game);
 }
 
 /**
@@ -263,144 +341,156 @@ function sendAll(texts) {
 
 /**
  * A message from the other browser: to the engine, then draw and send what it answers.
+ * @param {Online} game
  * @param {unknown} value
  */
-async function received(value) {
-  const game = online;
-  if (!game) return;
-  if (game.side === "host") {
-    const answer = await ask({ cmd: "online_from_guest", session: game.session, message: value, now: Date.now() });
-    await hostAnswer(answer);
-  } else {
-    let answer;
-    try {
-      answer = await ask({ cmd: "online_from_host", session: game.session, message: value, now: Date.now() });
-    } catch (error) {
-      // A message the guest's engine refuses changes nothing: say so, and ask for the whole state.
-      notify(t("online.refusedFromHost", { detail: String(/** @type {Error} */ (error).message) }));
-      sendAll((await ask({ cmd: "online_reconnect", session: game.session })).send);
-      return;
-    }
-    await guestAnswer(answer);
-  }
+async function received(game, value) {
+  if (online !== game || !game.session) return; // a guest that has not joined yet reads nothing more
+  await took(game, await ask({ cmd: "peer_receive", session: game.session, message: value, now: Date.now() }));
 }
 
 /**
- * The host's engine answered: send its messages, animate its frames, show the status.
- * @param {OnlineHostAnswer} answer
+ * The engine answered: send its messages, show the chat, the status and the seat's view, and say how the match
+ * ended.
+ * @param {Online} game
+ * @param {PeerAnswer} answer
  */
-async function hostAnswer(answer) {
-  const game = /** @type {Online} */ (online);
+async function took(game, answer) {
+  if (online !== game) return;
   sendAll(answer.send);
+  if (answer.finished) ended(game, answer.finished); // the match before the rematch that starts now
+  const before = game.chat.length;
+  game.chat = answer.chat;
+  game.unread += answer.chat.slice(before).filter((line) => line.seat !== seatOf(game)).length;
   game.status = answer.status;
-  noteChat(answer.chat);
-  if (answer.view) {
-    const table = /** @type {TableAnswer} */ ({ ...answer, seating: answer.seating ?? seatingOf(answer.status) });
+  if (answer.refused) refused(game, answer.refused);
+  const view = answer.view;
+  const drawn = JSON.stringify(view);
+  if (view && drawn !== game.drawn) {
+    game.drawn = drawn;
+    const table = /** @type {TableAnswer} */ ({ view, may: {}, handover: null, seating: seatingOf(answer.status) });
     await run(async () => {
-      await playFrames(answer.frames || [], answer.view);
+      await playFrames(answer.frames, view);
       adoptTable(table);
     });
   }
-  countResult();
-  schedule(answer.status.next_deadline ?? null);
+  ended(game, answer.status);
   followStatus(game);
   redraw(game);
   draw();
 }
 
-/**
- * The guest's engine answered a host message.
- * @param {OnlineGuestAnswer} answer
- */
-async function guestAnswer(answer) {
-  const game = /** @type {Online} */ (online);
-  sendAll(answer.send);
-  if (answer.room) game.room = answer.room;
-  if (answer.status) game.status = answer.status;
-  if (answer.chat_log) game.chat = answer.chat_log;
-  noteChat(answer.chat);
-  if (answer.refused) notify(t("online.refused", { detail: answer.refused.message }));
-  if (answer.proof) game.checked += 1;
-  if (answer.proof?.problems.length) {
-    game.problems.push(...answer.proof.problems);
-    notify(t("online.unfair", { detail: answer.proof.problems.join(" ") }));
-  }
-  if (answer.warning) notify(t("online.unfair", { detail: answer.warning }));
-  const show = answer.show;
-  if (show) {
-    const table = /** @type {TableAnswer} */ ({ ...show, seating: seatingOf(game.status) });
-    await run(async () => {
-      await playFrames(answer.frames || [], show.view);
-      adoptTable(table);
-    });
-  }
-  countResult();
-  followStatus(game);
-  redraw(game);
-  draw();
-}
-
-/** @param {ChatLine | undefined} line */
-function noteChat(line) {
-  const game = online;
-  if (!line || !game) return;
-  game.chat = [...game.chat, line].slice(-50);
-  if (line.seat !== state.seat) game.unread += 1;
-}
-
-/** A finished online game counts once in the statistics, apart from games against the computer. */
-function countResult() {
-  const game = online;
-  const view = state.view;
-  if (game && view && !view.game_over) game.counted = false; // a rematch: the new game counts in its turn
-  if (!game || game.counted || !view?.game_over) return;
-  game.counted = true;
-  noteOnlineResult(view, state.seat, opponentName(game));
-}
-
-/** The other player's name, as it gave it. @param {Online} game */
-function opponentName(game) {
-  return game.status?.names?.[1 - state.seat] || "";
+/** @param {Online} game */
+function seatOf(game) {
+  return game.side === "host" ? 0 : 1;
 }
 
 /**
- * The host's clock: tick at the engine's next deadline (a shown hand, a pause, an absence).
- * @param {number | null} deadline
+ * The engine refused a message of the other page (it changed nothing). A proven cheat ends the match and is said
+ * with the result; the rest in words once each.
+ * @param {Online} game
+ * @param {{code: string, message: string}} refusal
  */
-function schedule(deadline) {
-  clearTimeout(tickTimer);
-  if (deadline === null || !online) return;
-  const game = online;
-  tickTimer = setTimeout(
-    () => {
-      queue(async () => {
-        if (online !== game) return;
-        const answer = await ask({ cmd: "online_tick", session: game.session, now: Date.now() });
-        if (game.side === "host") await hostAnswer(/** @type {OnlineHostAnswer} */ (answer));
-        else guestTick(/** @type {any} */ (answer));
-      });
-    },
-    Math.max(0, deadline - Date.now()) + 20,
-  );
+function refused(game, refusal) {
+  if (refusal.code === "cheat") return;
+  const words =
+    refusal.code === "other_version"
+      ? t("online.otherVersion")
+      : refusal.code === "rate_limited"
+        ? t("online.flooded")
+        : t("online.refused", { detail: refusal.message });
+  if (game.problems.at(-1) === words) return;
+  game.problems = [...game.problems, words].slice(-5);
+  notify(words);
 }
 
 /**
- * The guest's clock: a host away for too long has lost on time.
- * @param {{host_away_since: number | null, return_by: number | null, host_lost_on_time: boolean, problems: string[]}} tick
+ * A match's end, said in words on both pages (once), and counted: a result both signed in the statistics, an end
+ * only this page signed (the other away, or caught cheating) as one-sided.
+ * @param {Online} game
+ * @param {PeerStatus} status
  */
-function guestTick(tick) {
-  const game = /** @type {Online} */ (online);
-  game.hostAwaySince = tick.host_away_since;
-  if (tick.host_lost_on_time && !game.counted && state.view) {
-    game.counted = true;
-    const ended = { seat: 1 - state.seat, reason: "time" };
-    const won = { ...state.view, game_over: true, match: { ...state.view.match, winner: state.seat, ended } };
-    noteOnlineResult(/** @type {import("../../types/engine.js").View} */ (won), state.seat, opponentName(game));
-    notify(t("online.hostLostOnTime"));
-  } else if (tick.return_by !== null) {
-    schedule(tick.return_by);
+function ended(game, status) {
+  const ending = status.ending;
+  const seat = seatOf(game);
+  const name = status.names[1 - seat] || t("online.chat.them");
+  const accused = status.accused;
+  if (!ending && !accused) return;
+  const words = endWords(status, seat, name);
+  const key = `${status.match} ${words}`;
+  if (game.said !== key) {
+    game.said = key;
+    notify(words);
   }
-  redraw(game);
+  const agreed = status.result;
+  const counted = countedMatches();
+  const oneSided = `${status.match} one-sided`;
+  if (counted.includes(status.match) || !ending) return;
+  if (!agreed && (counted.includes(oneSided) || !["time", "cheat"].includes(ending.reason))) return;
+  markCounted(agreed ? status.match : oneSided);
+  const result = agreed ?? ending;
+  const how = result.reason === "conceded" ? "resigned" : result.reason;
+  const wasOneSided = Boolean(agreed) && counted.includes(oneSided); // the other signed it since
+  noteOnlineResult({ winner: result.winner, how, seat, opponent: name, oneSided: !agreed, wasOneSided });
+}
+
+/** The matches counted in the statistics already (kept across reloads), as ids; "<id> one-sided" too. */
+function countedMatches() {
+  try {
+    const list = JSON.parse(localStorage.getItem(COUNTED_KEY) || "[]");
+    return Array.isArray(list) ? list.filter((tag) => typeof tag === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
+/** @param {string} tag */
+function markCounted(tag) {
+  try {
+    localStorage.setItem(COUNTED_KEY, JSON.stringify([...countedMatches(), tag].slice(-COUNTED_KEPT)));
+  } catch {
+    // storage full or disabled: counted for this visit only (it may count again after a reload)
+  }
+}
+
+/**
+ * @param {PeerStatus} status
+ * @param {number} seat
+ * @param {string} name the other player's
+ */
+function endWords(status, seat, name) {
+  const ending = status.ending;
+  if (!ending) return t("online.end.accused", { name, detail: status.accused?.what ?? "" });
+  const won = ending.winner === seat;
+  const unsigned = status.result ? "" : ` ${t("online.end.unsigned", { name })}`;
+  switch (ending.reason) {
+    case "conceded":
+      return won ? t("online.end.theyConceded", { name }) : t("online.end.youConceded", { name });
+    case "time":
+      return won ? t("online.end.theyTime", { name }) + unsigned : t("online.end.youTime", { name });
+    case "cheat":
+      return t("online.end.theyCheated", { name, detail: status.cheat?.what ?? "" }) + unsigned;
+    case "abandoned":
+      return t("online.end.abandoned");
+    default:
+      return ending.winner === null
+        ? t("online.end.abandoned")
+        : won
+          ? t("online.end.youWon", { name })
+          : t("online.end.theyWon", { name });
+  }
+}
+
+/**
+ * Time passes on this page: the engine decides what it means (a pause run out, the other away too long).
+ * @param {Online} game
+ */
+function tick(game) {
+  if (online !== game || !game.session) return;
+  queue(async () => {
+    if (online !== game || !game.session) return;
+    await took(game, await ask({ cmd: "peer_tick", session: game.session, now: Date.now() }));
+  });
 }
 
 /**
@@ -410,12 +500,10 @@ function guestTick(tick) {
  */
 async function connectionLost(game, code) {
   if (online !== game) return;
-  const answer = await ask({ cmd: "online_connection", session: game.session, up: false, now: Date.now() });
-  if (game.side === "host") await hostAnswer(/** @type {OnlineHostAnswer} */ (answer));
-  else {
-    game.status = /** @type {OnlineGuestTick} */ (answer).status ?? game.status; // voice ended with the connection
-    guestTick(/** @type {any} */ (answer));
+  if (game.session) {
+    await took(game, await ask({ cmd: "peer_connection", session: game.session, up: false, now: Date.now() }));
   }
+  redraw(game);
   if (code !== "closed") game.onLost?.(game.side);
 }
 
@@ -427,37 +515,60 @@ export function performOnline(action) {
   intend({ t: "act", action });
 }
 
+/** The engine's command for each intention of the player. */
+const COMMANDS = /** @type {const} */ ({
+  act: "peer_act",
+  chat: "peer_say",
+  show_cards: "peer_show_cards",
+  pause: "peer_pause",
+  back: "peer_back",
+  resign: "peer_concede",
+  rematch: "peer_rematch",
+  voice: "peer_voice",
+});
+
 /**
- * Something you mean to do: a move, show your cards, pause, back, resign, rematch, a chat line.
- * @param {Record<string, unknown>} intent
+ * Something you mean to do: a move, show your cards, pause, back, resign, rematch, a chat line, a voice step.
+ * Refused in words if the moment or the rules do not allow it (nothing changes).
+ * @param {{t: keyof typeof COMMANDS} & Record<string, unknown>} intent
  */
 export function intend(intent) {
   const game = online;
-  if (!game) return;
+  if (!game?.session) return Promise.resolve();
+  const { t: what, ...args } = intent;
   return queue(async () => {
-    if (game.side === "host") {
-      await hostAnswer(await ask({ cmd: "online_host_do", session: game.session, intent, now: Date.now() }));
-    } else {
-      sendAll((await ask({ cmd: "online_guest_do", session: game.session, intent })).send);
-    }
+    if (!game.session) return;
+    await took(game, await ask({ cmd: COMMANDS[what], session: game.session, ...args, now: Date.now() }));
   });
 }
 
-/** The host plays for a player who is away (after a pause): the engine's computer move. */
-export function standInMove() {
+/**
+ * Report: the signed transcript of this match and the chat, as a file anyone can check
+ * (``python -m py_engine.tools.verify_match FILE``, or "Check a report" in the online dialog).
+ * @returns {Promise<{name: string, text: string} | null>}
+ */
+export async function reportOnline() {
   const game = online;
-  if (game?.side !== "host") return;
-  queue(async () => {
-    try {
-      await hostAnswer(
-        await ask({ cmd: "online_computer", session: game.session, now: Date.now() }, { timeoutMs: 30000 }),
-      );
-    } catch (error) {
-      // The table moved on while this move waited its turn (the player came back, or the game ended).
-      const code = /** @type {EngineError} */ (error).code;
-      if (code !== "not_your_turn" && code !== "game_over") throw error;
-    }
-  });
+  if (!game?.session) return null;
+  const { report } = await ask({ cmd: "peer_report", session: game.session });
+  const stamp = new Date().toISOString().slice(0, 19).replace(/[:T]/g, "-");
+  return { name: `sixty-six-report-${stamp}.json`, text: JSON.stringify(report) };
+}
+
+/**
+ * Check a report file: the engine replays it and says what it proves.
+ * @param {string} text the file's text
+ * @returns {Promise<string>} the verdict in words
+ */
+export async function checkReport(text) {
+  let report;
+  try {
+    report = JSON.parse(text);
+  } catch {
+    return t("online.report.notJson");
+  }
+  const answer = await ask({ cmd: "peer_verify_report", report });
+  return answer.words;
 }
 
 /** Leave the online game: close the channel and the engine's session (the saved online game goes). */
@@ -466,35 +577,57 @@ export async function leaveOnline() {
   if (!game) return;
   online = null;
   state.online = null;
-  clearTimeout(tickTimer);
+  clearInterval(ticker);
   stopVoice();
   game.channel?.close();
-  try {
-    await ask({ cmd: "online_close", session: game.session });
-  } catch {
-    // already gone
+  if (game.session) {
+    try {
+      await ask({ cmd: "peer_close", session: game.session });
+    } catch {
+      // already gone
+    }
   }
   clearOnline();
 }
 
+/** Leave the online game and show your own game again (it stayed saved). */
+export async function backToOwnGame() {
+  await leaveOnline();
+  if (!state.game) {
+    draw();
+    return;
+  }
+  await run(async () => {
+    const answer = await ask({ cmd: "table_show", table: state.game });
+    adoptTable(answer);
+    if (answer.view) await show(clone(answer.view));
+  });
+}
+
 /**
- * A saved online game after a reload: the engine restores it (a host back too late has lost on time).
+ * A saved online game after a reload: the engine rebuilds it from its transcript (a page away too long has lost
+ * on time, and learns it when the other's result comes).
  * @returns {Promise<Online | null>}
  */
 export async function resumeOnline() {
   const client = state.client;
   if (!client) return null;
-  const saved = await client.resumeOnline(Date.now());
+  let key;
+  try {
+    key = await signingKey();
+  } catch {
+    return null; // no identity here (storage cleared): the game cannot be signed for
+  }
+  const saved = await client.resumeOnline(Date.now(), key);
   if (saved.resumed !== "restored") {
     if (saved.resumed === "corrupt") notify(t("notice.restoreFailed", { detail: saved.message }));
     return null;
   }
-  const game = adopt(blank(saved.side, saved.session, "room"));
-  if (saved.side === "host") {
-    await hostAnswer(saved);
-  } else {
-    await guestAnswer({ ...saved, missed: 0, send: [] });
-    guestTick(saved);
-  }
+  leaveGameInPlay();
+  const game = adopt(blank(saved.status.seat === 0 ? "host" : "guest", "room"));
+  game.session = saved.session;
+  game.identities = saved.identities;
+  game.met = true;
+  await took(game, saved);
   return game;
 }

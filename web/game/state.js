@@ -21,8 +21,8 @@ import { queryDom } from "../table/table.js";
 /** @import { May, Preset, Progress, RulesParameter, Seat, Seating, View } from "../../types/engine.js" */
 /** @typedef {ReturnType<typeof import("../screens/custom-rules.js").mountRulesEditor>} RulesEditor */
 /**
- * An online game in play (game/online.js sets them): your move goes to it, and the host's engine plays for an absent player.
- * @typedef {{perform: (action: string) => void, standIn: () => void}} OnlineHooks
+ * An online game in play (game/online.js): where your moves go, and leaving it.
+ * @typedef {{perform: (action: string) => void, leave: () => Promise<void>}} OnlineHooks
  */
 /**
  * A puzzle on the table (game/puzzle.js): where your moves go, whether it is still being solved, and closing it.

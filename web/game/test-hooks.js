@@ -58,18 +58,19 @@ export function installTestHooks() {
     exported: () => lastExport.text,
     /** Start a game with fixed cards: {preset, seed, deck, dealer, match}. Resolves when it is shown. */
     newGame: (/** @type {GameOptions} */ options) => newGame(options),
-    /** The online game in play: {side, connected, status, chat, problems, checked, counts} (null if none). */
+    /** The online game in play: {side, session, connected, status, chat, problems, said, counts} (null if none). */
     online: () => {
       const game = currentOnline();
       if (!game) return null;
-      const { side, status, chat, problems, checked, via, roomCode } = game;
+      const { side, session, status, chat, problems, said, via, roomCode } = game;
       const channel = game.channel;
       return clone({
         side,
+        session,
         status,
         chat,
         problems,
-        checked,
+        said,
         via,
         roomCode,
         connected: Boolean(channel?.isOpen),
@@ -97,20 +98,16 @@ export function installTestHooks() {
       }),
     /** Online: send one raw text to the other browser, as a forged or malformed message would come. */
     sendRaw: (/** @type {unknown} */ value) => currentOnline()?.channel?.send(value),
-    /** Online (host): the next proof of a deal leaves with two cards of its pack swapped, as a cheat's would. */
-    swapCardsInNextProof: () => {
-      const channel = currentOnline()?.channel;
-      if (!channel) return false;
-      const send = channel.send.bind(channel);
-      channel.send = (/** @type {unknown} */ text) => {
-        const message = JSON.parse(String(text));
-        if (message.t !== "proof") return send(text);
-        channel.send = send;
-        const deck = message.proof.deck;
-        [deck[0], deck[1]] = [deck[1], deck[0]];
-        return send(JSON.stringify(message));
-      };
-      return true;
+    /**
+     * Online: this page's engine runs ``code`` (Python, in the worker; ``session``: the online game's handle), as
+     * a changed page's engine would; the texts it leaves in ``result`` (a JSON list) go to the other page.
+     */
+    cheat: async (/** @type {string} */ code) => {
+      const game = currentOnline();
+      const client = /** @type {EngineClient} */ (state.client);
+      const texts = JSON.parse(await client.testPython(`session = ${JSON.stringify(game?.session)}\n${code}`));
+      for (const text of texts) game?.channel?.send(text);
+      return texts.length;
     },
     /** Send one raw protocol request through the worker: {ok, result} or {ok: false, code, message}. */
     request: (/** @type {Request} */ payload) =>

@@ -19,7 +19,7 @@ const KEY = /** @type {const} */ ({ name: "ECDSA", namedCurve: "P-256" });
 const SIGNING = /** @type {const} */ ({ name: "ECDSA", hash: "SHA-256" });
 
 /** @typedef {{identity: string, name: string, at: number}} Blocked */
-/** @typedef {{identity: string, privateKey: CryptoKey}} Keys */
+/** @typedef {{identity: string, privateKey: CryptoKey, d: string}} Keys */
 
 /** @param {ArrayBuffer | Uint8Array} buffer */
 function base64url(buffer) {
@@ -58,7 +58,8 @@ async function storedKeys(storage) {
     if (jwk?.kty !== "EC" || jwk.crv !== "P-256" || typeof stored.public !== "string") return null;
     if (identityOf(jwk) !== stored.public) return null;
     const privateKey = await crypto.subtle.importKey("jwk", jwk, KEY, false, ["sign"]);
-    return { identity: stored.public, privateKey };
+    if (typeof jwk.d !== "string") return null;
+    return { identity: stored.public, privateKey, d: jwk.d };
   } catch {
     return null;
   }
@@ -74,7 +75,7 @@ async function newKeys(storage) {
   } catch {
     // storage disabled: this visit's identity only
   }
-  return { identity, privateKey: pair.privateKey };
+  return { identity, privateKey: pair.privateKey, d: String(privateJwk.d) };
 }
 
 /** The keys of each storage (one per page; the tests give their own). @type {WeakMap<object, Promise<Keys>>} */
@@ -101,6 +102,14 @@ function keysOf(storage) {
  */
 export async function myIdentity(storage = globalThis.localStorage) {
   return (await keysOf(storage)).identity;
+}
+
+/**
+ * This identity's private key as a JWK's ``d`` (base64url): the engine signs the online game's messages with it.
+ * @param {Storage} [storage]
+ */
+export async function signingKey(storage = globalThis.localStorage) {
+  return (await keysOf(storage)).d;
 }
 
 /**

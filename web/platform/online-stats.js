@@ -1,31 +1,34 @@
 // @ts-check
 // Results of online games, kept in this browser apart from the statistics of
-// games against the computer (stats.js): how many games were won, lost or
+// games against the computer (stats.js): how many matches were won, lost or
 // ended without a result, how they ended, and against whom (by the name the
-// other player gave). Pure but for loadOnlineStats/saveOnlineStats.
+// other player gave). Only a result both players signed counts as won or
+// lost; an end that only this page signed (the other stayed away, or was
+// caught cheating) is counted apart, in "one_sided". Pure but for
+// loadOnlineStats/saveOnlineStats.
 //
-//   {schema: 1, games: {won, lost, none}, ended: {<how>: count}, opponents: {<name>: {won, lost}}}
-// <how> is "played" (to the end), "resigned", "time" or "abandoned".
+//   {schema: 1, games: {won, lost, none, one_sided}, ended: {<how>: count}, opponents: {<name>: {won, lost}}}
+// <how> is "played" (to the end), "resigned", "time", "cheat" or "abandoned".
 
 import { loadEntry } from "./damage.js";
 
-/** @import { View } from "../../types/engine.js" */
 /** @typedef {{won: number, lost: number}} WonLost */
 /**
  * @typedef {{
  *   schema: 1,
- *   games: WonLost & {none: number},
+ *   games: WonLost & {none: number, one_sided: number},
  *   ended: Record<string, number>,
  *   opponents: Record<string, WonLost>,
  * }} OnlineStats
  */
 
 export const ONLINE_STATS_KEY = "sixty-six.online-stats";
+const HOW = ["played", "resigned", "time", "cheat", "abandoned"];
 const OPPONENTS_KEPT = 100;
 
 /** @returns {OnlineStats} */
 export function emptyOnlineStats() {
-  return { schema: 1, games: { won: 0, lost: 0, none: 0 }, ended: {}, opponents: {} };
+  return { schema: 1, games: { won: 0, lost: 0, none: 0, one_sided: 0 }, ended: {}, opponents: {} };
 }
 
 /** @param {unknown} n */
@@ -39,9 +42,11 @@ const count = (n) => (Number.isInteger(n) && /** @type {number} */ (n) >= 0 ? /*
 export function validOnlineStats(data) {
   const out = emptyOnlineStats();
   if (!data || typeof data !== "object" || data.schema !== 1) return out;
-  for (const key of /** @type {const} */ (["won", "lost", "none"])) out.games[key] = count(data.games?.[key]);
+  for (const key of /** @type {const} */ (["won", "lost", "none", "one_sided"])) {
+    out.games[key] = count(data.games?.[key]);
+  }
   for (const [how, n] of Object.entries(data.ended ?? {})) {
-    if (["played", "resigned", "time", "abandoned"].includes(how)) out.ended[how] = count(n);
+    if (HOW.includes(how)) out.ended[how] = count(n);
   }
   for (const [name, wl] of Object.entries(data.opponents ?? {}).slice(-OPPONENTS_KEPT)) {
     out.opponents[String(name).slice(0, 24)] = {
@@ -53,21 +58,25 @@ export function validOnlineStats(data) {
 }
 
 /**
- * The statistics with one finished online game added (``view``: its last view, ``seat``: yours).
+ * The statistics with one finished online match added.
  * @param {OnlineStats} stats
- * @param {View} view
- * @param {number} seat
- * @param {string} opponent the other player's name
+ * @param {{winner: number | null, how: string, seat: number, opponent: string, oneSided: boolean,
+ *   wasOneSided?: boolean}} match ``winner`` (null: nobody), how it ended, your seat, the other player's name,
+ *   whether only this page signed its end, and whether it was counted as one-sided before the other signed it
  * @returns {OnlineStats}
  */
-export function addOnlineResult(stats, view, seat, opponent) {
+export function addOnlineResult(stats, match) {
   const next = validOnlineStats(stats);
-  const winner = view.match.winner;
-  const how = view.match.ended?.reason ?? "played";
-  next.ended[how] = (next.ended[how] ?? 0) + 1;
-  const name = opponent.slice(0, 24);
+  const { winner, how, seat, oneSided } = match;
+  if (match.wasOneSided) next.games.one_sided = Math.max(0, next.games.one_sided - 1);
+  else if (HOW.includes(how)) next.ended[how] = (next.ended[how] ?? 0) + 1;
+  if (oneSided) {
+    next.games.one_sided += 1;
+    return next;
+  }
+  const name = match.opponent.slice(0, 24);
   const row = next.opponents[name] ?? { won: 0, lost: 0 };
-  if (winner === null || winner === undefined) next.games.none += 1;
+  if (winner === null) next.games.none += 1;
   else if (winner === seat) {
     next.games.won += 1;
     row.won += 1;
@@ -75,7 +84,7 @@ export function addOnlineResult(stats, view, seat, opponent) {
     next.games.lost += 1;
     row.lost += 1;
   }
-  if (winner !== null && winner !== undefined) {
+  if (winner !== null) {
     delete next.opponents[name];
     next.opponents[name] = row; // the latest opponent last
   }
@@ -88,13 +97,11 @@ export function loadOnlineStats(storage = globalThis.localStorage) {
 }
 
 /**
- * Count a finished online game.
- * @param {View} view
- * @param {number} seat
- * @param {string} opponent
+ * Count a finished online match (as addOnlineResult).
+ * @param {Parameters<typeof addOnlineResult>[1]} match
  */
-export function noteOnlineResult(view, seat, opponent, storage = globalThis.localStorage) {
-  const stats = addOnlineResult(loadOnlineStats(storage), view, seat, opponent);
+export function noteOnlineResult(match, storage = globalThis.localStorage) {
+  const stats = addOnlineResult(loadOnlineStats(storage), match);
   try {
     storage.setItem(ONLINE_STATS_KEY, JSON.stringify(stats));
   } catch {

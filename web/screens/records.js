@@ -11,6 +11,7 @@
 // English, only beneath it).
 
 import { t } from "../platform/i18n.js";
+import { saveFile } from "../platform/save-file.js";
 
 /** @import { EngineClient, EngineError } from "../engine/engine-client.js" */
 /** @import { DealEntry, Seating } from "../../types/engine.js" */
@@ -34,15 +35,7 @@ function fileName() {
 export async function exportRecord(client, table) {
   const answer = await client.request({ cmd: "table_export", table });
   const text = `${JSON.stringify(answer.record, null, 1)}\n`;
-  const url = URL.createObjectURL(new Blob([text], { type: "application/json" }));
-  const link = document.createElement("a");
-  link.href = url;
-  link.download = fileName();
-  link.hidden = true;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  saveFile(fileName(), text);
   return text;
 }
 

@@ -6,6 +6,7 @@
 import { language, t, tp } from "../platform/i18n.js";
 import { applyImport, collect, DataError, exportName, parseImport, resetAll } from "../platform/local-data.js";
 import { loadOnlineStats } from "../platform/online-stats.js";
+import { saveFile } from "../platform/save-file.js";
 import { byLevel, byRules, LEVEL_RATINGS, loadStats, percent, START_RATING, totals } from "../platform/stats.js";
 import { h, presetName } from "../table/table.js";
 import { barChart, lineChart } from "./charts.js";
@@ -262,13 +263,14 @@ function body() {
 /** Online games, counted apart from games against the computer (none played: nothing shown). */
 function onlineSection() {
   const { games } = loadOnlineStats();
-  if (!games.won && !games.lost && !games.none) return [];
+  if (!games.won && !games.lost && !games.none && !games.one_sided) return [];
   return [
     h(
       "section",
       { class: "stats-block stats-online" },
       h("h3", { text: t("stats.online.title") }),
       h("p", { text: t("stats.online.summary", { won: games.won, lost: games.lost, none: games.none }) }),
+      ...(games.one_sided ? [h("p", { text: t("stats.online.oneSided", { count: games.one_sided }) })] : []),
     ),
   ];
 }
@@ -292,12 +294,7 @@ function say(text, { error = false, reason = "" } = {}) {
 function exportData() {
   const now = new Date();
   const text = `${JSON.stringify(collect(localStorage, now), null, 1)}\n`;
-  const url = URL.createObjectURL(new Blob([text], { type: "application/json" }));
-  const link = h("a", { href: url, download: exportName(now), hidden: true });
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  saveFile(exportName(now), text);
   say(t("data.exported"));
 }
 

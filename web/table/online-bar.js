@@ -8,12 +8,12 @@
 
 import { t } from "../platform/i18n.js";
 
-/** @import { ChatLine, OnlineStatus, OnlineVoice } from "../../types/engine.js" */
+/** @import { ChatLine, OnlineVoice, PeerStatus } from "../../types/engine.js" */
 /** @import { LocalVoice } from "../game/online-voice.js" */
 /**
  * What the bar needs of the online game (game/online.js's Online).
- * @typedef {{side: "host" | "guest", status: OnlineStatus | null, chat: ChatLine[], unread: number,
- *   problems: string[], hostAwaySince: number | null, channel: unknown}} OnlineShown
+ * @typedef {{side: "host" | "guest", status: PeerStatus | null, chat: ChatLine[], unread: number,
+ *   problems: string[], said: string, channel: unknown}} OnlineShown
  */
 
 /** The chat's ready-made lines: each page words them in its own language (py_engine PHRASES). */
@@ -56,13 +56,16 @@ export function renderOnline(game, seat = game.side === "host" ? 0 : 1, over = f
   const other = 1 - seat;
   const name = status?.names?.[other] || t("online.chat.them");
   const paused = status?.paused ?? {};
+  const ending = status?.ending || status?.accused;
   const standIn = status?.stand_in ?? [];
   const iAmAway = String(seat) in paused || standIn.includes(seat);
   /** @type {string} */
   let text;
   let deadline = null;
-  if (!game.channel) {
-    const since = game.side === "host" ? status?.guest_away_since : game.hostAwaySince;
+  if (ending) {
+    text = game.said.slice(game.said.indexOf(" ") + 1);
+  } else if (!game.channel) {
+    const since = status?.away_since;
     deadline = since ? since + RETURN_MS : null;
     text = deadline ? t("online.status.away", { name, time: left(deadline) }) : t("online.status.reconnecting");
   } else if (status && !status.joined) {
@@ -91,10 +94,9 @@ export function renderOnline(game, seat = game.side === "host" ? 0 : 1, over = f
   el("online-rematch").textContent = rematch.includes(other) ? t("online.rematch.accept") : t("online.rematch");
   /** @type {HTMLButtonElement} */ (el("online-rematch")).disabled = rematch.includes(seat);
   el("online-warning").hidden = game.problems.length === 0;
-  el("online-warning").textContent = game.problems.length
-    ? t("online.unfair", { detail: game.problems.join(" ") })
-    : "";
-  renderVoice(game.channel && status?.joined ? (status.voice ?? null) : null, voice, seat, name);
+  el("online-warning").textContent = game.problems.join(" ");
+  el("online-report").hidden = !status?.joined;
+  renderVoice(game.channel && status?.joined && !ending ? (status.voice ?? null) : null, voice, seat, name);
   renderChat(game, seat);
   clearInterval(clock);
   if (deadline) clock = setInterval(() => shown && renderOnline(shown, seat, over, voice), 1000);

@@ -35,6 +35,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ...core.actions import action_name, parse_action
+from ...core.cards import CARD_NAMES, cards_of
 from ...core.errors import EngineError, IllegalActionError
 from ...core.rules import Rules, rules_from_dict
 from ...fairplay import p256
@@ -112,6 +113,8 @@ class PeerSession:
         #: How the match ended, as this seat signed it; None while it goes on.
         self.ending: dict[str, Any] | None = None
         self.cheat: Cheat | ChainError | None = None
+        #: The other page's claim that this one cheated (never signed here), as it said it.
+        self.accused: dict[str, str] | None = None
         self.now = 0
         self._tokens = float(RATE_BURST)
         self._tokens_at = 0
@@ -124,6 +127,8 @@ class PeerSession:
         #: The rematch, once both asked for it (a new session, a new transcript), and the match before it.
         self.successor: PeerSession | None = None
         self.previous: PeerSession | None = None
+        #: The match, its number of events and this seat's view when last shown (frames start there).
+        self.last_drawn: tuple[Any, int, dict[str, Any]] | None = None
         #: The consent to a voice call (the sound itself never passes through an engine); a reload ends a call.
         self.voice = Voice()
 
@@ -238,7 +243,7 @@ class PeerSession:
             what = error.what
             evidence = {"what": what, "detail": error.detail, "link": None if link is None else link.n}
             self._end(self.seat, "cheat", evidence)
-        code = "cheat" if proven else getattr(error, "code", "refused")
+        code = "cheat" if proven else error.what if isinstance(error, ChainError) else getattr(error, "code", "refused")
         return {"refused": {"code": code, "message": str(error)}, "send": self.take()}
 
     def _on_hello(self, counts: Any) -> None:
@@ -460,7 +465,9 @@ class PeerSession:
                 self._end(self.other, "time", evidence)
             elif reason == "played":
                 raise Cheat(self.other, "false_result", "a result of a match that is not over here")
-            # A cheat claimed against this seat is not signed: this seat's moves were checked before they left.
+            elif reason == "cheat" and winner == self.other:
+                # Not signed: this seat's moves were checked before they left. Its player is told what is claimed.
+                self.accused = {"what": str(evidence.get("what", "")), "detail": str(evidence.get("detail", ""))}
         elif mine["reason"] == "time" and reason == "time" and winner == self.other and mine["winner"] == self.seat:
             # Two claims of a win on time. One written after reading the other's is no claim but a denial:
             # refused. Claims that crossed (each page saw the other gone) leave the match to nobody.
@@ -505,14 +512,24 @@ class PeerSession:
             "paused": {str(seat): until for seat, until in sorted(self.paused.items())},
             "stand_in": [seat for seat, until in sorted(self.paused.items()) if until <= self.now],
             "voice": self.voice.status(),
-            "shown": None if self.shown is None else self.shown[0],
+            "shown": None if self.shown is None else {"cards": self._shown_now(), "until": self.shown[1]},
             "ending": self.ending,
             "result": self.result,
             "cheat": None if self.cheat is None else {"by": self.cheat.by, "what": self.cheat.what},
+            "accused": self.accused,
+            "identities": list(self.transcript.identities),
             "rematch": sorted(self.rematch_asked),
             "names": list(self.names),
             "match": self.match_id,
         }
+
+    def _shown_now(self) -> list[str]:
+        """The other's shown cards it still holds (the ones played since are on the table)."""
+        r = self.referee
+        if self.shown is None or r is None or r.match is None:
+            return []
+        held = set(cards_of(r.match.deal.hands[self.other]))
+        return [CARD_NAMES[c] for c in self.shown[0] if c in held]
 
     def report(self) -> dict[str, Any]:
         """What "Report" saves: this page's game, with its secret for this match, so anyone can replay it
@@ -611,6 +628,8 @@ class PeerSession:
             # The page was closed from its last save until now: away, whatever the channel said.
             session.outage = max(session.outage, now - session.now)
             session._clock(now)
+        if now is not None and session.away_since is None:
+            session.away_since = session.now  # a page just opened has no channel yet: the other is away until met
         return session
 
     def _replay(self, links: list[Link], now: int) -> None:

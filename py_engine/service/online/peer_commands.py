@@ -15,12 +15,14 @@ import secrets
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from ...core import events as ev
 from ...core.errors import EngineError
 from ...core.rules import rules_from_dict
 from ...fairplay import p256
 from ...fairplay.source import new_secret
 from ..requests import ProtocolError, arg, find
-from ..views import view
+from ..table import frames_of
+from ..views import filter_events, view
 from .messages import CHAT_MAX, PeerError, request_now
 from .peer import PeerSession, read_offer
 
@@ -52,7 +54,24 @@ def _answer(engine: Engine, handle: str, sent: list[str], **extra: Any) -> dict[
         sent = [*sent, *session.take()]
     status = session.status()
     view = seat_view(session, status["legal"])
-    return {"send": sent, "view": view, "status": status, "chat": list(session.chat), **extra}
+    frames = _frames(session, view)
+    return {"send": sent, "view": view, "frames": frames, "status": status, "chat": list(session.chat), **extra}
+
+
+def _frames(session: PeerSession, view: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """The events since the seat's last view, as it sees them, each with its view after it (for the page to
+    animate and narrate, as a table's frames); none across a new deal (its first view comes alone)."""
+    referee = session.referee
+    if view is None or referee is None or referee.match is None:
+        return []
+    match, last = referee.match, session.last_drawn
+    session.last_drawn = (match, len(match.events), view)
+    if last is None or last[0] is not match or last[1] > len(match.events):
+        return []
+    events = match.events[last[1] :]
+    if any(isinstance(e, ev.DealStarted) for e in events):
+        return []
+    return frames_of(last[2], filter_events(events, session.seat), session.seat)
 
 
 def seat_view(session: PeerSession, legal: list[str]) -> dict[str, Any] | None:
@@ -63,6 +82,8 @@ def seat_view(session: PeerSession, legal: list[str]) -> dict[str, Any] | None:
     shown = view(referee.match, session.seat)
     # The next deal starts by itself once both sides have checked this one; nothing is legal while it is dealt.
     shown["legal"] = legal
+    if session.shown is not None:
+        shown["opponent_shown"] = session._shown_now()  # the other's hand, face up for SHOW_MS
     if referee.pending_audit():
         shown.pop("reveal", None)  # the other hand is known only when both sides' keys have been checked
         shown["checking"] = True
