@@ -24,6 +24,7 @@ from .access import focused, press, tab_to
 from .conftest import STEP_TIMEOUT_MS, Site, Watch
 from .helpers import answer_question, open_table, wait_moved, wait_ready
 from .test_a11y import assert_fits_a_phone, axe_check
+from .test_layouts import hit_by_a_pointer, shape_context
 
 pytestmark = pytest.mark.browser
 
@@ -82,6 +83,16 @@ def play(page: Page, action: str) -> None:
     wait_moved(page, before)
 
 
+def press_bar(page: Page, button: str) -> None:
+    """Press a button of the puzzle bar: one beside "More", or one in it (More is opened first)."""
+    target = page.locator(button)
+    if target.evaluate("b => Boolean(b.closest('#puzzle-more'))") and not page.evaluate(
+        "document.getElementById('puzzle-more').open"
+    ):
+        page.locator("#puzzle-more > summary").click()
+    target.click()
+
+
 def available(page: Page, action: str) -> bool:
     if action.startswith("play:"):
         return page.locator(f"#my-hand [data-card='{action[5:]}'][data-legal='1']").count() == 1
@@ -109,7 +120,7 @@ def refute_then_solve(page: Page, wrong: str, check: Callable[[Page, str], None]
     play(page, wrong)
     for kind in ("refutation", "solution"):
         if kind == "solution":
-            page.locator("#puzzle-solution").click()
+            press_bar(page, "#puzzle-give-up")
         expect(page.locator(LINES)).to_have_attribute("data-kind", kind)
         check(page, f"a {kind}")
         page.locator("#puzzle-lines-close").click()
@@ -149,7 +160,7 @@ def test_solve_a_puzzle_fail_one_and_keep_the_progress(site: Site, page: Page, w
 
     # A wrong first move: the refutation, with the loss the engine gave.
     wrong = solution_of(page, second.id)["lines"][1]
-    page.locator("#puzzle-all").click()
+    press_bar(page, "#puzzle-all")
     expect(page.locator(LIST)).to_have_attribute("data-loaded", "1", timeout=STEP_TIMEOUT_MS)
     choose(page, second.id)
     play(page, wrong["action"])
@@ -166,13 +177,13 @@ def test_solve_a_puzzle_fail_one_and_keep_the_progress(site: Site, page: Page, w
     expect(page.locator("#table")).to_have_attribute("data-puzzle-state", "failed")
 
     # The solution, once it is over: no question, every first move with its value.
-    page.locator("#puzzle-solution").click()
+    press_bar(page, "#puzzle-give-up")
     expect(dialog).to_have_attribute("data-kind", "solution")
     expect(dialog.locator(".puzzle-solution-line")).to_have_count(1 + len(second.others))
     page.locator("#puzzle-lines-close").click()
 
     # The link of this puzzle.
-    page.locator("#puzzle-copy-link").click()
+    press_bar(page, "#puzzle-copy-link")
     expect(page.locator("#puzzle-link-box")).to_be_visible()
     url = page.locator("#puzzle-link").input_value()
     assert PUZZLE_LINK.search(url), url
@@ -216,7 +227,7 @@ def test_daily_puzzle_damage_board_and_axe(site: Site, page: Page, watch: Watch,
     wait_ready(page)
     axe_check(page, "a puzzle being solved")
     # Giving up asks first; "no" keeps the puzzle going.
-    page.locator("#puzzle-solution").click()
+    press_bar(page, "#puzzle-give-up")
     answer_question(page, "puzzle-solution", yes=False)
     solve_along(page, puzzle.side, solution["lines"][0]["line"])
     expect(page.locator("#table")).to_have_attribute("data-puzzle-state", "solved")
@@ -224,7 +235,7 @@ def test_daily_puzzle_damage_board_and_axe(site: Site, page: Page, watch: Watch,
     assert progress["daily"]["days"] == {TODAY: "solved"} and progress["daily"]["streak"] == 1
 
     # The board: the puzzle's deal at its position.
-    page.locator("#puzzle-analysis").click()
+    press_bar(page, "#puzzle-analysis")
     board = page.locator("#analysis-dialog")
     expect(board).to_have_attribute("data-loaded", "1", timeout=STEP_TIMEOUT_MS)
     expect(board).to_have_attribute("data-ply", str(len(puzzle.position.actions)))
@@ -244,7 +255,7 @@ def test_daily_puzzle_damage_board_and_axe(site: Site, page: Page, watch: Watch,
     page.locator(f"{LIST} button[data-puzzles='close']").click()
 
     # Back to the game: the table is the game's again.
-    page.locator("#puzzle-leave").click()
+    press_bar(page, "#puzzle-leave")
     wait_ready(page)
     expect(page.locator(BAR)).to_be_hidden()
     assert page.locator("#table").get_attribute("data-mode") == "computer"
@@ -278,9 +289,80 @@ def test_the_puzzle_screens_and_the_board_fit_a_phone(site: Site, phone_context:
     choose(page, puzzle.id)
     assert_fits_a_phone(page, "a puzzle on the table")
     refute_then_solve(page, wrong, assert_fits_a_phone)
-    page.locator("#puzzle-analysis").click()
+    press_bar(page, "#puzzle-analysis")
     expect(page.locator("#analysis-dialog")).to_have_attribute("data-loaded", "1", timeout=STEP_TIMEOUT_MS)
     assert_fits_a_phone(page, "the analysis board after a puzzle")
+
+
+def a_puzzle_after_tricks() -> catalogue.Puzzle:
+    """A puzzle the engine answers at once, with tricks won by both seats before its position, and a wrong move."""
+    for puzzle in cheap_puzzles():
+        view = Session(puzzle).view()
+        if view["my_tricks"] and view["opponent_tricks"] and len(sent_along(puzzle.id)) >= 2:
+            return puzzle
+    raise AssertionError("no puzzle fits")
+
+
+def shown_cards(page: Page, where: str) -> list[str]:
+    cards: list[str] = page.locator(f"{where} [data-card]").evaluate_all("els => els.map(e => e.dataset.card)")
+    return sorted(cards)
+
+
+@pytest.mark.parametrize("width,height", [(390, 844), (1440, 900)])
+def test_a_puzzle_keeps_the_hand_in_view_and_shows_what_the_side_knows(
+    site: Site, request: pytest.FixtureRequest, watch: Watch, width: int, height: int
+) -> None:
+    """With the running points hidden by the settings: the points of both seats and both seats' tricks show; the
+    bar takes at most 15% of a phone's height; every card of the hand is hit by a pointer at its centre while
+    solving, after a miss and after solving; the main button is none while playing, "Try again" after a miss and
+    "Next puzzle" once solved, and the focus lands on it."""
+    phone = width < 980
+    page = shape_context(request, phone).new_page()
+    page.set_viewport_size({"width": width, "height": height})
+    watch.attach(page)
+    open_table(page, site.url, QUERY)
+    page.evaluate("window.__test.setSettings({points: 'hide'})")
+    puzzle = a_puzzle_after_tricks()
+    wrong = action_name(puzzle.others[0].action)
+    where = f"{width}x{height}"
+    page.evaluate("id => window.__test.openPuzzle(id)", puzzle.id)
+    wait_ready(page)
+    page.evaluate("scrollTo(0, 0)")
+
+    view = page.evaluate("window.__test.view()")
+    expect(page.locator("#my-points")).to_contain_text(str(view["my_points"]))
+    expect(page.locator("#opp-points")).to_contain_text(str(view["opponent_points"]))
+    assert shown_cards(page, "#my-tricks") == sorted(c for pair in view["my_tricks"] for c in pair)
+    assert shown_cards(page, "#opp-tricks") == sorted(c for pair in view["opponent_tricks"] for c in pair)
+    bar = page.locator(BAR).bounding_box()
+    assert bar is not None
+    if phone:
+        assert bar["height"] <= 0.15 * height, f"{where}: the bar is {bar['height']} px high"
+    hit_by_a_pointer(page, "#my-hand .card", f"{where}, solving")
+    expect(page.locator(f"{BAR} .btn-primary")).to_have_count(0)
+
+    play(page, wrong)
+    expect(page.locator(LINES)).to_have_attribute("data-kind", "refutation")
+    page.keyboard.press("Escape")
+    expect(page.locator(LINES)).to_be_hidden()
+    page.evaluate("scrollTo(0, 0)")
+    expect(page.locator(f"{BAR} .btn-primary")).to_have_attribute("id", "puzzle-retry")
+    assert focused(page)["id"] == "puzzle-retry", focused(page)
+    hit_by_a_pointer(page, "#my-hand .card", f"{where}, after a miss")
+    hit_by_a_pointer(page, "#puzzle-retry", f"{where}, after a miss")
+
+    page.locator("#puzzle-retry").click()
+    expect(page.locator("#table")).to_have_attribute("data-puzzle-state", "playing")
+    wait_ready(page)
+    for action in sent_along(puzzle.id):
+        play(page, action)
+    expect(page.locator("#table")).to_have_attribute("data-puzzle-state", "solved")
+    page.evaluate("scrollTo(0, 0)")
+    expect(page.locator(f"{BAR} .btn-primary")).to_have_attribute("id", "puzzle-next")
+    assert focused(page)["id"] == "puzzle-next", focused(page)
+    hit_by_a_pointer(page, "#puzzle-next", f"{where}, solved")
+    if page.locator("#my-hand .card").count():
+        hit_by_a_pointer(page, "#my-hand .card", f"{where}, solved")
 
 
 # ------------------------------------------------------------------ a reload
@@ -486,7 +568,7 @@ def test_a_puzzle_chosen_solved_and_read_with_the_keyboard_alone(site: Site, pag
     assert message in page.locator("#announcer p").evaluate_all("els => els.map(e => e.textContent)")
     assert focused(page)["id"] == "puzzle-next", focused(page)
     # The solution, by keys: Enter opens it (the focus in it), Enter on a line's summary folds it, Escape closes.
-    tab_to(page, "#puzzle-solution", key="Shift+Tab")
+    tab_to(page, "#puzzle-solution")
     page.keyboard.press("Enter")
     dialog = page.locator(LINES)
     expect(dialog).to_have_attribute("data-kind", "solution")
@@ -498,7 +580,9 @@ def test_a_puzzle_chosen_solved_and_read_with_the_keyboard_alone(site: Site, pag
     page.keyboard.press("Escape")
     expect(dialog).to_be_hidden()
     assert page.evaluate("document.activeElement.closest('#puzzle-bar') !== null"), focused(page)
-    # Back to the game by keys.
+    # Back to the game by keys: "More" opens by Enter, and its choices follow it in the tab order.
+    tab_to(page, "#puzzle-more > summary")
+    page.keyboard.press("Enter")
     tab_to(page, "#puzzle-leave")
     page.keyboard.press("Enter")
     expect(page.locator(BAR)).to_be_hidden()

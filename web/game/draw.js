@@ -73,7 +73,8 @@ export function draw() {
     const focused = focusedControl() || state.focus;
     const covered = state.handover !== null;
     render(dom, covered ? curtain(state.model) : state.model, {
-      pointsMode: covered ? "hide" : pointsMode(state.settings, state.model.rules),
+      // A puzzle shows all its side knows (the points it could count, the cards played), whatever the setting.
+      pointsMode: covered ? "hide" : state.puzzle ? "both" : pointsMode(state.settings, state.model.rules),
       interactive: state.booted && !state.busy && !covered && (!state.puzzle || state.puzzle.playing()),
       thinking: state.thinking,
       message: state.message || modeStatus(),

@@ -137,14 +137,31 @@ function renderBar() {
   ].join(" · ");
   $("puzzle-message").textContent = attempt.message;
   const over = status !== "playing";
-  $("puzzle-solution").hidden = false;
+  // Beside "More", the buttons that fit the moment, the main one first: none while you play (your cards are the
+  // way on), the next puzzle once it is solved or shown, another try after a miss.
+  const main = status === "failed" ? "puzzle-retry" : over ? "puzzle-next" : null;
+  showButton("puzzle-next", over, main);
+  showButton("puzzle-retry", status === "failed" || status === "shown", main);
+  showButton("puzzle-solution", status === "solved", main);
+  $("puzzle-solution").textContent = t("puzzles.solution.show");
+  // In "More": the rest.
+  $("puzzle-give-up").textContent = over ? t("puzzles.solution.show") : t("puzzles.solution.giveUp");
+  $("puzzle-give-up").hidden = status === "solved";
   $("puzzle-refutation").hidden = status !== "failed";
-  $("puzzle-retry").hidden = !over;
   $("puzzle-analysis").hidden = !over;
-  /** @type {HTMLButtonElement} */ ($("puzzle-solution")).textContent = over
-    ? t("puzzles.solution.show")
-    : t("puzzles.solution.giveUp");
   drawTalon();
+}
+
+/**
+ * Show or hide a button of the bar; ``main``: the id of the one drawn as the main button.
+ * @param {string} id
+ * @param {boolean} shown
+ * @param {string | null} main
+ */
+function showButton(id, shown, main) {
+  const button = $(id);
+  button.hidden = !shown;
+  button.classList.toggle("btn-primary", id === main);
 }
 
 /** A double-dummy puzzle shows the face-down talon too (the view's talon_shown), beside the table. */
@@ -233,6 +250,10 @@ async function take(answer, daily, game, how = {}) {
   say(`${t("puzzles.announce", { goal: goalWords(attempt.entry.goal) })} ${themeWords(attempt.entry.themes)}.`);
   if (how.message) say(how.message);
   renderBar();
+  // The cards played so far are part of what the side knows: both seats' tricks open in the side panel.
+  for (const id of ["my-tricks-details", "opp-tricks-details"]) {
+    /** @type {HTMLDetailsElement} */ (document.getElementById(id)).open = true;
+  }
   if (how.resumed) {
     // The boot's first table, drawn once, without moving cards in (as the game's would be).
     state.model = clone(view);
@@ -498,8 +519,14 @@ async function showSolution() {
   }
 }
 
+/** The focus goes to the bar's main button, else its first button beside "More", else "More". */
 function focusBar() {
-  /** @type {HTMLElement | null} */ ($("puzzle-bar").querySelector("button:not([hidden])"))?.focus();
+  const row = /** @type {HTMLElement} */ ($("puzzle-bar").querySelector(".puzzle-buttons"));
+  /** @type {HTMLElement | null} */ (
+    row.querySelector(":scope > .btn-primary:not([hidden])") ||
+      row.querySelector(":scope > button:not([hidden])") ||
+      row.querySelector("summary")
+  )?.focus();
 }
 
 /** The analysis board at the puzzle's position, for its deal played along the solution (once it is over). */
@@ -574,6 +601,8 @@ async function onBarClick(event) {
   if (!button || !attempt || state.busy) return;
   const what = button.dataset.puzzle;
   const here = attempt;
+  // "More" is a menu: a choice in it closes it (but for the link, which it shows).
+  if (what !== "link") /** @type {HTMLDetailsElement} */ ($("puzzle-more")).open = false;
   if (what === "solution") showSolution();
   else if (what === "refutation") openRefutation();
   else if (what === "retry") openPuzzle(here.entry.id, here.daily ?? false);

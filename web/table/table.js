@@ -55,6 +55,9 @@ export function queryDom(doc = document) {
     lastTrick: $("last-trick"),
     myTricks: $("my-tricks"),
     myTricksCount: $("my-tricks-count"),
+    oppTricksDetails: $("opp-tricks-details"),
+    oppTricks: $("opp-tricks"),
+    oppTricksCount: $("opp-tricks-count"),
   };
 }
 
@@ -640,6 +643,18 @@ function rulesSummary(rules) {
 }
 
 /**
+ * One row of small cards per trick.
+ * @param {Card[][]} tricks
+ */
+function trickRows(tricks) {
+  return tricks.map((pair) => {
+    const row = h("div", { class: "review-row" });
+    for (const code of pair) row.append(cardElement(code, { key: null, classes: "mini" }));
+    return row;
+  });
+}
+
+/**
  * @param {Dom} dom
  * @param {View} model
  * @param {Ui} ui
@@ -660,11 +675,7 @@ function renderPanel(dom, model, ui) {
   } else {
     dom.lastTrick.replaceChildren(h("p", { class: "muted", text: t("panel.noTrick") }));
   }
-  const rows = model.my_tricks.map((pair) => {
-    const row = h("div", { class: "review-row" });
-    for (const code of pair) row.append(cardElement(code, { key: null, classes: "mini" }));
-    return row;
-  });
+  const rows = trickRows(model.my_tricks);
   // Counting in your head, as at a real table: the won cards stay face down until the deal is over.
   const inHead = ui.pointsMode === "hide" && !model.deal_result && rows.length > 0;
   dom.myTricks.replaceChildren(
@@ -675,6 +686,12 @@ function renderPanel(dom, model, ui) {
         : [h("p", { class: "muted", text: t("panel.noneYet") })]),
   );
   dom.myTricksCount.textContent = `(${model.my_tricks.length})`;
+  // With both seats' points shown (and in every puzzle), the other seat's tricks are shown too: every card in
+  // them was seen when it was played.
+  const theirs = trickRows(model.opponent_tricks);
+  dom.oppTricksDetails.hidden = ui.pointsMode !== "both";
+  dom.oppTricks.replaceChildren(...(theirs.length ? theirs : [h("p", { class: "muted", text: t("panel.noneYet") })]));
+  dom.oppTricksCount.textContent = `(${model.opponent_tricks.length})`;
   dom.rulesSummary.textContent = rulesSummary(model.rules);
 }
 
