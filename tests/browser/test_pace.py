@@ -30,19 +30,17 @@ def play_until_i_lead_after_a_trick(page: Page) -> Any:
     raise AssertionError("never to lead after a trick")
 
 
-def test_the_default_pace_leaves_the_last_trick_until_the_next_card(site: Site, page: Page, watch: Watch) -> None:
+def test_your_lead_finds_the_centre_clear_at_every_pace(site: Site, page: Page, watch: Watch) -> None:
     watch.attach(page)
     open_table(page, site.url, PACED_QUERY)
     assert page.evaluate("window.__test.settings()")["pace"] == "normal"
     new_game(page, preset="AT20", seed=4, dealer=0)
     v = play_until_i_lead_after_a_trick(page)
-    # The last trick is still on the table, faded, with both its cards, until the next card is played.
-    shown = page.locator(LINGERING).evaluate_all("els => els.map(e => e.dataset.card).sort()")
+    # You lead: the centre is yours; the last trick is in its panel, not faded under your next card.
+    expect(page.locator(LINGERING)).to_have_count(0)
+    expect(page.locator("#trick .card")).to_have_count(0)
+    shown = page.locator("#last-trick [data-card]").evaluate_all("els => els.map(e => e.dataset.card).sort()")
     assert shown == sorted(entry["card"] for entry in v["last_trick"]["cards"])
-    expect(page.locator(LINGERING).first).to_have_attribute("data-winner", "me")
-    do(page, legal_cards(page)[0])
-    for card in shown:  # gone to its pile as the next card came
-        expect(page.locator(f"#trick [data-card='{card}']")).to_have_count(0)
 
     # Relaxed: the trick pauses, then goes to its pile; nothing is left on the table.
     page.locator("#open-settings").click()

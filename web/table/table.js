@@ -325,7 +325,8 @@ function renderStock(dom, model) {
  */
 function renderTrick(dom, model, ui) {
   const last = model.last_trick;
-  const linger = ui.lingerTrick && model.trick.length === 0 && last !== null;
+  // It lingers while the other seat is to lead (you see what it won before its next card); never while you lead.
+  const linger = ui.lingerTrick && model.trick.length === 0 && last !== null && model.to_act !== ME;
   const entries = linger ? last.cards : model.trick;
   const children = entries.map((entry, i) => {
     const classes = `trick-card from-${entry.seat === ME ? "me" : "opponent"} order-${i}${linger ? " lingering" : ""}`;
