@@ -238,6 +238,72 @@ def test_statistics_of_an_older_schema_are_migrated(site: Site, page: Page, watc
     assert stat(page, "deals", "tr[data-rules='HU24']") == "5–3"
 
 
+def level_one_matches(n: int) -> dict[str, Any]:
+    """Stored statistics of ``n`` rated matches, all at level 1, lost and won in turn around the start rating."""
+    history = [
+        {"t": 1_780_000_000_000 + i, "rating": START + (8 if i % 2 else -8), "level": 1, "won": bool(i % 2)}
+        for i in range(n)
+    ]
+    won = n // 2
+    bucket = {
+        "preset": "AT20",
+        "custom": False,
+        "level": 1,
+        "deals": {"won": won, "lost": n - won, "none": 0},
+        "matches": {"won": won, "lost": n - won},
+        "points": {"won": 3 * won, "lost": 3 * (n - won)},
+        "basis": {},
+        "closes": {"made": 0, "won": 0},
+        "marriages": {"count": 0, "points": 0},
+    }
+    return {
+        "schema": 2,
+        "since": 1_780_000_000_000,
+        "rating": history[-1]["rating"],
+        "rated": n,
+        "history": history,
+        "buckets": {"AT20|1": bucket},
+        "current": None,
+    }
+
+
+@pytest.mark.page_logic
+def test_the_rating_chart_draws_only_the_levels_played(site: Site, page: Page, watch: Watch) -> None:
+    # Level-1 matches around 1200, where level 3's rating is: only level 1 gets a line (here off the chart's range).
+    watch.attach(page)
+    open_table(page, site.url)
+    page.evaluate("data => localStorage.setItem('sixty-six.stats', JSON.stringify(data))", level_one_matches(6))
+    open_stats(page)
+    expect(page.locator("[data-chart='rating'] .chart-dot")).to_have_count(6)
+    labels = page.locator("[data-chart='rating'] .chart-mark-label").evaluate_all("els => els.map(e => e.textContent)")
+    assert labels == [], labels
+    # The same matches at level 3: its line is drawn.
+    page.locator("[data-action='stats-close']").click()
+    at_three = level_one_matches(6)
+    for point in at_three["history"]:
+        point["level"] = 3
+    at_three["buckets"] = {"AT20|3": {**at_three["buckets"]["AT20|1"], "level": 3}}
+    page.evaluate("data => localStorage.setItem('sixty-six.stats', JSON.stringify(data))", at_three)
+    open_stats(page)
+    labels = page.locator("[data-chart='rating'] .chart-mark-label").evaluate_all("els => els.map(e => e.textContent)")
+    assert labels == ["level 3"], labels
+
+
+def test_the_statistics_open_at_their_top(site: Site, page: Page, watch: Watch) -> None:
+    """On a phone's height, with a long screen: the title has the focus and nothing is scrolled (both browsers)."""
+    watch.attach(page)
+    page.set_viewport_size({"width": 390, "height": 844})
+    open_table(page, site.url)
+    page.evaluate("data => localStorage.setItem('sixty-six.stats', JSON.stringify(data))", level_one_matches(6))
+    open_stats(page)
+    dialog = page.locator("#stats-dialog")
+    assert dialog.evaluate("d => d.scrollHeight > d.clientHeight + 200"), "the screen is not long enough to tell"
+    expect(page.locator("#stats-title")).to_be_focused()
+    assert dialog.evaluate("d => d.scrollTop") == 0
+    title = page.locator("#stats-title").bounding_box()
+    assert title is not None and 0 <= title["y"] < 200, title
+
+
 def stored_entries(page: Page) -> dict[str, str]:
     entries: dict[str, str] = page.evaluate(
         """() => Object.fromEntries(Object.keys(localStorage).filter(k => k.startsWith('sixty-six.'))

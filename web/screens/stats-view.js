@@ -76,10 +76,11 @@ function ratingSection(stats) {
     const whole = stats.history.length === stats.rated;
     const values = [...(whole ? [START_RATING] : []), ...stats.history.map((p) => p.rating)];
     const dots = [...(whole ? [null] : []), ...stats.history.map((p) => (p.won ? "won" : "lost"))];
-    const marks = Object.entries(LEVEL_RATINGS).map(([level, value]) => ({
-      value,
-      label: t("stats.levelMark", { n: level }),
-    }));
+    // A line for each level played in the matches drawn, none for a level never met.
+    const played = new Set(stats.history.map((point) => String(point.level)));
+    const marks = Object.entries(LEVEL_RATINGS)
+      .filter(([level]) => played.has(level))
+      .map(([level, value]) => ({ value, label: t("stats.levelMark", { n: level }) }));
     const label = t("stats.ratingChart", { from: Math.round(values[0]), to: rating });
     section.append(
       h("figure", { class: "stats-chart", "data-chart": "rating" }, lineChart({ values, marks, dots, label })),
@@ -408,7 +409,7 @@ function build() {
     h(
       "dialog",
       { class: "dialog dialog-wide", id: "stats-dialog", "aria-labelledby": "stats-title" },
-      h("h2", { id: "stats-title", text: t("stats.title") }),
+      h("h2", { id: "stats-title", tabindex: "-1", text: t("stats.title") }),
       h("div", { id: "stats-body" }),
       dataSection(),
       h("div", { class: "dialog-buttons" }, close),
@@ -430,6 +431,9 @@ export function openStats(opts) {
     ...body(),
   );
   /** @type {HTMLDialogElement} */ (dialog).showModal();
+  // The screen opens at its top, its title focused (not the first button, the export far below).
+  /** @type {HTMLElement} */ (/** @type {HTMLDialogElement} */ (dialog).querySelector("#stats-title")).focus();
+  /** @type {HTMLDialogElement} */ (dialog).scrollTop = 0;
 }
 
 /** Redraw the open screen (after the data changed or the language did). */
