@@ -9,7 +9,7 @@ from playwright.sync_api import Page, expect
 
 from .access import announcements, focused, press, press_and_confirm, tab_to
 from .conftest import BOOT_TIMEOUT_MS, Site, Watch
-from .helpers import actions, legal_cards, new_game, open_table, phase, table_data, wait_ready
+from .helpers import actions, do, legal_cards, new_game, open_table, phase, table_data, wait_ready
 from .test_table import OVER, SCRIPTED_AT20
 
 pytestmark = pytest.mark.browser
@@ -210,3 +210,24 @@ def test_the_focus_ring_shows_on_every_control(site: Site, page: Page, watch: Wa
         assert focused(page)["visibleRing"]
         assert style[0] != "none" and style[1] >= 2, f"{selector} has no visible focus ring: {style}"
     assert announcements(page), "the live region says nothing"
+
+
+def test_the_focus_lands_on_your_play_after_a_dialog_and_a_new_deal(site: Site, page: Page, watch: Watch) -> None:
+    """Escape on the first visit's tutorial offer, and N for a deal the computer leads: the focus is in your hand
+    (where the next Enter plays), not on the page's body, nine tabs away."""
+    watch.attach(page)
+    open_table(page, site.url, "?test=1&fast=1&tutorial=offer")
+    expect(page.locator("#tutorial-offer")).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(page.locator("#tutorial-offer")).to_be_hidden()
+    expect(page.locator("#my-hand .card[data-legal='1']").first).to_be_focused()
+
+    new_game(page, **SCRIPTED_AT20)  # you lead this deal; the computer leads the next
+    for step in ("exchange", "marry:H", "close", "KH", "AH", "TH", "claim"):
+        do(page, step)
+    assert phase(page) in OVER
+    page.evaluate("document.activeElement.blur()")  # as after a click on the felt: the focus is nowhere
+    press(page, "n")
+    assert table_data(page)["toAct"] == "0", "the computer has led: your turn"
+    now = focused(page)
+    assert now["inHand"] and now["legal"] == "1", f"after N the focus is on {now}"

@@ -7,6 +7,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
+from py_engine.puzzles import catalogue
+
 from .conftest import BOOT_TIMEOUT_MS, STEP_TIMEOUT_MS, Site, Watch
 from .helpers import TEST_QUERY, do, legal_cards, open_table, phase, wait_ready
 
@@ -166,3 +168,22 @@ def test_a_first_visit_plays_the_rules_of_the_browsers_language(site: Site, new_
         "AT20",
         "AT20",
     ]
+
+
+def test_a_first_visit_by_a_link_is_not_offered_the_tutorial(site: Site, page: Page, watch: Watch) -> None:
+    """Someone opening a shared puzzle came for it: no tutorial offer over it, nor when it is left; the offer
+    waits for a later visit."""
+    watch.attach(page)
+    open_table(page, site.url)
+    puzzle = catalogue.builtin()[0].id
+    link = page.evaluate("id => window.__test.request({cmd: 'link_make', puzzle: id})", puzzle)["result"]["link"]
+    page.goto(f"{site.url}{OFFER_QUERY}#{link}")
+    wait_ready(page, BOOT_TIMEOUT_MS)
+    expect(page.locator("#table")).to_have_attribute("data-puzzle", puzzle)
+    page.locator("#puzzle-more > summary").click()
+    page.locator("#puzzle-leave").click()
+    wait_ready(page)
+    expect(page.locator("#tutorial-offer")).to_have_count(0)
+    page.goto(site.url + OFFER_QUERY)
+    wait_ready(page, BOOT_TIMEOUT_MS)
+    expect(page.locator("#tutorial-offer")).to_be_visible()

@@ -22,6 +22,11 @@ import { dom, ready, state, timing } from "./state.js";
 /** @import { Progress, View } from "../../types/engine.js" */
 /** @import { Failure } from "./state.js" */
 
+/** Whether the table drawn last was a deal's end (a new deal follows). */
+let lastDrawnOver = false;
+/** A focus to give once you can play (state.focus): none was held when the new deal came. */
+const NEW_DEAL = "#my-hand button.legal";
+
 /** The selector of the table control that has the keyboard focus, to give it back after a redraw. */
 function focusedControl() {
   const active = /** @type {HTMLElement | null} */ (document.activeElement);
@@ -35,19 +40,23 @@ function focusedControl() {
 }
 
 /**
- * Give the focus back to the same control, or the first one you can use, once there is one.
+ * Give the focus back to the same control, or the first one you can use, once there is one. After the end of a
+ * deal (N, a click on the felt, a dialog closed) a focus that is nowhere goes to your play in the next one.
  * @param {string | null} selector
  */
 function refocus(selector) {
   const active = document.activeElement;
-  if (!selector || (active && active !== document.body)) {
-    if (active && active !== document.body && !dom.root.contains(active)) state.focus = null;
+  const newDeal = lastDrawnOver && !state.model?.deal_result;
+  lastDrawnOver = Boolean(state.model?.deal_result);
+  if (active && active !== document.body) {
+    if (!dom.root.contains(active)) state.focus = null;
     return;
   }
-  const target =
-    /** @type {HTMLElement | null} */ (dom.root.querySelector(`${selector}:not(:disabled)`)) || nextFocus();
+  const wanted = selector || (newDeal && !state.handover ? NEW_DEAL : null);
+  if (!wanted) return;
+  const target = /** @type {HTMLElement | null} */ (dom.root.querySelector(`${wanted}:not(:disabled)`)) || nextFocus();
   if (target) target.focus({ preventScroll: true });
-  state.focus = target ? null : selector;
+  state.focus = target ? null : wanted;
 }
 
 /** Where the focus goes when its control is gone: the result's buttons, else the card you may play nearest to where you were, else an action. */
@@ -58,6 +67,11 @@ function nextFocus() {
     (a, b) => Math.abs(cardIndex(a) - state.focusIndex) - Math.abs(cardIndex(b) - state.focusIndex),
   )[0];
   return nearest || dom.actions.querySelector("button");
+}
+
+/** Give the focus to what you play next (a card you may play, an action, the result's way on), if there is one. */
+export function focusPlay() {
+  /** @type {HTMLElement | null} */ (nextFocus())?.focus({ preventScroll: true });
 }
 
 /** @param {Element} node */

@@ -5,7 +5,7 @@
 
 import { t } from "../platform/i18n.js";
 import { PLAIN_SEATING } from "../screens/modes.js";
-import { draw } from "./draw.js";
+import { draw, focusPlay } from "./draw.js";
 import { cancelAi, mayAbandon, run, startGame } from "./loop.js";
 import { openSettings, ruleParameters } from "./settings-dialog.js";
 import { dom, params, state, TEST } from "./state.js";
@@ -58,5 +58,6 @@ export async function maybeOfferTutorial() {
   if (TEST && params.get("tutorial") !== "offer") return;
   const { offerTutorial, tutorialSeen } = await import("../screens/tutorial.js");
   const rules = t(`preset.${state.settings.preset}`);
-  if (!tutorialSeen()) offerTutorial(startTutorial, { rules, changeRules: () => openSettings() });
+  if (!tutorialSeen())
+    offerTutorial(startTutorial, { rules, changeRules: () => openSettings(), onDeclined: focusPlay });
 }

@@ -108,7 +108,8 @@ export async function start(translated, invitation = "", link = "") {
   state.busy = false;
   dom.root.dataset.boot = "ready";
   proceed();
-  maybeOfferTutorial();
+  // Someone who came by a link or an invitation came for it: the tutorial is offered on a later visit.
+  if (!link && !invitation) maybeOfferTutorial();
   dom.root.dataset.bootMs = String(Math.round(performance.now()));
   // A saved online game (or an invitation in the address) comes once the table is playable; so does a link.
   resumeOnlineGame(invitation);

@@ -149,11 +149,12 @@ let offerDialog = null;
 /**
  * Offer the tutorial (first visit): ``start()`` if accepted. Either way it is not offered again.
  * ``rules``: the name of the rules this first visit plays by (chosen from the browser's language);
- * ``changeRules()`` opens the settings to choose others.
+ * ``changeRules()`` opens the settings to choose others; ``onDeclined()`` runs when it closes otherwise
+ * (later, or Escape).
  * @param {() => void} start
- * @param {{rules: string, changeRules: () => void}} first
+ * @param {{rules: string, changeRules: () => void, onDeclined: () => void}} first
  */
-export function offerTutorial(start, { rules, changeRules }) {
+export function offerTutorial(start, { rules, changeRules, onDeclined }) {
   markSeen("offered");
   const yes = h("button", {
     type: "button",
@@ -188,10 +189,18 @@ export function offerTutorial(start, { rules, changeRules }) {
     changeRules();
   });
   // The dialog is there until the next offer replaces it (hence the casts from null).
+  let chosen = false;
   no.addEventListener("click", () => /** @type {HTMLDialogElement} */ (offerDialog).close());
   yes.addEventListener("click", () => {
+    chosen = true;
     /** @type {HTMLDialogElement} */ (offerDialog).close();
     start();
+  });
+  other.addEventListener("click", () => {
+    chosen = true;
+  });
+  offerDialog.addEventListener("close", () => {
+    if (!chosen) onDeclined();
   });
   document.body.append(offerDialog);
   offerDialog.showModal();
