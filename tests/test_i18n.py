@@ -289,6 +289,26 @@ def test_every_defined_key_is_used(strings: dict[str, dict[str, Any]]) -> None:
     assert unused == [], "keys no page code uses"
 
 
+#: Where a rules name ({rules}) would need a grammar it cannot take: German declines a name after a preposition
+#: ("nach den Regeln von Deutschem Sechsundsechzig"), Hungarian takes "a" or "az" by its first sound.
+NAME_GRAMMAR = {
+    "de": re.compile(r"\b(?:von|vom|nach|mit|zu|zum|bei|aus|des|dem|den)\s+\{rules\}"),
+    "hu": re.compile(r"\b[Aa]\(z\)|\b[Aa]z?\s+\{rules\}"),
+}
+
+
+@pytest.mark.parametrize("language", sorted(NAME_GRAMMAR))
+def test_rules_names_stand_where_they_need_no_case_or_article(
+    strings: dict[str, dict[str, Any]], language: str
+) -> None:
+    wrong = {
+        key: value
+        for key, value in strings[language].items()
+        if isinstance(value, str) and NAME_GRAMMAR[language].search(value)
+    }
+    assert wrong == {}, "a rules name after a preposition or an article it may not fit"
+
+
 class _VisibleText(HTMLParser):
     """Collects the text and the labelling attributes of index.html's body that are not translated."""
 

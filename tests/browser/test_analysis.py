@@ -68,6 +68,10 @@ def test_review_to_board_variation_all_cards_and_links(
 
     # A variation from the deal as dealt: another option than the one played.
     evaluated(page)
+    # The words: "you" mid-sentence in the lower case; each option starts its line with a capital.
+    assert "You knew" not in page.locator("#analysis-basis").inner_text()
+    options = page.locator("#analysis-options .analysis-option-move").evaluate_all("els => els.map(e => e.textContent)")
+    assert options and all(o[:1] == o[:1].upper() for o in options), options
     other = page.locator("#analysis-options li:not([data-played]) button").first
     action = other.evaluate("b => b.dataset.play")
     other.click()

@@ -409,7 +409,11 @@ def test_corrupted_save_gives_a_clear_message_and_a_fresh_game(site: Site, page:
     page.reload()
     wait_ready(page, BOOT_TIMEOUT_MS)
     expect(page.locator("#notice")).to_be_visible()
-    expect(page.locator("#notice")).to_contain_text("could not be restored")
+    expect(page.locator("#notice")).to_contain_text("was damaged and could not be restored")
+    # In words only: nothing of the engine's own ("not a record", "format", "deals").
+    assert not re.search(r"record|format|deals|must be", page.locator("#notice-text").inner_text()), (
+        page.locator("#notice-text").inner_text()
+    )
     # A fresh deal: nothing played yet (the computer may already have led, or even closed, if it deals to you).
     view = page.evaluate("window.__test.view()")
     assert view["tricks_played"] == 0, view

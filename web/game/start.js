@@ -95,7 +95,9 @@ export async function start(translated, invitation = "", link = "") {
       if (saved.view) narrateGame(/** @type {View} */ (state.view), true); // adoptTable took saved.view
     } else {
       if (saved.status === "corrupt") {
-        notify(t("notice.restoreFailed", { detail: saved.message }));
+        // Said in words; the engine's own (English, technical) words are for the console.
+        console.warn("saved game not restored:", saved.message);
+        notify(t("notice.restoreFailed"));
       }
       const dealer = dealerArgument(state.settings);
       await startGame(dealer === undefined ? {} : { dealer }, { animate: false });
@@ -207,7 +209,8 @@ async function resumeOnlineGame(invitation) {
       (await onlineLobby()).meetAgain();
     }
   } catch (error) {
-    notify(t("notice.restoreFailed", { detail: errorText(error) }));
+    console.warn("saved game not restored:", errorText(error));
+    notify(t("notice.restoreFailed"));
   }
   if (invitation) openOnline(invitation);
 }

@@ -10,7 +10,7 @@
 // every card known (double dummy); an evaluation is asked for once the
 // player stops on a position, one at a time, so stepping never queues work.
 
-import { formatNumber, t, tp } from "../platform/i18n.js";
+import { formatNumber, language, t, tp } from "../platform/i18n.js";
 import { cardLabel, suitIcon, suitName } from "../table/cards.js";
 import { moveWords as wordsOfMove } from "../table/move-words.js";
 import { cardElement } from "../table/table.js";
@@ -85,6 +85,14 @@ export function moveWords(action, facts = {}) {
     : null;
   const points = facts.points ?? (suit ? session?.about.marriage_offers[suit]?.points : undefined) ?? "";
   return wordsOfMove(action, { points, valid: facts.valid, option: true });
+}
+
+/**
+ * An option as the first word of its line: "Claim 66" among "Queen of hearts" and "Talon closed".
+ * @param {string} words
+ */
+function capitalised(words) {
+  return words.charAt(0).toLocaleUpperCase(language()) + words.slice(1);
 }
 
 /**
@@ -231,8 +239,16 @@ function renderOptions() {
   const mover = position.to_act;
   const ready = evaluation !== null && evaluation.node === position.node && evaluation.all_cards === allCards;
   dialog.dataset.evaluated = ready ? "1" : "0";
+  // "You" is a name at the start of a sentence only: the basis of your own moves has its own words.
+  const yours = mover !== null && names[mover] === t("seat.you");
   $("analysis-basis").textContent =
-    mover === null ? "" : allCards ? t("analysis.basis.allCards") : t("analysis.basis.mover", { name: names[mover] });
+    mover === null
+      ? ""
+      : allCards
+        ? t("analysis.basis.allCards")
+        : yours
+          ? t("analysis.basis.you")
+          : t("analysis.basis.mover", { name: names[mover] });
   /** @type {Map<string, {value: number, exact: boolean}>} */
   const values = new Map();
   if (ready) for (const entry of evaluation.ranking) values.set(entry.action, entry);
@@ -257,7 +273,7 @@ function renderOptions() {
         h(
           "span",
           "analysis-option-move",
-          option.seat === mover ? words : t("modes.move.by", { name: names[option.seat], move: words }),
+          option.seat === mover ? capitalised(words) : t("modes.move.by", { name: names[option.seat], move: words }),
         ),
       );
       const entry = option.seat === mover ? values.get(option.action) : undefined;
