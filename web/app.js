@@ -21,10 +21,11 @@ import { onChat, onImportFile, onSpeed, openSharedLink, showSheet } from "./game
 import { draw, notify, placeholderTable } from "./game/draw.js";
 import { showHelp } from "./game/help-and-tutorial.js";
 import { installInput } from "./game/input.js";
+import { newGame } from "./game/loop.js";
 import { installOnlineDoor, openOnline } from "./game/online-door.js";
 import { applyLanguageAndDeck, installSettingsDialog, openSettings } from "./game/settings-dialog.js";
 import { start } from "./game/start.js";
-import { reducedMotion, state, TEST } from "./game/state.js";
+import { ready, reducedMotion, state, TEST } from "./game/state.js";
 import { installTestHooks } from "./game/test-hooks.js";
 import { reloadIntoNewVersions } from "./platform/pwa.js";
 import { overridesFor } from "./screens/custom-rules.js";
@@ -45,7 +46,11 @@ function main() {
   installSound();
   installInput();
   /** @type {HTMLElement} */ (document.getElementById("open-settings")).addEventListener("click", () => openSettings());
-  /** @type {HTMLElement} */ (document.getElementById("new-game")).addEventListener("click", () => openSettings(true));
+  // At the end of a match "New" is the rematch, one tap (the gear opens the settings); before it, the settings.
+  const matchOver = () => ready() && Boolean(state.view?.game_over) && !state.puzzle && state.meta.mode !== "online";
+  /** @type {HTMLElement} */ (document.getElementById("new-game")).addEventListener("click", () =>
+    matchOver() ? newGame() : openSettings(true),
+  );
   installSettingsDialog();
   const settings = /** @type {HTMLDialogElement} */ (document.getElementById("settings-dialog"));
   settings.addEventListener("close", () => {

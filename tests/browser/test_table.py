@@ -411,9 +411,9 @@ def test_corrupted_save_gives_a_clear_message_and_a_fresh_game(site: Site, page:
     expect(page.locator("#notice")).to_be_visible()
     expect(page.locator("#notice")).to_contain_text("was damaged and could not be restored")
     # In words only: nothing of the engine's own ("not a record", "format", "deals").
-    assert not re.search(r"record|format|deals|must be", page.locator("#notice-text").inner_text()), (
-        page.locator("#notice-text").inner_text()
-    )
+    assert not re.search(r"record|format|deals|must be", page.locator("#notice-text").inner_text()), page.locator(
+        "#notice-text"
+    ).inner_text()
     # A fresh deal: nothing played yet (the computer may already have led, or even closed, if it deals to you).
     view = page.evaluate("window.__test.view()")
     assert view["tricks_played"] == 0, view
@@ -570,3 +570,25 @@ def test_a_runtime_that_cannot_start_is_explained(site: Site, new_context: Any) 
     expect(page.locator("#boot-error")).to_contain_text("scripts could not be loaded", timeout=BOOT_TIMEOUT_MS)
     expect(page.locator("#boot-label")).to_have_text("The game cannot start")  # boot.failed, in English
     assert table_data(page)["boot"] == "failed"
+
+
+def test_new_at_the_end_of_a_match_is_a_rematch_in_one_tap(site: Site, page: Page, watch: Watch) -> None:
+    """The top bar's New opens the settings while a match goes on; once it is over, one tap deals the rematch."""
+    watch.attach(page)
+    open_table(page, site.url)
+    page.locator("#new-game").click()
+    expect(page.locator("#settings-dialog")).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(page.locator("#settings-dialog")).to_be_hidden()
+    new_game(page, **SCRIPTED_AT20, rules={"match_target": 1})
+    for step in ("exchange", "marry:H", "close", "KH", "AH", "TH", "claim"):
+        do(page, step)
+    assert phase(page) == "match_over"
+    rules = page.evaluate("window.__test.view().rules")
+    page.locator("#new-game").click()
+    expect(page.locator("#table")).not_to_have_attribute("data-phase", "match_over")
+    wait_ready(page)
+    expect(page.locator("#settings-dialog")).to_be_hidden()
+    view = page.evaluate("window.__test.view()")
+    assert view["tricks_played"] == 0 and view["match"]["scores"] == [0, 0]
+    assert view["rules"]["id"] == rules["id"]
