@@ -552,18 +552,6 @@ export interface Answers {
     daily?: { last: string | null; streak: number };
   };
   puzzle_close: Record<string, never>;
-  online_host: OnlineHostAnswer & { session: string };
-  online_from_guest: OnlineHostAnswer;
-  online_host_do: OnlineHostAnswer;
-  online_computer: OnlineHostAnswer;
-  online_guest_open: { session: string; room: OnlineRoom };
-  online_guest_join: { send: string[] };
-  online_from_host: OnlineGuestAnswer;
-  online_guest_do: { send: string[] };
-  online_reconnect: { send: string[] };
-  online_tick: OnlineHostAnswer | OnlineGuestTick;
-  online_connection: OnlineHostAnswer | OnlineGuestTick;
-  online_close: Record<string, never>;
   peer_offer: { room: PeerRoom };
   peer_open: PeerAnswer & { session: string };
   peer_receive: PeerAnswer;
@@ -579,7 +567,7 @@ export interface Answers {
   peer_connection: PeerAnswer;
   peer_show: PeerAnswer;
   peer_report: { report: Record<string, unknown> };
-  peer_verify_report: { verdict: Record<string, unknown>; words: string };
+  peer_verify_report: { verdict: Record<string, unknown>; words: string[] };
   peer_close: Record<string, never>;
 }
 
@@ -648,24 +636,6 @@ export interface PeerAnswer {
   save?: boolean;
 }
 
-/** Online: what the host's engine says about the game (py_engine/service/online/host.py, status()). */
-export interface OnlineStatus {
-  now: number;
-  names: [string, string];
-  identities?: [string, string];
-  joined?: boolean;
-  guest_away_since?: number | null;
-  return_by?: number | null;
-  /** Seat → when its pause runs out (ms). */
-  paused?: Record<string, number>;
-  /** Seat → when its shown hand turns down again (ms). */
-  shown?: Record<string, number>;
-  stand_in?: Seat[];
-  rematch?: Seat[];
-  voice?: OnlineVoice;
-  next_deadline?: number | null;
-}
-
 /** Online: the consent to a voice call (py_engine/service/online/voice.py): on only once both accepted. */
 export interface OnlineVoice {
   on: boolean;
@@ -684,54 +654,6 @@ export interface ChatLine {
   text?: string;
   phrase?: string;
   at?: number;
-}
-
-/** The room as the guest sees it before joining. */
-export interface OnlineRoom {
-  rules: RuleSet;
-  commitment: string;
-  host: { name: string; identity: string };
-  match: number;
-}
-
-/** The host's answers: its table (none before the guest joins), the status, messages for the guest. */
-export interface OnlineHostAnswer {
-  view: View | null;
-  handover: Handover | null;
-  may: May;
-  seating?: Seating;
-  frames?: Frame[];
-  status: OnlineStatus;
-  chat_log: ChatLine[];
-  chat?: ChatLine;
-  send: string[];
-  refused?: { code: string; message: string };
-  save?: boolean;
-}
-
-/** The guest's answer to a host message: what to draw, what to send back, any warning about the host. */
-export interface OnlineGuestAnswer {
-  show?: { view: View; handover: null; may: May; seating: Seating | null };
-  frames?: Frame[];
-  status?: OnlineStatus;
-  chat?: ChatLine;
-  chat_log?: ChatLine[];
-  room?: OnlineRoom;
-  proof?: { deal: number; problems: string[] };
-  refused?: { code: string; message: string };
-  warning?: string;
-  missed: number;
-  send: string[];
-}
-
-/** The guest's clock: whether the host is away, and what its check of the host found. */
-export interface OnlineGuestTick {
-  /** After a lost connection: the status as it stands (voice ended). */
-  status?: OnlineStatus;
-  host_away_since: number | null;
-  return_by: number | null;
-  host_lost_on_time: boolean;
-  problems: string[];
 }
 
 /** A command the page sends. */

@@ -60,7 +60,6 @@ from .views import filter_events, view
 if TYPE_CHECKING:
     from ..puzzles.solving import Session as PuzzleSession
     from .analysis import Board
-    from .online import GuestSession, HostSession
     from .online.peer import PeerSession
 
 #: Online play of protocol 2 (py_engine/service/online/peer_commands.py); all but saving and restoring are the
@@ -85,24 +84,6 @@ PEER_COMMANDS = (
     "peer_save",
     "peer_restore",
     "peer_close",
-)
-
-#: Online play's commands (py_engine/service/online/commands.py); all but saving and restoring are the page's.
-ONLINE_COMMANDS = (
-    "online_host",
-    "online_from_guest",
-    "online_host_do",
-    "online_computer",
-    "online_guest_open",
-    "online_guest_join",
-    "online_from_host",
-    "online_guest_do",
-    "online_reconnect",
-    "online_tick",
-    "online_connection",
-    "online_save",
-    "online_restore",
-    "online_close",
 )
 
 #: The analysis board and links (py_engine/service/analysis_commands.py), all the page's.
@@ -160,7 +141,6 @@ class Engine:
     def __init__(self) -> None:
         self.games: dict[str, Match] = {}
         self.tables: dict[str, Table] = {}
-        self.online: dict[str, HostSession | GuestSession] = {}
         self.peers: dict[str, PeerSession] = {}
         self.puzzles: dict[str, PuzzleSession] = {}
         self.boards: dict[str, Board] = {}
@@ -195,8 +175,6 @@ class Engine:
             "table_save": self._table_save,
             "table_restore": self._table_restore,
         }
-        for name in ONLINE_COMMANDS:
-            self._commands[name] = functools.partial(self._online, name)
         for name in PEER_COMMANDS:
             self._commands[name] = functools.partial(self._peer, name)
         for name in PUZZLE_COMMANDS:
@@ -507,12 +485,6 @@ class Engine:
 
     # ------------------------------------------------------------------ online
 
-    def _online(self, name: str, req: dict[str, Any]) -> dict[str, Any]:
-        """An ``online_*`` command: its handler lives with online play, imported on first use (_LAZY_MODULES)."""
-        from .online import commands
-
-        return commands.HANDLERS[name](self, req)
-
     def _peer(self, name: str, req: dict[str, Any]) -> dict[str, Any]:
         """A ``peer_*`` command (protocol 2 of online play), imported on first use (_LAZY_MODULES)."""
         from .online import peer_commands
@@ -560,7 +532,6 @@ PAGE_COMMANDS = frozenset(
         "table_review",
         "table_import",
         "table_close",
-        *(name for name in ONLINE_COMMANDS if name not in ("online_save", "online_restore")),
         *(name for name in PEER_COMMANDS if name not in ("peer_save", "peer_restore")),
         *PUZZLE_COMMANDS,
         *ANALYSIS_COMMANDS,

@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -165,7 +168,7 @@ def test_two_browsers_play_a_whole_match_by_link(webrtc_browser: Browser, site: 
     closed_at = guest.page.evaluate("() => Date.now()")
     guest.page.close()
     until(host, "() => window.__test.online().status.away_since !== null")
-    host.page.clock.fast_forward(61_000)
+    host.page.clock.run_for(61_000)  # the host's page runs (and ticks) through the minute
     guest.context.clock.set_system_time(closed_at + 61_000)  # the guest's page comes back a minute later
     until(host, "() => window.__test.online().status.ending && window.__test.online().status.ending.reason === 'time'")
     expect(host.page.locator("#online-status")).to_contain_text("Béla")
@@ -193,13 +196,16 @@ def reload(player: Player) -> None:
     expect(player.page.locator("#table")).to_have_attribute("data-ready", "1", timeout=BOOT_TIMEOUT_MS)
 
 
-def test_two_browsers_play_a_whole_match_by_room_code(
+def test_two_browsers_play_by_room_code_reload_and_catch_a_cheat(
     webrtc_browser: Browser,  # noqa: F811
     site: Site,
     nostr_relay: Relay,  # noqa: F811
     players: list[Player],
+    tmp_path: Path,
+    browser_name: str,
 ) -> None:
-    host = new_player(webrtc_browser, site, locale="hu-HU", relay=nostr_relay.url, match=("HU24", 4))
+    # A match to 7: still being played when the host's page cheats.
+    host = new_player(webrtc_browser, site, locale="hu-HU", relay=nostr_relay.url, match=("HU24", 7))
     guest = new_player(webrtc_browser, site, locale="en-GB", relay=nostr_relay.url)
     players += [host, guest]
     code = host_by_room(host, "Anna")
@@ -221,6 +227,8 @@ def test_two_browsers_play_a_whole_match_by_room_code(
 
     # Either page reloads mid-deal: both meet again in the same room and go on from the identical state.
     for leaving, staying in ((guest, host), (host, guest)):
+        for player in (host, guest):  # mid-deal, nothing in flight: someone is to move
+            until(player, "() => { const v = window.__test.view(); return v && !v.checking && !v.deal_result; }")
         before = agree(host, guest)
         views = (host.view(), guest.view())
         leaving.page.evaluate("() => window.__test.holdMeeting()")  # else it may be back before we look
@@ -233,22 +241,66 @@ def test_two_browsers_play_a_whole_match_by_room_code(
         assert (host.view(), guest.view()) == views
         play(host, guest, rng, moves=2)
 
-    # A host whose pack is not the one the two secrets give is found out when the deal's proof comes.
-    assert host.page.evaluate("() => window.__test.swapCardsInNextProof()")
-    deals = host.view()["match"]["deal_number"]  # type: ignore[index]
-    while host.view()["match"]["deal_number"] == deals and not host.view()["game_over"]:  # type: ignore[index]
-        play(host, guest, rng, moves=1)
-    until(guest, "() => window.__test.online().problems.length > 0")
-    problems = guest.online()["problems"]  # type: ignore[index]
-    assert any("is not the one the two players' secrets give" in p for p in problems), problems
-    expect(guest.page.locator("#notice")).to_be_visible(timeout=STEP_TIMEOUT_MS)
-    axe_check(guest.page, "the warning about the host's pack")
+    # The host's page is changed to cheat: its engine signs a card its player does not hold. The guest's engine
+    # proves it at once; the match ends, and both pages say so in words.
+    en, hu = words("en"), words("hu")
+    sent = host.page.evaluate("code => window.__test.cheat(code)", FALSE_CARD)
+    assert sent == 1
+    until(guest, "() => window.__test.online().status.cheat !== null")
+    assert guest.online()["status"]["cheat"]["by"] == 0  # type: ignore[index]
+    assert guest.online()["status"]["ending"]["winner"] == 1  # type: ignore[index]
+    expect(guest.page.locator("#online-status")).to_contain_text(en["online.end.theyCheated"].split("{name}")[1][:20])
+    until(host, "() => window.__test.online().status.accused !== null")
+    expect(host.page.locator("#online-status")).to_contain_text(hu["online.end.accused"].split("{detail}")[0][-12:])
+    assert host.online()["status"]["result"] is None  # the cheater's page signs no result of its own making
+    axe_check(guest.page, "the end of a match by a proven cheat")
 
-    # The rest of the match: a whole match by room code, to its end on both tables.
-    play(host, guest, rng)
-    final = host.view()
-    assert final and final["game_over"]
-    assert guest.view()["match"]["scores"] == final["match"]["scores"]  # type: ignore[index]
+    # Report: the guest blocks the host and saves the signed transcript; anyone can check it, with the command
+    # and in the page, and an edited copy does not check out.
+    guest.page.locator("#online-report").click()
+    if browser_name == "chromium":
+        with guest.page.expect_download() as download:  # a real download (Firefox's driver reports none)
+            answer_question(guest.page, "online-report")
+        assert download.value.suggested_filename.startswith("sixty-six-report-")
+    else:
+        answer_question(guest.page, "online-report")
+    expect(guest.page.locator("#notice")).to_contain_text("sixty-six-report-")
+    path = tmp_path / "report.json"
+    path.write_text(guest.page.evaluate("() => window.__test.savedFile().text"))
+    host_identity = host.page.evaluate(IDENTITY_JS)
+    assert guest.page.evaluate(BLOCKED_JS) == [host_identity]
+    checked = subprocess.run(
+        [sys.executable, "-m", "py_engine.tools.verify_match", "--json", str(path)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    )
+    verdict = json.loads(checked.stdout)
+    assert verdict["ok"] and verdict["cheat"]["by"] == 0 and verdict["ending"]["winner"] == 1, verdict
+    report = json.loads(path.read_text())
+    report["game"]["transcript"]["links"][3]["body"]["x"] = 1  # one message edited after it was signed
+    edited = tmp_path / "edited.json"
+    edited.write_text(json.dumps(report))
+    page = host.page
+    page.locator("#open-online").click()
+    page.locator(".online-check-report summary").click()
+    page.locator("#online-report-file").set_input_files(path)
+    expect(page.locator("#online-report-verdict")).to_contain_text("Cheat proven against seat 0")
+    page.locator("#online-report-file").set_input_files(edited)
+    expect(page.locator("#online-report-verdict")).to_contain_text("does not check out")
+
+
+#: A changed page's engine (run in its worker by the test hook): it signs a move of a card its seat does not
+#: hold, with a key that opens nothing. Signed, so proven against it.
+FALSE_CARD = """
+import json
+from py_engine.service.protocol import _DEFAULT
+s = _DEFAULT.peers[session]
+deal = len(s.referee.match.records) - 1
+s._send({"t": "act", "deal": deal, "action": "play:AH", "keys": [[23, "01" + "00" * 31]]})
+result = json.dumps(s.take())
+"""
 
 
 def words(language: str) -> dict[str, Any]:
@@ -290,6 +342,19 @@ def refused(player: Player, text: str) -> None:
     expect(error).to_have_text(text)
 
 
+def joined(player: Player) -> bool:
+    """Whether a guest has joined ``player``'s online game (a host's session opens once a guest's browser is let
+    in; it stays unjoined until that guest accepts the room)."""
+    online = player.online()
+    return bool(online and online["status"] and online["status"]["joined"])
+
+
+def kept(player: Player) -> dict[str, Any]:
+    """What a refused connection must not change of ``player``'s online game (its clock goes on)."""
+    status = player.online()["status"]  # type: ignore[index]
+    return {k: status[k] for k in ("match", "names", "identities", "scores", "ending", "result", "legal")}
+
+
 def test_blocked_players_and_borrowed_identities_are_refused(
     webrtc_browser: Browser,  # noqa: F811
     site: Site,
@@ -319,7 +384,7 @@ def test_blocked_players_and_borrowed_identities_are_refused(
     host_connects(host, guest_answers(guest, link, "Béla"))
     refused(guest, de["online.blockedHost"])
     refused(host, en["online.error.refused"])
-    assert guest.online() is None and host.online()["status"]["joined"] is False  # type: ignore[index]
+    assert guest.online() is None and not joined(host)
 
     # Unblocked (in the dialog's list), the guest joins the host's next invitation.
     reopen(guest)
@@ -341,15 +406,15 @@ def test_blocked_players_and_borrowed_identities_are_refused(
     until(host, "() => window.__test.online() === null")
     until(guest, "() => window.__test.online().connected === false")
     expect(guest.page.locator("#online-dialog")).to_be_visible(timeout=STEP_TIMEOUT_MS)
-    view, status = guest.view(), guest.online()["status"]  # type: ignore[index]
+    view, status = guest.view(), kept(guest)
 
     # The same guest cannot open a game with that host again: refused in words, and nothing changes.
     link = host_by_link(host, "Anna")
     host_connects(host, guest_answers(guest, link, "Béla"))
     refused(host, en["online.blockedGuest"])
     refused(guest, de["online.error.refused"])
-    assert host.online()["status"]["joined"] is False  # type: ignore[index]
-    assert guest.view() == view and guest.online()["status"] == status  # type: ignore[index]
+    assert not joined(host)
+    assert guest.view() == view and kept(guest) == status
 
     # Nor by claiming someone else's identity, which its page cannot prove (it has not that key).
     someone_else = guest.page.evaluate(SOMEONE_ELSE_JS)
@@ -360,6 +425,6 @@ def test_blocked_players_and_borrowed_identities_are_refused(
     host_connects(host, guest_answers(guest, link, "Béla"))
     refused(host, en["online.error.identity_unproved"])
     refused(guest, de["online.error.refused"])
-    assert host.online()["status"]["joined"] is False  # type: ignore[index]
+    assert not joined(host)
     assert host.page.evaluate(BLOCKED_JS) == [bela]
     assert guest.view() == view

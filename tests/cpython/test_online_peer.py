@@ -53,8 +53,14 @@ class Pages:
                 moved = True
         return moved
 
-    def play(self, rng: random.Random, moves: int = 100_000, who: tuple[int, ...] = (0, 1)) -> None:
+    def play(
+        self, rng: random.Random, moves: int = 100_000, who: tuple[int, ...] = (0, 1), ticks: bool = False
+    ) -> None:
+        """Moves by either page; ``ticks``: each page's clock ticks between moves (the next pack begun idle)."""
         for _ in range(moves):
+            if ticks:
+                for seat in (0, 1):
+                    self.post(seat, self.sessions[seat].tick(self.now))
             moved = self.deliver()
             for seat in who:
                 legal = self.sessions[seat].status()["legal"]
@@ -64,6 +70,14 @@ class Pages:
                     break
             if not moved:
                 return
+
+
+def tick_for(session: PeerSession, start: int, ms: int) -> list[str]:
+    """``ms`` pass from ``start`` on a page that runs: it ticks every second (a longer jump is the page asleep)."""
+    sent: list[str] = []
+    for at in [*range(start + 1_000, start + ms, 1_000), start + ms]:
+        sent += session.tick(at)
+    return sent
 
 
 def send_a_false_card(pages: Pages) -> None:
@@ -106,7 +120,7 @@ def test_a_page_away_past_the_minute_loses_on_time_and_learns_it_when_back() -> 
     saved = leave.to_json()  # the leaving page is closed: what it kept is its last save
     pages.connected[1] = False
     stay.connection(False, pages.now)
-    assert stay.tick(pages.now + RETURN_MS - 1) == [] and stay.ending is None
+    assert tick_for(stay, pages.now, RETURN_MS - 1) == [] and stay.ending is None
     pages.now += RETURN_MS
     stay.tick(pages.now)
     assert stay.ending is not None and stay.ending["winner"] == 0 and stay.ending["reason"] == "time"
@@ -148,7 +162,7 @@ def test_a_page_that_stays_but_withholds_what_its_engine_owes_loses_on_time(owed
     pages.play(rng)
     assert honest.ending is None and not honest.status()["playing"]
     assert honest.waiting_since is not None  # counted from the moment the honest page waits
-    pages.post(1, honest.tick(pages.now + RETURN_MS - 1))
+    pages.post(1, tick_for(honest, pages.now, RETURN_MS - 1))
     assert honest.ending is None
     pages.post(1, honest.tick(pages.now + RETURN_MS))
     assert honest.ending is not None and honest.ending["winner"] == 1 and honest.ending["reason"] == "time"
@@ -172,10 +186,10 @@ def test_two_pages_that_each_saw_the_other_away_record_no_win() -> None:
     pages.connected = [False, False]
     for session in pages.sessions:
         session.connection(False, pages.now)
-    pages.now += RETURN_MS
     for session in pages.sessions:
-        session.tick(pages.now)
+        tick_for(session, pages.now, RETURN_MS)
         assert session.ending is not None and session.ending["winner"] == session.seat
+    pages.now += RETURN_MS
     pages.connected = [True, True]
     for seat in (0, 1):
         pages.post(seat, pages.sessions[seat].connection(True, pages.now))
@@ -261,10 +275,13 @@ def test_a_proven_cheat_ends_the_match_for_the_cheater_with_its_evidence() -> No
     assert honest.result is None  # one-sided: the cheater did not sign its loss
 
 
-def test_a_reloaded_page_rebuilds_its_game_from_its_secret_and_the_transcript() -> None:
+@pytest.mark.parametrize("ticks", [False, True])
+def test_a_reloaded_page_rebuilds_its_game_from_its_secret_and_the_transcript(ticks: bool) -> None:
     pages = Pages("HU24", 10)
     rng = random.Random(10)
-    pages.play(rng, moves=40)
+    pages.play(rng, moves=40, ticks=ticks)
+    shuffled_idle = [link for link in pages.sessions[1].transcript.links if link.body.get("t") == "shuffle"]
+    assert len(shuffled_idle) >= 2
     pages.post(1, pages.sessions[1].say({"text": "brb"}, pages.now))
     pages.deliver()
     saved = json.loads(json.dumps(pages.sessions[1].to_json()))
@@ -322,7 +339,7 @@ def test_a_game_ended_by_a_cheat_or_on_time_reloads_as_it_ended() -> None:
     pages = Pages("AT20", 14)
     pages.play(random.Random(14), moves=4)
     pages.sessions[0].connection(False, pages.now)
-    pages.sessions[0].tick(pages.now + RETURN_MS)
+    tick_for(pages.sessions[0], pages.now, RETURN_MS)
     again = PeerSession.restore(pages.sessions[0].to_json(), Pages._signer(0, random.Random(2)))
     assert again.ending == pages.sessions[0].ending and again.ending is not None
 
@@ -452,3 +469,25 @@ def test_a_voice_call_is_on_once_both_want_it_and_ends_with_the_connection_or_a_
     assert not reloaded.status()["voice"]["on"] and reloaded.transcript.heads == asker.transcript.heads
     answerer.connection(False, pages.now)
     assert answerer.status()["voice"]["last"] == {"by": 0, "why": "lost"} and pages.refused == []
+
+
+def test_a_page_that_was_asleep_counts_that_time_as_its_own_absence_never_the_others() -> None:
+    """A phone locked for two minutes: its page wakes, its clock jumped. It must not claim a win on time for
+    the minute it slept through; and it signs the other's claim, having been away itself."""
+    pages = Pages("AT20", 24)
+    pages.play(random.Random(24), moves=5)
+    awake, sleeper = pages.sessions
+    pages.connected = [False, False]
+    for session in pages.sessions:
+        session.connection(False, pages.now)
+    tick_for(awake, pages.now, RETURN_MS)
+    assert awake.ending is not None and awake.ending["winner"] == 0
+    pages.now += 2 * RETURN_MS
+    sleeper.tick(pages.now)  # woken: a jump of two minutes
+    assert sleeper.ending is None and sleeper.outage >= 2 * RETURN_MS
+    pages.connected = [True, True]
+    for seat in (0, 1):
+        pages.post(seat, pages.sessions[seat].connection(True, pages.now))
+    while pages.deliver():
+        pass
+    assert awake.result is not None and awake.result == sleeper.result and awake.result["winner"] == 0

@@ -207,7 +207,8 @@ export async function admitPeer(game, identity) {
     ...(await keyArgs()),
   });
   game.session = answer.session;
-  game.pending.push(...answer.send);
+  game.pending = [...answer.send]; // the offer, sent once the channel is taken
+  game.met = false;
   game.status = answer.status;
 }
 
@@ -487,9 +488,10 @@ function endWords(status, seat, name) {
  */
 function tick(game) {
   if (online !== game || !game.session) return;
+  const now = Date.now(); // when the tick came, not when its turn in the queue comes: the engine reads a gap as sleep
   queue(async () => {
     if (online !== game || !game.session) return;
-    await took(game, await ask({ cmd: "peer_tick", session: game.session, now: Date.now() }));
+    await took(game, await ask({ cmd: "peer_tick", session: game.session, now }));
   });
 }
 
@@ -568,7 +570,7 @@ export async function checkReport(text) {
     return t("online.report.notJson");
   }
   const answer = await ask({ cmd: "peer_verify_report", report });
-  return answer.words;
+  return answer.words.join(" ");
 }
 
 /** Leave the online game: close the channel and the engine's session (the saved online game goes). */
@@ -626,7 +628,7 @@ export async function resumeOnline() {
   leaveGameInPlay();
   const game = adopt(blank(saved.status.seat === 0 ? "host" : "guest", "room"));
   game.session = saved.session;
-  game.identities = saved.identities;
+  game.identities = saved.status.identities;
   game.met = true;
   await took(game, saved);
   return game;

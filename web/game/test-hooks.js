@@ -4,6 +4,7 @@
 
 import { missingKeys } from "../platform/i18n.js";
 import { loadProgress } from "../platform/puzzle-progress.js";
+import { lastSaved } from "../platform/save-file.js";
 import { loadStats } from "../platform/stats.js";
 import { savePreferences } from "../screens/modes.js";
 import { saveSettings } from "../screens/settings.js";
@@ -54,6 +55,8 @@ export function installTestHooks() {
       state.settings = saveSettings({ ...state.settings, ...settings });
       draw();
     },
+    /** The last file the page offered to save: {name, text} (a report, a record, the local data). */
+    savedFile: () => clone(lastSaved),
     /** The text of the last record file the page made (export), or null. */
     exported: () => lastExport.text,
     /** Start a game with fixed cards: {preset, seed, deck, dealer, match}. Resolves when it is shown. */

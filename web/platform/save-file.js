@@ -1,6 +1,9 @@
 // @ts-check
 // Offer a text as a file to download (a record, the local data, a report).
 
+/** The last file offered (the browser tests read it: not every browser they drive reports downloads). */
+export const lastSaved = { name: "", text: "" };
+
 /**
  * @param {string} name the file's name
  * @param {string} text its content (JSON)
@@ -15,4 +18,5 @@ export function saveFile(name, text) {
   link.click();
   link.remove();
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  Object.assign(lastSaved, { name, text });
 }

@@ -1,14 +1,13 @@
-"""What the two browsers say to each other: limits, the message envelope, plain text, refusals."""
+"""What the two browsers say to each other: limits, times, chat lines and names as plain text, refusals."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from ...core.errors import EngineError
-from ..json_text import JsonTextError, dump_json, parse_json, plain_text
+from ..json_text import JsonTextError, parse_json, plain_text
 from ..requests import ProtocolError
 
-PROTOCOL = 1
 #: A player's hand stays face up to the other for this long after "show my cards".
 SHOW_MS = 10_000
 #: A pause: after this long, the computer plays for the player until they press OK.
@@ -20,47 +19,15 @@ NAME_MAX = 24
 #: What one chat message may be instead of text: a phrase each page words in its own language.
 PHRASES = ("hello", "good_luck", "well_played", "thanks", "sorry", "one_moment", "good_game", "bye")
 CHAT_KEPT = 50
-#: The longest message a guest may send, and a host (a state with a deal's frames).
-GUEST_MESSAGE_MAX = 4_096
-HOST_MESSAGE_MAX = 1_000_000
-#: Guest messages: a burst of RATE_BURST, then RATE_PER_S a second.
-RATE_BURST = 20
-RATE_PER_S = 5.0
-#: Text that identifies a browser (its public key, from the page) and is shown as given, never parsed. The
-#: pages prove it to each other before the game uses a connection (web/online/handshake.js); the engine is told
-#: the identity the other browser proved, never takes one from a message.
-IDENTITY_MAX = 200
 #: The latest time a page's clock can say (``now``, milliseconds since 1970): the end of a JavaScript Date's
 #: range. Bounded, so every sum of times stays an exact double on the page and a float in the engine.
 NOW_MAX = 8_640_000_000_000_000
-
-GUEST_TYPES = ("join", "hello", "act", "show_cards", "pause", "back", "resign", "rematch", "chat", "voice")
-HOST_TYPES = ("room", "state", "frames", "status", "proof", "chat", "refused")
 
 
 class PeerError(EngineError):
     """A message from the other browser that is refused (it changed nothing)."""
 
     code = "bad_peer_message"
-
-
-class RateLimitedError(PeerError):
-    code = "rate_limited"
-
-
-class NotThePlayerError(PeerError):
-    """A browser that proved an identity other than the game's other player's (it may not take that seat)."""
-
-    code = "not_the_player"
-
-
-def proven_identity(identity: Any) -> str:
-    """The identity the page says the other browser proved on its connection ("" for none)."""
-    if identity is None:
-        return ""
-    if not isinstance(identity, str) or len(identity) > IDENTITY_MAX:
-        raise PeerError(f"an identity is text of at most {IDENTITY_MAX} characters")
-    return identity
 
 
 def clean_text(text: Any, limit: int) -> str:
@@ -124,33 +91,3 @@ def json_object(text: Any, limit: int) -> dict[str, Any]:
     if not isinstance(message, dict):
         raise PeerError("a message must be a JSON object")
     return message
-
-
-def read_message(text: Any, limit: int, types: tuple[str, ...]) -> dict[str, Any]:
-    """A peer's message text → its object, checked for size, JSON, version, type and sequence number."""
-    message = json_object(text, limit)
-    if type(message.get("v")) is not int or message["v"] != PROTOCOL:  # not true, not 1.0: the integer itself
-        raise PeerError(f"the other browser speaks another version ({message.get('v')!r}, this one {PROTOCOL})")
-    kind = message.get("t")
-    if kind not in types:
-        raise PeerError(f"unknown message type {kind!r}")
-    n = message.get("n")
-    if not isinstance(n, int) or isinstance(n, bool) or n < 1:
-        raise PeerError("a message needs its sequence number 'n' (1, 2, ...)")
-    return message
-
-
-class Outbox:
-    """Numbered messages to the other browser."""
-
-    def __init__(self, sent: int = 0) -> None:
-        self.sent = sent
-        self.pending: list[str] = []
-
-    def put(self, kind: str, **fields: Any) -> None:
-        self.sent += 1
-        self.pending.append(dump_json({"v": PROTOCOL, "t": kind, "n": self.sent, **fields}))
-
-    def take(self) -> list[str]:
-        out, self.pending = self.pending, []
-        return out

@@ -43,7 +43,6 @@ from ...fairplay.pack import Cheat
 from ...fairplay.source import new_secret
 from ...fairplay.transcript import ChainError, Link, Transcript, signing_text
 from ..json_text import plain_text
-from .fair_pack import is_secret
 from .messages import (
     CHAT_KEPT,
     NAME_MAX,
@@ -68,6 +67,8 @@ RATE_BURST = 60
 RATE_PER_S = 10.0
 #: The level of the computer that stands in for a paused player, on that player's own page.
 STAND_IN_LEVEL = 3
+#: A page's clock that jumps by more than this between two calls was not running (the page ticks every second).
+ASLEEP_MS = 5_000
 #: A hello is answered (the links the other lacks sent again) at most this often.
 HELLO_EVERY_MS = 5_000
 
@@ -416,7 +417,18 @@ class PeerSession:
         return self.take()
 
     def _clock(self, now: Any) -> None:
-        self.now = max(self.now, check_now(now))
+        """Time passes on this page. A jump of more than ASLEEP_MS between two calls (the page ticks every second
+        while it runs) means this page was not running: closed, asleep, or its tab throttled. That time is its own
+        absence, as a closed page's is: it never counts as the other's."""
+        now = check_now(now)
+        gap = now - self.now
+        if self.now and gap > ASLEEP_MS:
+            self.outage = max(self.outage, gap)
+            if self.away_since is not None:
+                self.away_since += gap
+            if self.waiting_since is not None:
+                self.waiting_since += gap
+        self.now = max(self.now, now)
 
     def _spend_token(self) -> bool:
         self._tokens = min(RATE_BURST, self._tokens + (self.now - self._tokens_at) * RATE_PER_S / 1000)
@@ -666,6 +678,8 @@ class PeerSession:
             self.pause(now)
         elif kind == "voice":
             self._send(body)  # the call itself ended with the page
+        elif kind == "shuffle" and self.referee is not None:
+            self._send_all(self.referee.prepare_next())  # the next pack, begun in idle time (tick)
         elif kind == "back":
             self.back(now)
         elif kind == "rematch":
@@ -683,7 +697,7 @@ def _digest(text: str) -> str:
 
 
 def _hex64(value: Any) -> str:
-    if not is_secret(value):
+    if not (isinstance(value, str) and len(value) == 64 and all(c in "0123456789abcdef" for c in value)):
         raise PeerError("a coin's half is 64 lowercase hex digits")
     return str(value)
 
