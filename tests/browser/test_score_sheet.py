@@ -19,6 +19,7 @@ from .conftest import Site, Watch
 from .helpers import actions, do, legal_cards, new_game, open_table, phase
 from .test_a11y import assert_fits_a_phone, axe_check
 from .test_i18n_deck import words
+from .test_table import SCRIPTED_AT20
 
 pytestmark = pytest.mark.browser
 
@@ -188,3 +189,37 @@ def test_the_sheet_fits_a_phone(
     assert_fits_a_phone(page, f"the score sheet at {width} px")
     page.locator(f"{SHEET} [data-action='sheet-close']").click()
     expect(page.locator(SHEET)).to_be_hidden()
+
+
+def test_the_sheet_keeps_the_sessions_bummerls_across_matches(site: Site, page: Page, watch: Watch) -> None:
+    """A match won, a new match (one tap), a match lost: the sheet of the new game still tallies both, as on
+    paper; a reload keeps the tally and counts nothing twice."""
+    watch.attach(page)
+    open_table(page, site.url)
+    new_game(page, **SCRIPTED_AT20, rules={"match_target": 1})
+    for step in ("exchange", "marry:H", "close", "KH", "AH", "TH", "claim"):
+        do(page, step)
+    assert phase(page) == "match_over"
+    new_game(page, preset="KLUB20", seed=3, dealer=1, rules={"match_target": 1})
+    do(page, "resign")
+    assert phase(page) == "match_over"
+
+    def tally() -> list[str]:
+        page.locator("#match-score").click()
+        sheet = page.locator("#sheet-dialog")
+        expect(sheet).to_be_visible()
+        expect(page.locator("#sheet-tally-won")).to_have_text("Won: you 1, the computer 1")
+        rows: list[str] = page.locator("#sheet-tally tbody tr").evaluate_all(
+            "rows => rows.map(r => r.dataset.winner + ' ' + r.innerText.replace(/\\s+/g, ' ').trim())"
+        )
+        page.keyboard.press("Escape")
+        expect(sheet).to_have_count(0)
+        return rows
+
+    rows = tally()
+    assert [row.split(" ")[0] for row in rows] == ["me", "opp"], rows
+    assert "Austrian Schnapsen" in rows[0] and rows[0].endswith("You 1 0"), rows
+    assert "Snapszer Klub" in rows[1] and rows[1].endswith("Computer 0 1"), rows
+    page.reload()
+    open_table(page, site.url)
+    assert tally() == rows

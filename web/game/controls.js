@@ -7,6 +7,7 @@
 import { t } from "../platform/i18n.js";
 import { block } from "../platform/identity.js";
 import { saveFile } from "../platform/save-file.js";
+import { loadTally } from "../platform/tally.js";
 import { confirmStep } from "../screens/confirm.js";
 import { openLink } from "../screens/links.js";
 import { exportRecord, importRecord } from "../screens/records.js";
@@ -178,7 +179,8 @@ export async function showSheet() {
   const view = state.view;
   if (!view) return; // two players changing hands: nothing is shown
   const { openSheet } = await import("../screens/sheet.js");
-  openSheet(view);
+  // Against the computer, the sheet also keeps the session's tally of Bummerls, across matches.
+  openSheet(view, state.meta.mode === "computer" ? loadTally() : []);
 }
 
 /**

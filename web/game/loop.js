@@ -14,6 +14,7 @@
 
 import { t } from "../platform/i18n.js";
 import { beginGame, noteAssistance, noteFinishedDeal } from "../platform/stats.js";
+import { newTallyGame, tallyMatch } from "../platform/tally.js";
 import { confirmStep } from "../screens/confirm.js";
 import { overridesFor, saveCustomRules } from "../screens/custom-rules.js";
 import { newSeating } from "../screens/modes.js";
@@ -100,7 +101,9 @@ function countsInStats() {
  * @param {View | null} [view]
  */
 export function recordStats(view = state.view) {
-  if (countsInStats()) noteFinishedDeal(view, { level: state.settings.level, presets: state.presets });
+  if (!countsInStats()) return;
+  noteFinishedDeal(view, { level: state.settings.level, presets: state.presets });
+  if (view) tallyMatch(view);
 }
 
 /** An undo or a hint: the match in play will count in the totals but not in the rating. */
@@ -270,6 +273,7 @@ export async function startGame(options, { animate = true, counted = true } = {}
   state.game = answer.table;
   state.gameStart = state.steps;
   beginGame({ counted });
+  if (counted) newTallyGame(`${Date.now()}.${answer.table}`);
   state.message = "";
   state.hint = null;
   state.paused = false;

@@ -4,13 +4,16 @@
 // points it brought, and in a session of several matches (Bummerls) each
 // match's result. Everything comes from the engine's view.sheet; this module
 // only lays it out, from the seat at the bottom of the table. It shows the
-// sheet as it stood when it was opened.
+// sheet as it stood when it was opened. Under it, against the computer, the
+// session's tally of Bummerls across matches (platform/tally.js).
 
 import { has, t } from "../platform/i18n.js";
+import { tallyTotals } from "../platform/tally.js";
 import { h, presetName } from "../table/table.js";
 import { closeOnBackdrop } from "./confirm.js";
 
 /** @import { Seat, SheetBummerl, SheetDeal, View } from "../../types/engine.js" */
+/** @import { TallyLine } from "../platform/tally.js" */
 
 // The bases worth naming on the sheet (the others follow from how the deal ended).
 export const NAMED_BASES = ["schwarz", "schneider"];
@@ -153,6 +156,40 @@ function bummerlsTable(bummerls, me) {
 }
 
 /**
+ * The session's tally: the Bummerls each side won, and every match finished in this tab, with its rules and score.
+ * @param {TallyLine[]} lines
+ */
+function tallySection(lines) {
+  const totals = tallyTotals(lines);
+  const rows = lines.map((line, i) =>
+    h(
+      "tr",
+      { "data-winner": line.won ? "me" : "opp" },
+      h("th", { scope: "row", class: "sheet-n", text: String(i + 1) }),
+      h("td", {
+        class: "sheet-how",
+        text: `${presetName({ id: line.preset, name: line.name })} · ${line.won ? t("seat.you") : t("seat.computer")}`,
+      }),
+      h("td", { class: "sheet-num", text: String(line.me) }),
+      h("td", { class: "sheet-num", text: String(line.opp) }),
+    ),
+  );
+  return h(
+    "section",
+    { id: "sheet-tally", "aria-labelledby": "sheet-tally-title" },
+    h("h3", { id: "sheet-tally-title", text: t("sheet.tally") }),
+    h("p", { class: "sheet-tally-won", id: "sheet-tally-won", text: t("sheet.tallyWon", totals) }),
+    h(
+      "table",
+      { class: "sheet-table" },
+      h("caption", { class: "visually-hidden", text: t("sheet.tally") }),
+      headRow(numberHeading(t("sheet.matchWord")), t("sheet.winner"), 0),
+      h("tbody", {}, ...rows),
+    ),
+  );
+}
+
+/**
  * The sheet's body for ``view``.
  * @param {View} view
  */
@@ -202,10 +239,12 @@ function body(view) {
 }
 
 /**
- * Open the score sheet of ``view`` (the view on the table, for the seat at its bottom).
+ * Open the score sheet of ``view`` (the view on the table, for the seat at its bottom), with the session's
+ * ``tally`` of finished matches under it (none: no tally).
  * @param {View} view
+ * @param {TallyLine[]} [tally]
  */
-export function openSheet(view) {
+export function openSheet(view, tally = []) {
   if (dialog) dialog.remove(); // rebuilt: the words follow the language, the lines the game
   const close = h("button", {
     type: "button",
@@ -220,7 +259,7 @@ export function openSheet(view) {
       "dialog",
       { class: "dialog dialog-wide sheet-dialog", id: "sheet-dialog", "aria-labelledby": "sheet-title" },
       h("div", { class: "dialog-head" }, h("h2", { id: "sheet-title", text: t("sheet.title") }), close),
-      h("div", { id: "sheet-body" }, ...body(view)),
+      h("div", { id: "sheet-body" }, ...body(view), ...(tally.length ? [tallySection(tally)] : [])),
     )
   );
   close.addEventListener("click", () => built.close());
