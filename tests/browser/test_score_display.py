@@ -14,6 +14,7 @@ from playwright.sync_api import Page, expect
 
 from .conftest import BOOT_TIMEOUT_MS, Site, Watch
 from .helpers import do, legal_cards, new_game, open_table, wait_ready
+from .modes_helpers import set_preferences
 from .test_i18n_deck import LANGUAGES, choose, words
 
 pytestmark = pytest.mark.browser
@@ -73,8 +74,12 @@ def test_each_points_mode_shows_the_right_totals(site: Site, page: Page, watch: 
                 assert points.get_attribute("title") is None
         # Counting in your head means it: no list of your won cards either while the points are hidden.
         expect(won_cards).to_have_count(0 if mode == "hide" else 2 * len(view["my_tricks"]))
-    # "As the rules suggest": hidden where 66 is claimed by hand (AT20), both shown where it ends the deal by itself.
+    # "As the rules suggest": where 66 is claimed by hand (AT20) a newcomer sees their own points, and nobody's
+    # after finishing the tutorial (or three matches); both where 66 ends the deal by itself.
     set_points(page, "auto")
+    assert shown(page) == (mine, "")
+    page.evaluate("localStorage.setItem('sixty-six.tutorial', JSON.stringify({finished: Date.now()}))")
+    new_game(page, preset="AT20", seed=5, dealer=1)
     assert shown(page) == ("", "")
     new_game(page, preset="KLUB20", seed=5, dealer=1)
     do(page, legal_cards(page)[0])
@@ -88,6 +93,29 @@ def test_each_points_mode_shows_the_right_totals(site: Site, page: Page, watch: 
     assert page.evaluate("window.__test.settings()")["points"] == "own"
     view = page.evaluate("window.__test.view()")
     assert shown(page) == (plural_en(view["my_points"]), "")
+
+
+@pytest.mark.page_logic
+def test_a_newcomer_sees_their_own_points_but_never_in_a_ranked_game(site: Site, page: Page, watch: Watch) -> None:
+    watch.attach(page)
+    open_table(page, site.url)
+    new_game(page, preset="HU24", seed=5, dealer=1)  # 66 claimed by hand
+    do(page, legal_cards(page)[0])
+    view: dict[str, Any] = page.evaluate("window.__test.view()")
+    assert view["rules"]["claim_mode"] == "manual"
+    assert shown(page) == (plural_en(view["my_points"]), "")
+    set_preferences(page, ranked=True)
+    new_game(page, preset="HU24", seed=5, dealer=1)
+    do(page, legal_cards(page)[0])
+    assert shown(page) == ("", "")
+    # Three matches played: no newcomer any more.
+    set_preferences(page, ranked=False)
+    for _ in range(3):
+        new_game(page, preset="KLUB20", seed=3, dealer=1, rules={"match_target": 1})
+        do(page, "resign")
+    new_game(page, preset="HU24", seed=5, dealer=1)
+    do(page, legal_cards(page)[0])
+    assert shown(page) == ("", "")
 
 
 def pile_labels(page: Page) -> dict[str, Any]:

@@ -83,8 +83,9 @@ def test_the_first_visit_offers_a_guided_deal(site: Site, page: Page, watch: Wat
     page.locator("[data-action='tutorial-finish']").click()
     expect(page.locator("#coach")).to_have_count(0)
     expect(page.locator(".coach-target")).to_have_count(0)
-    # The tutorial deal is not counted, and the offer is not made again.
+    # The tutorial deal is not counted, and the offer is not made again; finished, it ends the newcomer's help.
     assert page.evaluate("window.__test.stats()")["buckets"] == {}
+    assert "finished" in page.evaluate("JSON.parse(localStorage.getItem('sixty-six.tutorial'))")
     page.reload()
     wait_ready(page, BOOT_TIMEOUT_MS)
     expect(page.locator("#tutorial-offer")).to_have_count(0)

@@ -7,6 +7,7 @@
 
 import { BOOT_WORDS_IN_ENGLISH, showBootFailure } from "../boot.js";
 import { has, t } from "../platform/i18n.js";
+import { isNewcomer } from "../platform/newcomer.js";
 import { seatNames } from "../screens/modes.js";
 import { resultButtons } from "../screens/records.js";
 import { pointsMode } from "../screens/settings.js";
@@ -74,6 +75,18 @@ export function focusPlay() {
   /** @type {HTMLElement | null} */ (nextFocus())?.focus({ preventScroll: true });
 }
 
+// Whether the game in play helps a newcomer: asked once a game (the statistics are read from storage).
+let newcomerOf = { game: /** @type {string | null} */ (null), helped: false };
+
+/** A newcomer's game against the computer, not ranked (platform/newcomer.js). */
+function newcomerHelped() {
+  if (newcomerOf.game !== state.game) {
+    const helped = state.meta.mode === "computer" && !state.meta.ranked && isNewcomer();
+    newcomerOf = { game: state.game, helped };
+  }
+  return newcomerOf.helped;
+}
+
 /** @param {Element} node */
 function cardIndex(node) {
   return [...dom.myHand.children].indexOf(node);
@@ -88,7 +101,11 @@ export function draw() {
     const covered = state.handover !== null;
     render(dom, covered ? curtain(state.model) : state.model, {
       // A puzzle shows all its side knows (the points it could count, the cards played), whatever the setting.
-      pointsMode: covered ? "hide" : state.puzzle ? "both" : pointsMode(state.settings, state.model.rules),
+      pointsMode: covered
+        ? "hide"
+        : state.puzzle
+          ? "both"
+          : pointsMode(state.settings, state.model.rules, newcomerHelped()),
       interactive: state.booted && !state.busy && !covered && (!state.puzzle || state.puzzle.playing()),
       thinking: state.thinking,
       message: state.message || modeStatus(),

@@ -124,13 +124,15 @@ export function dealerArgument(settings) {
 /**
  * Which running points to show: "hide" | "own" | "both".
  * The default follows RULES.md §3.1 (UI options): shown for presets where
- * 66 ends the deal automatically, hidden where players claim by hand.
+ * 66 ends the deal automatically, hidden where players claim by hand, but
+ * for a ``newcomer`` (platform/newcomer.js), who sees their own.
  * @param {Settings} settings
  * @param {Pick<RuleSet, "claim_mode"> | null | undefined} rules
  */
-export function pointsMode(settings, rules) {
+export function pointsMode(settings, rules, newcomer = false) {
   if (settings.points !== "auto") return settings.points;
-  return rules && rules.claim_mode === "auto" ? "both" : "hide";
+  if (rules && rules.claim_mode === "auto") return "both";
+  return newcomer ? "own" : "hide";
 }
 
 /**

@@ -12,6 +12,7 @@
 // the prompts that apply.
 
 import { t } from "../platform/i18n.js";
+import { TUTORIAL_KEY } from "../platform/newcomer.js";
 import { cardLabel, suitName } from "../table/cards.js";
 import { h } from "../table/table.js";
 
@@ -33,7 +34,7 @@ import { h } from "../table/table.js";
  * @typedef {{update: (view: View) => void, acted: (action: Action) => void, end: () => void, redraw: () => void}} Tutorial
  */
 
-export const STORAGE_KEY = "sixty-six.tutorial";
+export const STORAGE_KEY = TUTORIAL_KEY;
 
 /** new_game's arguments for the tutorial deal (the pack in dealing order: 3T2, the computer deals). */
 export const TUTORIAL_GAME = Object.freeze({
@@ -255,6 +256,7 @@ export function createTutorial({ anchor, root, onEnd }) {
       });
       next.addEventListener("click", () => {
         if (step.until === "finish") {
+          markSeen("finished"); // no newcomer any more (platform/newcomer.js)
           end();
           return;
         }
