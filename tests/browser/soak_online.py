@@ -1,12 +1,14 @@
 """Online soak: two pages of the built site play many whole deals over one data channel.
 
-``python -m tests.browser.soak_online [--deals 50] [--seed 1] [--json FILE]``
+``python -m tests.browser.soak_online [--deals 50] [--seed 1] [--think-ms 0] [--json FILE]``
 
 Two Chromium contexts (Debian's Chromium, as in the browser tests) meet by
 invitation link and answer code over the loopback interface, with no STUN
 server, and play random legal moves in the test mode (no pauses between
 moves, so the figures are the channel's, the engines' and the drawing's),
 with a rematch whenever a match ends, until ``--deals`` deals are over.
+``--think-ms``: each move waits that long first, as a player thinks (the
+pages then shuffle the next pack in their idle time, as in real play).
 
 It checks that nothing was lost or duplicated: every message one side sent
 was received by the other (the channel numbers each one and closes on a gap
@@ -25,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import statistics
 import subprocess
@@ -102,7 +105,7 @@ def summary(times: list[float]) -> dict[str, float]:
     }
 
 
-def soak(deals: int, seed: int) -> dict[str, Any]:
+def soak(deals: int, seed: int, think_ms: int = 0) -> dict[str, Any]:
     dist = ROOT / "dist"
     if not (dist / "sw.js").is_file():
         subprocess.run([sys.executable, str(ROOT / "build.py"), "build"], cwd=ROOT, check=True)
@@ -134,6 +137,8 @@ def soak(deals: int, seed: int) -> dict[str, Any]:
                     host.page.locator("#online-rematch").click()
                     state = agree(host, guest, state)
                     continue
+                if think_ms:
+                    time.sleep(think_ms / 1000)
                 if not (move(host, rng) or move(guest, rng)):
                     state = wait_change(host, guest, state)
                     continue
@@ -170,7 +175,9 @@ def soak(deals: int, seed: int) -> dict[str, Any]:
         "guest_clicks_timed": len(times),
         "click_to_both_tables_ms": summary(times),
         "between_deals_ms": summary(waits),
+        "think_ms": think_ms,
         "wall_s": round(time.monotonic() - started, 1),
+        "load_1min": round(os.getloadavg()[0], 1),
     }
 
 
@@ -178,9 +185,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deals", type=int, default=50)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--think-ms", type=int, default=0)
     parser.add_argument("--json", type=Path)
     args = parser.parse_args(argv)
-    report = soak(args.deals, args.seed)
+    report = soak(args.deals, args.seed, args.think_ms)
     text = json.dumps(report, indent=2)
     print(text)
     if args.json:
