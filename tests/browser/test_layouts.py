@@ -97,7 +97,9 @@ def test_large_screens_grow_the_table(site: Site, context: BrowserContext, watch
     watch.attach(page)
     open_table(page, site.url)
     new_game(page, **YOU_LEAD)
+    play_a_card(page)  # a last trick to show
     sizes: dict[str, Any] = {}
+    around: dict[str, tuple[float, float, float, float]] = {}
     for width, height in ((1280, 800), (1920, 1080), (2560, 1440), (3840, 2160)):
         page.set_viewport_size({"width": width, "height": height})
         where = f"{width}x{height}"
@@ -105,11 +107,22 @@ def test_large_screens_grow_the_table(site: Site, context: BrowserContext, watch
         no_scrolling(page, where)
         table = box(page, "#table")
         sizes[where] = (box(page, "#my-hand .card")["width"], table["width"] / width, table["height"] / height)
+        # What goes with the table: the top bar's height, its button's, the side panel's width, a last-trick card's.
+        around[where] = (
+            box(page, ".topbar")["height"],
+            box(page, "#open-settings")["height"],
+            box(page, "#panel")["width"],
+            box(page, "#last-trick .card")["width"],
+        )
     card = [s[0] for s in sizes.values()]
     # The cards grow with the screen: on 4K nearly twice as wide as on 1080p.
     assert card == sorted(card) and card[3] >= 1.8 * card[1], sizes
     assert all(share >= 0.5 for _, share, _ in sizes.values()), sizes  # the table keeps half the width or more
     assert all(share >= 0.85 for _, _, share in sizes.values()), sizes  # and most of the height
+    # The top bar and the side panel grow with it, and on large screens a last-trick card is half a hand card.
+    small, large = around["1280x800"], around["2560x1440"]
+    assert large[0] >= 1.3 * small[0] and large[1] >= 1.2 * small[1] and large[2] >= 1.5 * small[2], around
+    assert all(a[3] >= 0.45 * c for a, c in list(zip(around.values(), card, strict=True))[1:]), (around, card)
 
 
 #: Phones upright and sideways, a desktop and a large screen.
