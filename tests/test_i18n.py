@@ -125,6 +125,7 @@ def families() -> set[str]:
         keys |= {f"rank.{deck}.{r}" for r in RANKS}
         keys |= {f"rankShort.{deck}.{r}" for r in RANKS}
         keys.add(f"deck.{deck}")
+        keys.add(f"deck.{deck}.suits")
     keys |= {f"lang.{code}" for code in js_list(sources["platform/i18n.js"], "LANGUAGES")}
     keys |= {f"level.{n}" for n in js_list(sources["screens/settings.js"], "LEVELS")}
     keys |= {f"dealer.{k}" for k in js_list(sources["screens/settings.js"], "DEALERS")}

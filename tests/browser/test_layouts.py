@@ -10,11 +10,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from playwright.sync_api import BrowserContext, FloatRect, Page
+from playwright.sync_api import BrowserContext, FloatRect, Page, expect
 
 from .conftest import Site, Watch
 from .helpers import legal_cards, new_game, open_table, step_count
 from .test_a11y import finish_scripted_deal
+from .test_i18n_deck import choose
+from .test_i18n_deck import words as i18n_words
 from .test_table import SCRIPTED_AT20
 
 pytestmark = pytest.mark.browser
@@ -186,3 +188,48 @@ def test_the_way_on_after_a_deal_is_in_view_on_every_screen_shape(
     assert corners == [True, True], f"{where}: the explanation is partly hidden"
     assert "judged when the talon was closed" in reason.inner_text()
     hit_by_a_pointer(page, buttons, f"{where}, the explanation open")
+
+
+#: The options of a select whose text is wider than the select can show: [id, text, needed px, shown px].
+CUT_OPTIONS = """ids => ids.flatMap(id => { const s = document.getElementById(id); const cs = getComputedStyle(s);
+  const shown = s.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 22;
+  return [...s.options].map(o => { const probe = document.createElement('span');
+    probe.style.cssText = 'position:absolute;white-space:pre'; probe.style.font = cs.font; probe.textContent = o.text;
+    document.body.append(probe); const needed = probe.getBoundingClientRect().width; probe.remove();
+    return [id, o.text, Math.round(needed), Math.round(shown)]; }).filter(r => r[2] > r[3]); })"""
+
+
+@pytest.mark.parametrize("width,height", [(390, 844), (1440, 900)])
+def test_the_settings_say_every_choice_whole(
+    site: Site, request: pytest.FixtureRequest, watch: Watch, width: int, height: int
+) -> None:
+    """In the languages with the longest names: no card pattern is cut short; where a rules name or an opponent
+    is (a phone), the whole of it is right under its select. On a desktop nothing is cut."""
+    phone = width < 980
+    page = shape_context(request, phone).new_page()
+    page.set_viewport_size({"width": width, "height": height})
+    watch.attach(page)
+    open_table(page, site.url)
+    for language in ("de", "pl", "ro"):
+        choose(page, language=language)
+        page.locator("#open-settings").click()
+        expect(page.locator("#settings-dialog")).to_be_visible()
+        words = i18n_words(language)
+        where = f"{width}x{height}, {language}"
+        cut = page.evaluate(CUT_OPTIONS, ["setting-deck", "setting-preset", "setting-mode", "setting-points"])
+        assert [row for row in cut if row[0] == "setting-deck" or not phone] == [], f"{where}: {cut}"
+        for deck in ("french", "tell"):
+            page.select_option("#setting-deck", deck)
+            expect(page.locator("#setting-deck-about")).to_have_text(words[f"deck.{deck}.suits"])
+        for preset in ("RO24", "RO20", "HU24"):
+            page.select_option("#setting-preset", preset)
+            expect(page.locator("#setting-preset-about")).to_contain_text(words[f"preset.{preset}"])
+        mode_about = page.locator("#setting-mode-about")
+        for mode in ("hotseat", "watch"):
+            page.select_option("#setting-mode", mode)
+            if phone:
+                expect(mode_about).to_have_text(words[f"modes.mode.{mode}"])
+            else:
+                expect(mode_about).to_be_hidden()
+        page.locator("#settings-cancel").click()
+        expect(page.locator("#settings-dialog")).to_be_hidden()

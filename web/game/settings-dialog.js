@@ -16,7 +16,7 @@ import { DEALERS, deckOf, LEVELS, languageOf, PACES, POINTS_MODES, saveSettings 
 import { DECK_STYLES, setDeckStyle } from "../table/cards.js";
 import { renderKeyHelp, setShortcutsOn, shortcutsOn } from "../table/keyboard.js";
 import { setSoundOn, soundOn } from "../table/sound.js";
-import { fillSelect, presetName } from "../table/table.js";
+import { fillSelect, presetName, rulesSummary } from "../table/table.js";
 import { bootFailed, bootProgress, draw, placeholderTable } from "./draw.js";
 import { mayAbandon, newGame } from "./loop.js";
 import { dom, state } from "./state.js";
@@ -125,6 +125,7 @@ export function openSettings(focusNewGame = false) {
     s.pace,
   );
   fillModeSettings(state.prefs);
+  describeChoices();
   /** @type {HTMLElement} */ (document.getElementById("import-error")).hidden = true;
   /** @type {HTMLInputElement} */ (document.getElementById("setting-confirm-claim")).checked = s.confirmClaim;
   /** @type {HTMLInputElement} */ (document.getElementById("setting-tap-select")).checked = s.tapToSelect;
@@ -143,12 +144,32 @@ export function openSettings(focusNewGame = false) {
 }
 
 /**
+ * Under the cards, the rules and the opponent chosen, their whole description (a long option is cut short in its
+ * select): the pattern's suits, the rules in a sentence, the opponent's whole name (shown on narrow screens).
+ */
+function describeChoices() {
+  const mode = /** @type {HTMLSelectElement} */ (document.getElementById("setting-mode"));
+  /** @type {HTMLElement} */ (document.getElementById("setting-mode-about")).textContent =
+    mode.selectedOptions[0]?.text ?? "";
+  const deck = /** @type {HTMLSelectElement} */ (document.getElementById("setting-deck")).value;
+  /** @type {HTMLElement} */ (document.getElementById("setting-deck-about")).textContent = t(`deck.${deck}.suits`);
+  const id = /** @type {HTMLSelectElement} */ (document.getElementById("setting-preset")).value;
+  const preset = state.presets.find((p) => p.id === id);
+  /** @type {HTMLElement} */ (document.getElementById("setting-preset-about")).textContent = preset
+    ? rulesSummary(preset.rules)
+    : "";
+}
+
+/**
  * Listen to the settings dialog: its closing (onSettingsClosed), Cancel and the backdrop (closed
  * unsaved), and "new game", which asks first while a match is in play (no: the dialog stays open).
  */
 export function installSettingsDialog() {
   const dialog = /** @type {HTMLDialogElement} */ (document.getElementById("settings-dialog"));
   dialog.addEventListener("close", onSettingsClosed);
+  for (const id of ["setting-deck", "setting-preset", "setting-mode"]) {
+    /** @type {HTMLElement} */ (document.getElementById(id)).addEventListener("change", describeChoices);
+  }
   closeOnBackdrop(dialog);
   /** @type {HTMLElement} */ (document.getElementById("settings-cancel")).addEventListener("click", () =>
     dialog.close(),

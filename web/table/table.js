@@ -632,8 +632,11 @@ function renderMatch(dom, model) {
   dom.caption.textContent = name;
 }
 
-/** @param {RuleSet} rules */
-function rulesSummary(rules) {
+/**
+ * The rules in a sentence: "Austrian Schnapsen: 20 cards, claim 66 yourself, match to 7."
+ * @param {RuleSet} rules
+ */
+export function rulesSummary(rules) {
   const parts = [
     tp("rules.deck", rules.deck),
     rules.claim_mode === "auto" ? t("rules.auto") : t("rules.manual"),
