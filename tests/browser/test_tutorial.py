@@ -188,3 +188,18 @@ def test_a_first_visit_by_a_link_is_not_offered_the_tutorial(site: Site, page: P
     page.goto(site.url + OFFER_QUERY)
     wait_ready(page, BOOT_TIMEOUT_MS)
     expect(page.locator("#tutorial-offer")).to_be_visible()
+
+
+def test_the_tutorial_keeps_the_hand_in_view_on_a_desktop(site: Site, page: Page, watch: Watch) -> None:
+    """At 1440 x 900 the guide stands beside the table: the whole hand is in the window, and nothing scrolls."""
+    watch.attach(page)
+    page.set_viewport_size({"width": 1440, "height": 900})
+    open_table(page, site.url, OFFER_QUERY)
+    page.locator("[data-action='tutorial-start']").click()
+    expect(page.locator("#coach")).to_be_visible()
+    wait_ready(page)
+    hand = page.locator("#my-hand .card").evaluate_all("cs => cs.map(c => c.getBoundingClientRect().bottom)")
+    assert hand and max(hand) <= 900, hand
+    assert page.evaluate("document.documentElement.scrollHeight <= innerHeight"), "the page scrolls"
+    coach = page.locator("#coach").bounding_box()
+    assert coach is not None and coach["y"] + coach["height"] <= 900, coach

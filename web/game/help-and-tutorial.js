@@ -43,8 +43,11 @@ async function startTutorial() {
   state.tutorial?.end();
   cancelAi();
   await run(() => startGame({ ...TUTORIAL_GAME, seating: { ...PLAIN_SEATING } }, { counted: false }));
+  // Beside the table where the side panel is (wide screens), under the status line on narrower ones: either way
+  // the hand stays in view.
+  const panel = /** @type {HTMLElement} */ (document.querySelector("#panel > .panel-block"));
   state.tutorial = createTutorial({
-    anchor: dom.status,
+    anchor: matchMedia("(min-width: 980px)").matches ? panel : dom.status,
     root: dom.root,
     onEnd: () => {
       state.tutorial = null;
