@@ -139,7 +139,8 @@ HIT_AT_CENTRES = """sel => [...document.querySelectorAll(sel)].map(b => {
 
 
 def shape_context(request: pytest.FixtureRequest, phone: bool) -> BrowserContext:
-    """A phone's context (touch) or a desktop's, warm; only the one asked for is made."""
+    """A phone's context (touch) or a desktop's, warm; only the one asked for is made. (A test that uses it takes
+    ``browser_name``, so that it runs in every browser asked for.)"""
     found: BrowserContext = request.getfixturevalue("phone_context" if phone else "context")
     return found
 
@@ -153,7 +154,7 @@ def hit_by_a_pointer(page: Page, selector: str, where: str) -> None:
 
 @pytest.mark.parametrize("width,height", SHAPES)
 def test_the_way_on_after_a_deal_is_in_view_on_every_screen_shape(
-    site: Site, request: pytest.FixtureRequest, watch: Watch, width: int, height: int
+    site: Site, request: pytest.FixtureRequest, watch: Watch, browser_name: str, width: int, height: int
 ) -> None:
     phone = width < 980
     page = shape_context(request, phone).new_page()
@@ -201,7 +202,7 @@ CUT_OPTIONS = """ids => ids.flatMap(id => { const s = document.getElementById(id
 
 @pytest.mark.parametrize("width,height", [(390, 844), (1440, 900)])
 def test_the_settings_say_every_choice_whole(
-    site: Site, request: pytest.FixtureRequest, watch: Watch, width: int, height: int
+    site: Site, request: pytest.FixtureRequest, watch: Watch, browser_name: str, width: int, height: int
 ) -> None:
     """In the languages with the longest names: no card pattern is cut short; where a rules name or an opponent
     is (a phone), the whole of it is right under its select. On a desktop nothing is cut."""
@@ -233,3 +234,23 @@ def test_the_settings_say_every_choice_whole(
                 expect(mode_about).to_be_hidden()
         page.locator("#settings-cancel").click()
         expect(page.locator("#settings-dialog")).to_be_hidden()
+
+
+@pytest.mark.parametrize("width,height", [(390, 844), (844, 390), (1440, 900)])
+def test_a_notice_leaves_the_computers_hand_in_view(
+    site: Site, request: pytest.FixtureRequest, watch: Watch, browser_name: str, width: int, height: int
+) -> None:
+    """Damaged statistics are said in a notice at the top of the table; the computer's cards stay in view below."""
+    page = shape_context(request, width < 980).new_page()
+    page.set_viewport_size({"width": width, "height": height})
+    watch.attach(page)
+    page.goto(site.url + "icon.svg")  # a document of the site where no game runs (that might save over it)
+    page.evaluate("localStorage.setItem('sixty-six.stats', '{damaged')")
+    open_table(page, site.url)
+    expect(page.locator("#notice")).to_be_visible()
+    page.evaluate("scrollTo(0, 0)")
+    hit_by_a_pointer(page, "#opp-hand .card", f"{width}x{height}, with a notice")
+    hit_by_a_pointer(page, "#notice-close", f"{width}x{height}, with a notice")
+    page.locator("#notice-close").click()
+    expect(page.locator("#notice")).to_be_hidden()
+    assert page.evaluate("getComputedStyle(document.querySelector('.seat-opponent')).marginTop") == "0px"

@@ -310,7 +310,7 @@ def shown_cards(page: Page, where: str) -> list[str]:
 
 @pytest.mark.parametrize("width,height", [(390, 844), (1440, 900)])
 def test_a_puzzle_keeps_the_hand_in_view_and_shows_what_the_side_knows(
-    site: Site, request: pytest.FixtureRequest, watch: Watch, width: int, height: int
+    site: Site, request: pytest.FixtureRequest, watch: Watch, browser_name: str, width: int, height: int
 ) -> None:
     """With the running points hidden by the settings: the points of both seats and both seats' tricks show; the
     bar takes at most 15% of a phone's height; every card of the hand is hit by a pointer at its centre while

@@ -114,8 +114,8 @@ export function draw() {
     decorateModes();
     decorate(dom.root, dom.myHand);
     refocus(focused);
-  } else if (state.handover) {
-    blankTable();
+  } else if (state.handover || state.online) {
+    blankTable(); // nothing of a game to play: the hand-over screen, or an online game not dealt yet
     decorateModes();
   }
   // A tutorial deal is against the computer: ready, it has a view.
@@ -161,8 +161,28 @@ export function announce(text) {
  * @param {string} text
  */
 export function notify(text) {
+  const notice = /** @type {HTMLElement} */ (document.getElementById("notice"));
   /** @type {HTMLElement} */ (document.getElementById("notice-text")).textContent = text;
-  /** @type {HTMLElement} */ (document.getElementById("notice")).hidden = !text;
+  notice.hidden = !text;
+  makeRoomForNotice(notice);
+}
+
+/** @type {ResizeObserver | null} */
+let noticeWatch = null;
+
+/**
+ * The notice stands at the top of the table: the computer's seat moves down by its height (styles.css
+ * --notice-room), as long as it shows and however many lines it takes.
+ * @param {HTMLElement} notice
+ */
+function makeRoomForNotice(notice) {
+  const room = () =>
+    dom.root.style.setProperty("--notice-room", notice.hidden ? "0px" : `${notice.offsetTop + notice.offsetHeight}px`);
+  if (!noticeWatch && typeof ResizeObserver === "function") {
+    noticeWatch = new ResizeObserver(room);
+    noticeWatch.observe(notice);
+  }
+  room();
 }
 
 function namesOfSeats() {
@@ -182,7 +202,7 @@ function modeStatus() {
   return t("modes.named.turn", { name: /** @type {string[]} */ (namesOfSeats())[view.to_act] }); // watching: named
 }
 
-/** Two players: while the device changes hands the table shows nothing of either hand. */
+/** While the device changes hands (two players), or an online game waits for its first deal: no cards. */
 function blankTable() {
   for (const node of [dom.myHand, dom.oppHand, dom.trick, dom.actions, dom.result, dom.lastTrick, dom.myTricks]) {
     node.replaceChildren();
