@@ -231,3 +231,26 @@ def test_the_focus_lands_on_your_play_after_a_dialog_and_a_new_deal(site: Site, 
     assert table_data(page)["toAct"] == "0", "the computer has led: your turn"
     now = focused(page)
     assert now["inHand"] and now["legal"] == "1", f"after N the focus is on {now}"
+
+
+@pytest.mark.parametrize(
+    "opener,dialog",
+    [
+        ("#open-settings", "#settings-dialog"),
+        ("#open-help", "#help-dialog"),
+        ("#match-score", "#sheet-dialog"),
+        ("#open-puzzles", "#puzzles-dialog"),
+    ],
+)
+def test_escape_gives_the_focus_back_to_the_dialogs_opener(
+    site: Site, page: Page, watch: Watch, opener: str, dialog: str
+) -> None:
+    """Opened by keys and closed by Escape, each dialog gives the focus back where it was taken from."""
+    watch.attach(page)
+    open_table(page, site.url)
+    tab_to(page, opener)
+    page.keyboard.press("Enter")
+    expect(page.locator(dialog)).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(page.locator(dialog)).to_be_hidden()
+    expect(page.locator(opener)).to_be_focused()
