@@ -44,7 +44,7 @@ from .online_helpers import Player, agree, connect_by_link, move, new_player, wa
 
 #: Each page notes its card clicks in its own hand and when each card is drawn in the trick (epoch ms).
 TIMING_SCRIPT = """
-window.__soak = { clicks: [], shown: [], hands: [] };
+window.__soak = { clicks: [], shown: [], results: [] };
 const now = () => performance.timeOrigin + performance.now();
 document.addEventListener("click", (event) => {
   const card = event.target instanceof Element && event.target.closest("#my-hand [data-card]");
@@ -57,10 +57,12 @@ new MutationObserver(() => {
     drawn.add(card);
     window.__soak.shown.push([card.dataset.card, now()]);
   }
-  const hand = document.querySelectorAll("#my-hand [data-card]").length;
-  if (hand !== window.__soak.lastHand) window.__soak.hands.push([hand, now()]);
-  window.__soak.lastHand = hand;
-}).observe(document, { subtree: true, childList: true });
+  const result = document.getElementById("result");
+  const over = Boolean(result && !result.hidden);
+  const matchOver = Boolean(window.__test && window.__test.view() && window.__test.view().game_over);
+  if (over !== window.__soak.over) window.__soak.results.push([over, now(), matchOver]);
+  window.__soak.over = over;
+}).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ["hidden"] });
 """
 
 
@@ -83,16 +85,17 @@ def latencies(guest: dict[str, Any], host: dict[str, Any]) -> list[float]:
     return out
 
 
-def between_deals(page: dict[str, Any], hand_size: int) -> list[float]:
-    """ms from the last card of a deal drawn in the trick (a hand emptied) to the next hand drawn whole."""
+def between_deals(page: dict[str, Any]) -> list[float]:
+    """ms from a deal's end shown (its result panel) to the next deal drawn (the panel gone), within a match (a
+    rematch waits for both players' clicks)."""
     out = []
-    emptied = None
-    for size, at in page["hands"]:
-        if size == 0:
-            emptied = at
-        elif size >= hand_size and emptied is not None:
-            out.append(at - emptied)
-            emptied = None
+    since = None
+    for over, at, match_over in page["results"]:
+        if over:
+            since = None if match_over else at
+        elif since is not None:
+            out.append(at - since)
+            since = None
     return out
 
 
@@ -161,9 +164,8 @@ def soak(deals: int, seed: int, think_ms: int = 0) -> dict[str, Any]:
             assert host.errors == [] and guest.errors == [], host.errors + guest.errors
             assert g["problems"] == [] and h["problems"] == [], g["problems"] + h["problems"]
             assert all(a == b and a is not None for a, b in results), results
-            hand_size = guest.view()["rules"]["hand_size"]  # type: ignore[index]
             times = latencies(guest.page.evaluate("window.__soak"), host.page.evaluate("window.__soak"))
-            waits = between_deals(guest.page.evaluate("window.__soak"), hand_size)
+            waits = between_deals(guest.page.evaluate("window.__soak"))
             browser.close()
     finally:
         site.stop()

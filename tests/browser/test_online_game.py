@@ -123,6 +123,13 @@ def test_two_browsers_play_a_whole_match_by_link(webrtc_browser: Browser, site: 
     assert host.view() == before
     assert progress(host) == state
 
+    # "New game" during an online game asks first; no keeps the online game as it was.
+    host.page.locator("#new-game").click()
+    host.page.locator("[data-action='settings-new-game']").click()
+    answer_question(host.page, "abandon-online", yes=False)
+    host.page.locator("[data-action='settings-cancel']").click()
+    assert host.online() is not None and host.online()["connected"]  # type: ignore[index]
+
     # A lost connection: 60 seconds to come back; the guest opens the host's new link and finds the same table.
     guest_before = guest.view()
     guest.page.evaluate("() => window.__test.dropConnection()")
@@ -162,6 +169,12 @@ def test_two_browsers_play_a_whole_match_by_link(webrtc_browser: Browser, site: 
     guest.page.locator("#online-resign").click()
     answer_question(guest.page, "online-resign", yes=False)
     assert progress(host) == state and not host.view()["game_over"]  # type: ignore[index]
+
+    # A flood of 1,000 junk texts from the guest's page: dropped unread (by the page's inbox, or by the engine's
+    # rate), said once in words, and the game goes on.
+    guest.page.evaluate("() => { for (let i = 0; i < 1000; i++) window.__test.sendRaw(`junk ${i}`); }")
+    expect(host.page.locator("#notice")).to_contain_text(en["online.flooded"], timeout=STEP_TIMEOUT_MS)
+    play(host, guest, rng, moves=1)
 
     # A guest whose page is closed for more than 60 seconds loses on time: the host says so at once, and signs it
     # alone; the guest, back, learns it and signs it too.
@@ -224,6 +237,8 @@ def test_two_browsers_play_by_room_code_reload_and_catch_a_cheat(
     assert guest.online()["via"] == "room"  # type: ignore[index]
     rng = random.Random(2)
     play(host, guest, rng, moves=3)
+    chat(host, "Jó játékot!")
+    expect(guest.page.locator("#chat-log")).to_contain_text("Jó játékot!")
 
     # Either page reloads mid-deal: both meet again in the same room and go on from the identical state.
     for leaving, staying in ((guest, host), (host, guest)):
@@ -239,6 +254,7 @@ def test_two_browsers_play_by_room_code_reload_and_catch_a_cheat(
         wait_joined(host, guest)
         assert agree(host, guest) == before
         assert (host.view(), guest.view()) == views
+        expect(leaving.page.locator("#chat-log")).to_contain_text("Jó játékot!")  # the chat came back too
         play(host, guest, rng, moves=2)
 
     # The host's page is changed to cheat: its engine signs a card its player does not hold. The guest's engine
@@ -369,10 +385,19 @@ def test_blocked_players_and_borrowed_identities_are_refused(
     wait_booted(host, guest)
     en, de = words("en"), words("de")
 
+    # Closing the invitation says it was withdrawn, and the table goes back to the host's own game; while it
+    # waits for a guest, the table holds no game to play.
+    host_by_link(host, "Anna")
+    assert host.view() is None and host.page.locator("#my-hand [data-card]").count() == 0
+    host.page.locator("#online-close").click()
+    expect(host.page.locator("#notice")).to_contain_text(en["online.invite.cancelled"], timeout=STEP_TIMEOUT_MS)
+    until(host, "() => window.__test.online() === null && window.__test.view() !== null")
+
     # The guest blocks the host while reading the room's rules, before joining.
     link = host_by_link(host, "Anna")
     host_connects(host, guest_answers(guest, link, "Béla"))
     expect(guest.page.locator("#online-rules-host")).to_contain_text("Anna", timeout=STEP_TIMEOUT_MS)
+    expect(guest.page.locator("#online-guest-name")).to_have_value("Béla")  # asked, with the name given before
     anna, bela = host.page.evaluate(IDENTITY_JS), guest.page.evaluate(IDENTITY_JS)
     guest.page.locator("#online-block-host").click()
     expect(guest.page.locator("#online-dialog")).to_be_hidden()

@@ -50,6 +50,8 @@ import { clone, state } from "./state.js";
  *   onLost: ((side: "host" | "guest") => void) | null,
  *   pending: string[],
  *   met: boolean,
+ *   dropped: number,
+ *   shown: string,
  * }} Online
  */
 
@@ -65,6 +67,9 @@ let online = null;
 let ticker;
 /** Messages from the channel and this player's intentions, answered one at a time in order. */
 let inbox = Promise.resolve();
+/** Texts from the other page waiting in the inbox; beyond INBOX_MAX more are dropped unread. */
+let waiting = 0;
+const INBOX_MAX = 100;
 
 /**
  * Run ``task`` after everything queued before it. A failure is said in words and the queue goes on:
@@ -102,6 +107,7 @@ function adopt(game) {
   state.online = { perform: performOnline, leave: leaveOnline };
   clearInterval(ticker);
   ticker = setInterval(() => tick(game), TICK_MS);
+  draw(); // an empty table until the game's first deal is dealt
   return game;
 }
 
@@ -140,6 +146,8 @@ function blank(side, via) {
     onLost: null,
     pending: [],
     met: false,
+    dropped: 0,
+    shown: "",
   };
 }
 
@@ -150,7 +158,6 @@ function leaveGameInPlay() {
   state.model = null;
   state.hint = null;
   state.may = {};
-  draw();
 }
 
 /**
@@ -315,9 +322,19 @@ export function attach(channel) {
  */
 function listen(game, channel) {
   channel.onmessage = (value) => {
+    // A flood from a changed page is dropped here, before the engine: this player's own moves, queued behind it,
+    // must not wait. An honest page never has this many texts waiting; one dropped would be asked for again.
+    if (waiting >= INBOX_MAX) {
+      game.dropped += 1;
+      return;
+    }
+    waiting += 1;
+    const done = () => {
+      waiting -= 1;
+    };
     // In order with the engine's messages: a call's offer comes after the status that put the call on.
-    if (isVoiceSignal(value)) queue(() => voiceSignal(value));
-    else queue(() => received(game, value));
+    if (isVoiceSignal(value)) queue(() => voiceSignal(value).finally(done));
+    else queue(() => received(game, value).finally(done));
   };
   channel.closed.then((reason) => {
     if (online !== game || game.channel !== channel) return;
@@ -358,6 +375,9 @@ async function received(game, value) {
  */
 async function took(game, answer) {
   if (online !== game) return;
+  const shown = JSON.stringify([answer.view, { ...answer.status, now: 0 }, answer.chat.length, answer.finished]);
+  if (!answer.send.length && !answer.refused && shown === game.shown) return; // a tick that changed nothing
+  game.shown = shown;
   sendAll(answer.send);
   if (answer.finished) ended(game, answer.finished); // the match before the rematch that starts now
   const before = game.chat.length;

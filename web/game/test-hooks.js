@@ -65,7 +65,7 @@ export function installTestHooks() {
     online: () => {
       const game = currentOnline();
       if (!game) return null;
-      const { side, session, status, chat, problems, said, via, roomCode } = game;
+      const { side, session, status, chat, problems, said, via, roomCode, dropped } = game;
       const channel = game.channel;
       return clone({
         side,
@@ -74,6 +74,7 @@ export function installTestHooks() {
         chat,
         problems,
         said,
+        dropped,
         via,
         roomCode,
         connected: Boolean(channel?.isOpen),

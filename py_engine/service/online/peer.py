@@ -128,6 +128,8 @@ class PeerSession:
         #: The rematch, once both asked for it (a new session, a new transcript), and the match before it.
         self.successor: PeerSession | None = None
         self.previous: PeerSession | None = None
+        #: This page's clock at its last save (the protocol layer's: peer_commands).
+        self.saved_at = 0
         #: The match, its number of events and this seat's view when last shown (frames start there).
         self.last_drawn: tuple[Any, int, dict[str, Any]] | None = None
         #: The consent to a voice call (the sound itself never passes through an engine); a reload ends a call.

@@ -106,7 +106,12 @@ def _intent(name: str) -> Callable[[Engine, dict[str, Any]], dict[str, Any]]:
                 sent = getattr(session, name)(now)
         except PeerError as e:
             raise ProtocolError("bad_request", str(e)) from None
-        return {**_answer(engine, req["session"], sent), "save": True}
+        # A tick that changed nothing is saved only now and then: the saved clock says since when a closed page
+        # was away, and a save each second would hold up the next move.
+        save = name != "tick" or bool(sent) or session.now - session.saved_at >= TICK_SAVE_MS
+        if save:
+            session.saved_at = session.now
+        return {**_answer(engine, req["session"], sent), "save": save}
 
     return handler
 
@@ -128,6 +133,10 @@ def _offer(req: dict[str, Any]) -> dict[str, Any]:
 def offer(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
     """The room a host's first message offers, for its guest to see before joining (no session is made)."""
     return {"room": _offer(req)}
+
+
+#: How often a page's ticks that change nothing are saved (the saved clock is within this of the truth).
+TICK_SAVE_MS = 5_000
 
 
 def open_session(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:

@@ -252,11 +252,12 @@ class Referee:
         return self._hands[1 if seat == dealer else 0]
 
     def _dealer_of(self, index: int) -> int | None:
-        """Who deals deal ``index``: known once the deal before it is verified."""
+        """Who deals deal ``index``: known once the deal before it is over (its result is the same in both worlds;
+        a world that the end's audit proves false ends the match instead)."""
         m = self.match
         if index == 0:
             return self.first_dealer
-        if m is None or m.finished or len(m.records) != index or not m.deal.over or index - 1 in self._packs:
+        if m is None or m.finished or len(m.records) != index or not m.deal.over:
             return None
         if m.match_over:
             return 1 - m.match_first_dealer
@@ -310,6 +311,8 @@ class Referee:
     def _maybe_start_deal(self, pack: _DealPack) -> list[Message]:
         if pack.dealer < 0 or pack.index in (() if self.match is None else range(len(self.match.records))):
             return []
+        if pack.index - 1 in self._packs:
+            return []  # the deal before is not verified yet: it is, before the next one starts
         if any(p not in pack.shuffle.opened for p in [*self._hand_positions(pack.dealer, self.seat), self._up]):
             return []
         world = self._world_pack(pack)
@@ -413,6 +416,9 @@ class Referee:
         elif not pack.sent_end:
             pack.sent_end = True
             out.append({"t": "end", "deal": index, "keys": pack.shuffle.keys().to_json()})
+            nxt = self._packs.get(index + 1)
+            if nxt is not None:
+                out += self._deal_out(nxt)  # the next hand's keys with this deal's: one trip between deals, not three
             out += self._verify(pack)
         return out
 
