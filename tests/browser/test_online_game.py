@@ -186,6 +186,8 @@ def test_two_browsers_play_a_whole_match_by_link(webrtc_browser: Browser, site: 
     until(host, "() => window.__test.online().status.ending && window.__test.online().status.ending.reason === 'time'")
     expect(host.page.locator("#online-status")).to_contain_text("Béla")
     expect(host.page.locator("#online-status")).to_contain_text(en["online.end.unsigned"].split(":")[0][7:])
+    signed_alone = host.page.evaluate("() => JSON.parse(localStorage.getItem('sixty-six.online-stats')).games")
+    assert signed_alone["one_sided"] == 1 and signed_alone["won"] + signed_alone["lost"] == 1, signed_alone
     link = host.page.locator("#online-invite-link")
     expect(link).not_to_have_value("", timeout=STEP_TIMEOUT_MS)
     guest.page = guest.context.new_page()

@@ -31,7 +31,9 @@ import { clone, state } from "./state.js";
 /**
  * The online game in play: which side this browser is (the host opened the room: seat 0), the engine's session
  * (null until both browsers met and, for the guest, until its player accepted the room), the channel (null while
- * disconnected), how the two met (to meet again) and what the bar shows.
+ * disconnected), how the two met (to meet again) and what the bar shows. The host keeps the room it ``offer``s;
+ * the guest the ``room`` its engine read, and the offer's text (``offerText``) it joins with. ``drawn`` and ``shown``
+ * are the last view and answer drawn (an answer that changes nothing is not drawn again).
  * @typedef {{
  *   side: "host" | "guest",
  *   session: string | null,
@@ -47,6 +49,7 @@ import { clone, state } from "./state.js";
  *   identities: [string, string] | null,
  *   said: string,
  *   drawn: string,
+ *   offerText: string,
  *   onLost: ((side: "host" | "guest") => void) | null,
  *   pending: string[],
  *   met: boolean,
@@ -143,6 +146,7 @@ function blank(side, via) {
     identities: null,
     said: "",
     drawn: "",
+    offerText: "",
     onLost: null,
     pending: [],
     met: false,
@@ -260,7 +264,7 @@ export function guestOnline(channel, via, roomCode, identity) {
           game.roomCode = roomCode;
           game.room = room;
           game.identities = identities;
-          offered = value;
+          game.offerText = value;
           game.channel = channel;
           game.met = true;
           listen(game, channel);
@@ -272,9 +276,6 @@ export function guestOnline(channel, via, roomCode, identity) {
   });
 }
 
-/** The room's offer as it came (the guest joins with it). */
-let offered = "";
-
 /**
  * The guest accepts the room's rules and joins under ``name``.
  * @param {string} name
@@ -284,7 +285,7 @@ export async function joinRoomAsGuest(name) {
   const answer = await ask({
     cmd: "peer_open",
     seat: 1,
-    offer: offered,
+    offer: game.offerText,
     name,
     identities: /** @type {[string, string]} */ (game.identities),
     ...(await keyArgs()),
@@ -375,7 +376,8 @@ async function received(game, value) {
  */
 async function took(game, answer) {
   if (online !== game) return;
-  const shown = JSON.stringify([answer.view, { ...answer.status, now: 0 }, answer.chat.length, answer.finished]);
+  const drawn = JSON.stringify(answer.view);
+  const shown = drawn + JSON.stringify([{ ...answer.status, now: 0 }, answer.chat.length, answer.finished]);
   if (!answer.send.length && !answer.refused && shown === game.shown) return; // a tick that changed nothing
   game.shown = shown;
   sendAll(answer.send);
@@ -386,7 +388,6 @@ async function took(game, answer) {
   game.status = answer.status;
   if (answer.refused) refused(game, answer.refused);
   const view = answer.view;
-  const drawn = JSON.stringify(view);
   if (view && drawn !== game.drawn) {
     game.drawn = drawn;
     const table = /** @type {TableAnswer} */ ({ view, may: {}, handover: null, seating: seatingOf(answer.status) });

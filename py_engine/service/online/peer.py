@@ -526,7 +526,7 @@ class PeerSession:
             "paused": {str(seat): until for seat, until in sorted(self.paused.items())},
             "stand_in": [seat for seat, until in sorted(self.paused.items()) if until <= self.now],
             "voice": self.voice.status(),
-            "shown": None if self.shown is None else {"cards": self._shown_now(), "until": self.shown[1]},
+            "shown": None if self.shown is None else {"cards": self.shown_cards(), "until": self.shown[1]},
             "ending": self.ending,
             "result": self.result,
             "cheat": None if self.cheat is None else {"by": self.cheat.by, "what": self.cheat.what},
@@ -537,7 +537,7 @@ class PeerSession:
             "match": self.match_id,
         }
 
-    def _shown_now(self) -> list[str]:
+    def shown_cards(self) -> list[str]:
         """The other's shown cards it still holds (the ones played since are on the table)."""
         r = self.referee
         if self.shown is None or r is None or r.match is None:

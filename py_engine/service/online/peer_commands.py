@@ -83,7 +83,7 @@ def seat_view(session: PeerSession, legal: list[str]) -> dict[str, Any] | None:
     # The next deal starts by itself once both sides have checked this one; nothing is legal while it is dealt.
     shown["legal"] = legal
     if session.shown is not None:
-        shown["opponent_shown"] = session._shown_now()  # the other's hand, face up for SHOW_MS
+        shown["opponent_shown"] = session.shown_cards()  # the other's hand, face up for SHOW_MS
     if referee.pending_audit():
         shown.pop("reveal", None)  # the other hand is known only when both sides' keys have been checked
         shown["checking"] = True
