@@ -132,6 +132,8 @@ def test_tap_to_pick_picks_then_plays(
     page.locator("#open-settings").click()
     page.locator("#setting-tap-select").check()
     page.locator("[data-action='settings-save']").click()
+    # The dialog's close is handled after the click returns: wait for the saved setting, not a snapshot of it.
+    page.wait_for_function("() => window.__test.settings().tapToSelect === true")
     assert page.evaluate("window.__test.settings().tapToSelect") is True
     new_game(page, **YOU_LEAD)
     first, second = legal_cards(page)[:2]
