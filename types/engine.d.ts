@@ -597,6 +597,8 @@ export interface PeerStatus {
   names: [string | null, string | null];
   identities: [string, string];
   playing: boolean;
+  /** The deal just ended waits for its audit (idle-time work): the page ticks at once. */
+  checking: boolean;
   legal: string[];
   scores: [number, number] | null;
   now: number;

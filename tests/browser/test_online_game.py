@@ -286,7 +286,7 @@ def test_two_browsers_play_by_room_code_reload_and_catch_a_cheat(
     path = tmp_path / "report.json"
     path.write_text(guest.page.evaluate("() => window.__test.savedFile().text"))
     host_identity = host.page.evaluate(IDENTITY_JS)
-    assert guest.page.evaluate(BLOCKED_JS) == [host_identity]
+    until_blocked(guest, [host_identity])
     checked = subprocess.run(
         [sys.executable, "-m", "py_engine.tools.verify_match", "--json", str(path)],
         capture_output=True,
@@ -329,6 +329,15 @@ def words(language: str) -> dict[str, Any]:
 
 IDENTITY_JS = "() => JSON.parse(localStorage.getItem('sixty-six.identity.v1')).public"
 BLOCKED_JS = "() => JSON.parse(localStorage.getItem('sixty-six.blocked.v1') || '[]').map((b) => b.identity)"
+
+
+def until_blocked(player: Player, identities: list[str]) -> None:
+    """Wait until the page's block list (saved once the engine has answered) holds just ``identities``."""
+    player.page.wait_for_function(
+        f"want => JSON.stringify(({BLOCKED_JS})()) === JSON.stringify(want)", arg=identities, timeout=STEP_TIMEOUT_MS
+    )
+
+
 #: Someone else's identity: the public key of a key pair the page makes and forgets (it keeps no private key).
 SOMEONE_ELSE_JS = """async () => {
   const pair = await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, ["sign", "verify"]);
@@ -403,7 +412,7 @@ def test_blocked_players_and_borrowed_identities_are_refused(
     anna, bela = host.page.evaluate(IDENTITY_JS), guest.page.evaluate(IDENTITY_JS)
     guest.page.locator("#online-block-host").click()
     expect(guest.page.locator("#online-dialog")).to_be_hidden()
-    assert guest.page.evaluate(BLOCKED_JS) == [anna]
+    until_blocked(guest, [anna])
     assert guest.online() is None
 
     # That host's next invitation is refused by the guest's page, in words on both sides.
@@ -429,7 +438,7 @@ def test_blocked_players_and_borrowed_identities_are_refused(
     # The host blocks the guest in the game: it leaves, and the guest's page waits for a new link.
     host.page.locator("#online-block").click()
     answer_question(host.page, "online-block")
-    assert host.page.evaluate(BLOCKED_JS) == [bela]
+    until_blocked(host, [bela])
     until(host, "() => window.__test.online() === null")
     until(guest, "() => window.__test.online().connected === false")
     expect(guest.page.locator("#online-dialog")).to_be_visible(timeout=STEP_TIMEOUT_MS)

@@ -265,6 +265,59 @@ def test_junk_is_dropped_before_it_is_read_and_the_game_goes_on() -> None:
     assert target.status()["scores"] is not None
 
 
+def test_a_link_dropped_in_a_flood_is_asked_for_again_at_the_next_tick() -> None:
+    """Dropped by the engine's rate or by the page's inbox: either way the page asks, the other resends."""
+    for by_page in (False, True):
+        pages = Pages("AT20", 18)
+        rng = random.Random(18)
+        pages.play(rng, moves=3)
+        target = pages.sessions[1]
+        mover = pages.sessions[0]
+        while not mover.status()["legal"]:
+            pages.play(rng, moves=1)
+            target, mover = mover, target
+        while pages.deliver():
+            pass
+        for _ in range(RATE_BURST):
+            target.receive("junk", pages.now)
+        before = list(target.transcript.counts)
+        sent = mover.act(rng.choice(mover.status()["legal"]), pages.now)
+        if by_page:
+            dropped = len(sent)  # the page's inbox was full: these never reached the engine
+        else:
+            dropped = 0
+            assert all(target.receive(text, pages.now)["refused"]["code"] == "rate_limited" for text in sent)
+        assert target.transcript.counts == before
+        pages.now += 1_000
+        asked = target.tick(pages.now, dropped)
+        assert [json.loads(text).get("hello") for text in asked] == [list(before)]
+        pages.post(target.seat, asked)
+        while pages.deliver():
+            pass
+        assert (
+            target.transcript.counts[mover.seat]
+            == before[mover.seat] + len(sent)
+            == mover.transcript.counts[mover.seat]
+        )
+        assert target.tick(pages.now + 1_000) == []  # asked once
+    # Dropped again a moment later: the other answers this hello too, since the asker holds more than it did.
+    while not mover.status()["legal"]:
+        pages.play(rng, moves=1, who=(target.seat,))
+    while pages.deliver():
+        pass
+    pages.now += 1_000  # where the tick above left the target's clock
+    for _ in range(RATE_BURST):
+        target.receive("junk", pages.now)
+    before = list(target.transcript.counts)
+    sent = mover.act(rng.choice(mover.status()["legal"]), pages.now)
+    assert all(target.receive(text, pages.now)["refused"]["code"] == "rate_limited" for text in sent)
+    pages.now += 1_000
+    pages.post(target.seat, target.tick(pages.now))
+    while pages.deliver():
+        pass
+    assert target.transcript.counts[mover.seat] == before[mover.seat] + len(sent)
+
+
 def test_a_proven_cheat_ends_the_match_for_the_cheater_with_its_evidence() -> None:
     pages = Pages("AT20", 9)
     pages.play(random.Random(9), moves=4)
@@ -363,6 +416,62 @@ def test_a_report_replays_for_anyone_and_an_edited_one_does_not() -> None:
     edited["game"]["transcript"]["links"][0]["body"]["t"] = "chat"
     assert not verdict(edited)["ok"]
     assert not verdict({"format": "x"})["ok"]
+
+
+def until_dealt_unaudited(pages: Pages, rng: random.Random) -> None:
+    """Play until seat 1's page has dealt the second deal and not yet audited the first (no tick, no move since)."""
+    honest = pages.sessions[1]
+    for _ in range(400):
+        while pages.deliver():
+            if honest.referee is not None and honest.referee.unaudited == 0:
+                return
+        mover = next(session for session in pages.sessions if session.status()["legal"])
+        pages.post(mover.seat, mover.act(rng.choice(mover.status()["legal"]), pages.now))
+    raise AssertionError("the next deal was not dealt")
+
+
+def test_false_keys_at_a_deals_end_are_proven_by_the_audit_in_idle_time_with_their_link() -> None:
+    """The next deal is dealt before the audit (players do not wait for it); the page's next tick audits, proves
+    the cheat with the cheater's end link as evidence, and a reload or a report proves it again."""
+    from py_engine.fairplay.pack import Keys
+    from py_engine.service.online.report import verdict
+
+    pages = Pages("AT20", 17)
+    cheater, honest = pages.sessions
+    while cheater.referee is None or not cheater.referee._packs:
+        pages.deliver()
+    shuffle = cheater.referee._packs[0].shuffle
+    real = shuffle.keys
+
+    def false_keys() -> Keys:
+        keys = real()
+        return Keys(keys.deal, (keys.positions[1], *keys.positions[1:]))
+
+    shuffle.keys = false_keys  # type: ignore[method-assign]
+    until_dealt_unaudited(pages, random.Random(17))
+    assert (honest.status()["checking"], honest.status()["playing"], honest.ending) == (True, True, None)
+    pages.now += 1_000
+    pages.post(1, honest.tick(pages.now))
+    assert honest.cheat is not None and honest.cheat.by == 0 and honest.cheat.what in ("bad_rekey", "key_changed")
+    assert honest.ending is not None and honest.ending["winner"] == 1 and not honest.status()["checking"]
+    evidence = honest.ending["evidence"]["link"]
+    end_link = next(k for k in honest.transcript.links if k.seat == 0 and k.n == evidence)
+    assert end_link.body["t"] == "end" and end_link.body["deal"] == 0
+    again = PeerSession.restore(honest.to_json(), Pages._signer(1, random.Random(3)))
+    assert again.ending == honest.ending and again.status()["cheat"] == honest.status()["cheat"]
+    found = verdict(json.loads(json.dumps(honest.report())))
+    assert found["ok"] and found["cheat"]["by"] == 0 and found["ending"]["reason"] == "cheat"
+    # A page closed before its tick audited: the report's check audits that deal itself.
+    pages = Pages("AT20", 17)
+    cheater, honest = pages.sessions
+    while cheater.referee is None or not cheater.referee._packs:
+        pages.deliver()
+    shuffle = cheater.referee._packs[0].shuffle
+    real = shuffle.keys
+    shuffle.keys = false_keys  # type: ignore[method-assign]
+    until_dealt_unaudited(pages, random.Random(17))
+    found = verdict(json.loads(json.dumps(honest.report())))
+    assert found["ok"] and found["ending"] is None and found["cheat"]["by"] == 0
 
 
 def test_a_rematch_is_asked_by_both_once_the_match_is_over() -> None:

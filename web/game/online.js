@@ -54,6 +54,7 @@ import { clone, state } from "./state.js";
  *   pending: string[],
  *   met: boolean,
  *   dropped: number,
+ *   unsaid: number,
  *   shown: string,
  * }} Online
  */
@@ -151,6 +152,7 @@ function blank(side, via) {
     pending: [],
     met: false,
     dropped: 0,
+    unsaid: 0,
     shown: "",
   };
 }
@@ -327,6 +329,7 @@ function listen(game, channel) {
     // must not wait. An honest page never has this many texts waiting; one dropped would be asked for again.
     if (waiting >= INBOX_MAX) {
       game.dropped += 1;
+      game.unsaid += 1;
       return;
     }
     waiting += 1;
@@ -400,6 +403,7 @@ async function took(game, answer) {
   followStatus(game);
   redraw(game);
   draw();
+  if (answer.status.checking) tick(game); // the deal just ended is audited now, while the next one is on the table
 }
 
 /** @param {Online} game */
@@ -512,7 +516,9 @@ function tick(game) {
   const now = Date.now(); // when the tick came, not when its turn in the queue comes: the engine reads a gap as sleep
   queue(async () => {
     if (online !== game || !game.session) return;
-    await took(game, await ask({ cmd: "peer_tick", session: game.session, now }));
+    const dropped = game.unsaid; // the engine asks the other again for a link that was among them
+    game.unsaid = 0;
+    await took(game, await ask({ cmd: "peer_tick", session: game.session, now, dropped }));
   });
 }
 

@@ -69,7 +69,8 @@ RATE_PER_S = 10.0
 STAND_IN_LEVEL = 3
 #: A page's clock that jumps by more than this between two calls was not running (the page ticks every second).
 ASLEEP_MS = 5_000
-#: A hello is answered (the links the other lacks sent again) at most this often.
+#: A hello is answered (the links the other lacks sent again) at most this often, unless the other holds more
+#: of this page's links than its last hello said (it is catching up: a stream of hellos never resends much).
 HELLO_EVERY_MS = 5_000
 
 
@@ -110,7 +111,9 @@ class PeerSession:
         self.outage = 0
         #: Since when this page has waited for a message the other's engine owes at once (keys, a shuffle step).
         self.waiting_since: int | None = None
+        #: When this page last answered a hello, and how many of its links that hello said it held.
         self._hello_at = -HELLO_EVERY_MS
+        self._hello_count = -1
         #: How the match ended, as this seat signed it; None while it goes on.
         self.ending: dict[str, Any] | None = None
         self.cheat: Cheat | ChainError | None = None
@@ -119,6 +122,8 @@ class PeerSession:
         self.now = 0
         self._tokens = float(RATE_BURST)
         self._tokens_at = 0
+        #: Texts of the other dropped unread (a flood) since this page last asked for what it lacks.
+        self._unread = 0
         self._outbox: list[str] = []
         self._replaying: list[Link] | None = None
         self.rematch_asked: set[int] = set()
@@ -207,6 +212,7 @@ class PeerSession:
         """A text from the other page: ``{"send": [...], "accepted": n}`` or ``{"refused": ..., "send": [...]}``."""
         self._clock(now)
         if not self._spend_token():
+            self._unread += 1
             return {"refused": {"code": "rate_limited", "message": "too many messages: dropped"}, "send": []}
         try:
             message = _envelope(text)
@@ -252,9 +258,9 @@ class PeerSession:
     def _on_hello(self, counts: Any) -> None:
         if not (isinstance(counts, list) and len(counts) == 2 and all(type(c) is int and c >= 0 for c in counts)):
             raise PeerError("a hello names how many links of each seat it holds")
-        if self.now - self._hello_at < HELLO_EVERY_MS:
+        if self.now - self._hello_at < HELLO_EVERY_MS and counts[self.seat] <= self._hello_count:
             return  # answered a moment ago: a stream of hellos would make this page resend its chain again and again
-        self._hello_at = self.now
+        self._hello_at, self._hello_count = self.now, counts[self.seat]
         for link in self.transcript.since(self.seat, counts[self.seat]):
             self._post({"link": link.to_json()})
 
@@ -274,6 +280,8 @@ class PeerSession:
         elif kind in ("shuffle", "keys", "act", "end", "show"):
             if self.referee is None:
                 raise PeerError("a game message before the coin")
+            if not self._audit():
+                return  # the deal before proved a cheat: the match is over, this message kept unread
             out = self.referee.receive(body)
             if kind == "show":
                 self.shown = (self.referee.shown_by_other, self.now + SHOW_MS)
@@ -310,6 +318,8 @@ class PeerSession:
             chosen = parse_action(action)
         except ValueError as e:
             raise IllegalActionError(str(e)) from None
+        if not self._audit():
+            return self.take()  # the deal before proved a cheat: the match is over, the move not made
         self._send_all(self.referee.act(chosen))
         self._after_move()
         self._watch()
@@ -328,6 +338,8 @@ class PeerSession:
         self._clock(now)
         if self.referee is None or not self.referee.playing:
             raise IllegalActionError("there is no hand to show now")
+        if not self._audit():
+            return self.take()
         self._send_all(self.referee.show_hand())
         return self.take()
 
@@ -388,15 +400,20 @@ class PeerSession:
         r = self.referee
         return self.ending is None and (r is None or not r.playing)
 
-    def tick(self, now: int) -> list[str]:
+    def tick(self, now: int, dropped: int = 0) -> list[str]:
         """Time passes on this page: the other's absence or silence, this seat's pause (the computer takes over).
 
         The other is away when the channel is lost, and silent when its engine owes a message (a key, a
         shuffle step, the deal's keys at its end, the coin) and sends none: after RETURN_MS of either, by
-        this page's clock, this page signs a win on time.
+        this page's clock, this page signs a win on time. ``dropped``: texts the page dropped unread since
+        its last tick (a flood); a link among them, or among those this engine dropped, is asked for again.
         """
         self._clock(now)
         self._watch()
+        self._unread += dropped
+        if self._unread:
+            self._unread = 0
+            self._post({"hello": list(self.transcript.counts)})
         if self.ending is None:
             for since, what in ((self.away_since, "away_since"), (self.waiting_since, "silent_since")):
                 if since is not None and self.now - since >= RETURN_MS:
@@ -405,7 +422,11 @@ class PeerSession:
         if self.shown is not None and self.now >= self.shown[1]:
             self.shown = None
         if self.referee is not None and self.ending is None:
-            self._send_all(self.referee.prepare_next())
+            # Idle time, one piece at a time: the deal just ended is audited, then the next pack shuffled.
+            if self.referee.unaudited is not None:
+                self._audit()
+            else:
+                self._send_all(self.referee.prepare_next())
         until = self.paused.get(self.seat)
         r = self.referee
         if until is not None and self.now >= until and r is not None and r.playing and self.ending is None:
@@ -417,6 +438,30 @@ class PeerSession:
                 self._send_all(r.act(decision.action))
                 self._after_move()
         return self.take()
+
+    def _audit(self) -> bool:
+        """Audit the deal the referee left for idle time, if any; False if the match is over (or now is: a cheat
+        proven, with the other's end keys as its evidence)."""
+        r = self.referee
+        if self.ending is not None:
+            return False
+        if r is None or r.unaudited is None:
+            return True
+        index = r.unaudited
+        try:
+            r.audit()
+        except Cheat as e:
+            link = next(
+                (
+                    k
+                    for k in reversed(self.transcript.links)
+                    if k.seat == self.other and k.body.get("t") == "end" and k.body.get("deal") == index
+                ),
+                None,
+            )
+            self._refused(e, link)
+            return False
+        return True
 
     def _clock(self, now: Any) -> None:
         """Time passes on this page. A jump of more than ASLEEP_MS between two calls (the page ticks every second
@@ -515,6 +560,8 @@ class PeerSession:
         return {
             "seat": self.seat,
             "playing": bool(r and r.playing),
+            # Idle-time work is waiting (the deal just ended, to audit): the page should tick soon.
+            "checking": bool(r and r.unaudited is not None and self.ending is None),
             "legal": []
             if m is None or r is None or not r.playing or self.ending is not None
             else [action_name(a) for a in m.legal(self.seat)],
@@ -689,7 +736,10 @@ class PeerSession:
         elif kind == "result" and body.get("reason") == "conceded":
             self.concede(now)
         elif kind == "result" and body.get("reason") in ("time", "cheat") and body.get("winner") == self.seat:
-            self._end(self.seat, str(body["reason"]), body.get("evidence", {}))
+            if body["reason"] == "cheat":
+                self._audit()  # a cheat its idle-time audit proved is proven again (and its result made) here
+            if self.ending is None:
+                self._end(self.seat, str(body["reason"]), body.get("evidence", {}))
         else:
             raise PeerError(f"the saved game holds a message of its own it cannot make again ({kind!r})")
 

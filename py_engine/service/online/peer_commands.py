@@ -102,6 +102,11 @@ def _intent(name: str) -> Callable[[Engine, dict[str, Any]], dict[str, Any]]:
                 sent = session.say(line, now)
             elif name == "voice_step":
                 sent = session.voice_step(req.get("do"), now)
+            elif name == "tick":
+                dropped = req.get("dropped", 0)
+                if type(dropped) is not int or not 0 <= dropped <= MESSAGES_DROPPED_MAX:
+                    raise ProtocolError("bad_request", "'dropped' is how many texts the page left unread: 0 or more")
+                sent = session.tick(now, dropped)
             else:
                 sent = getattr(session, name)(now)
         except PeerError as e:
@@ -137,6 +142,8 @@ def offer(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
 
 #: How often a page's ticks that change nothing are saved (the saved clock is within this of the truth).
 TICK_SAVE_MS = 5_000
+#: The most texts a page may say it dropped unread since its last tick.
+MESSAGES_DROPPED_MAX = 1_000_000
 
 
 def open_session(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
