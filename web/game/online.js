@@ -403,7 +403,6 @@ async function took(game, answer) {
   followStatus(game);
   redraw(game);
   draw();
-  if (answer.status.checking) tick(game); // the deal just ended is audited now, while the next one is on the table
 }
 
 /** @param {Online} game */

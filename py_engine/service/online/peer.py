@@ -69,8 +69,9 @@ RATE_PER_S = 10.0
 STAND_IN_LEVEL = 3
 #: A page's clock that jumps by more than this between two calls was not running (the page ticks every second).
 ASLEEP_MS = 5_000
-#: A hello is answered (the links the other lacks sent again) at most this often, unless the other holds more
-#: of this page's links than its last hello said (it is catching up: a stream of hellos never resends much).
+#: After texts were dropped, the page asks the other for what it lacks at this many ticks (one a second).
+ASK_TICKS = 10
+#: A hello is answered (the links the other lacks sent again) at most this often.
 HELLO_EVERY_MS = 5_000
 
 
@@ -111,9 +112,7 @@ class PeerSession:
         self.outage = 0
         #: Since when this page has waited for a message the other's engine owes at once (keys, a shuffle step).
         self.waiting_since: int | None = None
-        #: When this page last answered a hello, and how many of its links that hello said it held.
         self._hello_at = -HELLO_EVERY_MS
-        self._hello_count = -1
         #: How the match ended, as this seat signed it; None while it goes on.
         self.ending: dict[str, Any] | None = None
         self.cheat: Cheat | ChainError | None = None
@@ -122,8 +121,9 @@ class PeerSession:
         self.now = 0
         self._tokens = float(RATE_BURST)
         self._tokens_at = 0
-        #: Texts of the other dropped unread (a flood) since this page last asked for what it lacks.
-        self._unread = 0
+        #: Ticks left to ask the other for what this page may lack (texts of it were dropped unread, or a link came
+        #: ahead of one lost): a hello may come while the other answers none, or its answer be dropped too.
+        self._asking = 0
         self._outbox: list[str] = []
         self._replaying: list[Link] | None = None
         self.rematch_asked: set[int] = set()
@@ -212,7 +212,7 @@ class PeerSession:
         """A text from the other page: ``{"send": [...], "accepted": n}`` or ``{"refused": ..., "send": [...]}``."""
         self._clock(now)
         if not self._spend_token():
-            self._unread += 1
+            self._asking = ASK_TICKS
             return {"refused": {"code": "rate_limited", "message": "too many messages: dropped"}, "send": []}
         try:
             message = _envelope(text)
@@ -226,8 +226,9 @@ class PeerSession:
             link = self.transcript.accept(message["link"])
             self._back()
         except ChainError as e:
-            if e.what == "missing":  # links lost with a connection: ask for them again
+            if e.what == "missing":  # links lost with a connection or a flood: ask for them again
                 self._post({"hello": list(self.transcript.counts)})
+                self._asking = ASK_TICKS
             return self._refused(e)
         except EngineError as e:
             return self._refused(e)
@@ -258,9 +259,9 @@ class PeerSession:
     def _on_hello(self, counts: Any) -> None:
         if not (isinstance(counts, list) and len(counts) == 2 and all(type(c) is int and c >= 0 for c in counts)):
             raise PeerError("a hello names how many links of each seat it holds")
-        if self.now - self._hello_at < HELLO_EVERY_MS and counts[self.seat] <= self._hello_count:
+        if self.now - self._hello_at < HELLO_EVERY_MS:
             return  # answered a moment ago: a stream of hellos would make this page resend its chain again and again
-        self._hello_at, self._hello_count = self.now, counts[self.seat]
+        self._hello_at = self.now
         for link in self.transcript.since(self.seat, counts[self.seat]):
             self._post({"link": link.to_json()})
 
@@ -410,9 +411,10 @@ class PeerSession:
         """
         self._clock(now)
         self._watch()
-        self._unread += dropped
-        if self._unread:
-            self._unread = 0
+        if dropped:
+            self._asking = ASK_TICKS
+        if self._asking:
+            self._asking -= 1
             self._post({"hello": list(self.transcript.counts)})
         if self.ending is None:
             for since, what in ((self.away_since, "away_since"), (self.waiting_since, "silent_since")):
