@@ -421,23 +421,10 @@ def test_a_report_replays_for_anyone_and_an_edited_one_does_not() -> None:
     assert not verdict({"format": "x"})["ok"]
 
 
-def until_dealt_unaudited(pages: Pages, rng: random.Random) -> None:
-    """Play until seat 1's page has dealt the second deal and not yet audited the first (no tick, no move since)."""
-    honest = pages.sessions[1]
-    for _ in range(400):
-        while pages.deliver():
-            if honest.referee is not None and honest.referee.unaudited == 0:
-                return
-        mover = next(session for session in pages.sessions if session.status()["legal"])
-        pages.post(mover.seat, mover.act(rng.choice(mover.status()["legal"]), pages.now))
-    raise AssertionError("the next deal was not dealt")
-
-
-def test_false_keys_at_a_deals_end_are_proven_by_the_audit_in_idle_time_with_their_link() -> None:
-    """The next deal is dealt before the audit (players do not wait for it); the page's next tick audits, proves
-    the cheat with the cheater's end link as evidence, and a reload or a report proves it again."""
+def false_end_keys_dealt_unaudited() -> Pages:
+    """Seat 0's page releases false keys at the first deal's end; play until seat 1's page has dealt the second
+    deal and not yet audited the first (no tick, no move since)."""
     from py_engine.fairplay.pack import Keys
-    from py_engine.service.online.report import verdict
 
     pages = Pages("AT20", 17)
     cheater, honest = pages.sessions
@@ -451,7 +438,23 @@ def test_false_keys_at_a_deals_end_are_proven_by_the_audit_in_idle_time_with_the
         return Keys(keys.deal, (keys.positions[1], *keys.positions[1:]))
 
     shuffle.keys = false_keys  # type: ignore[method-assign]
-    until_dealt_unaudited(pages, random.Random(17))
+    rng = random.Random(17)
+    for _ in range(400):
+        while pages.deliver():
+            if honest.referee is not None and honest.referee.unaudited == 0:
+                return pages
+        mover = next(session for session in pages.sessions if session.status()["legal"])
+        pages.post(mover.seat, mover.act(rng.choice(mover.status()["legal"]), pages.now))
+    raise AssertionError("the next deal was not dealt")
+
+
+def test_false_keys_at_a_deals_end_are_proven_by_the_audit_in_idle_time_with_their_link() -> None:
+    """The next deal is dealt before the audit (players do not wait for it); the page's next tick audits, proves
+    the cheat with the cheater's end link as evidence, and a reload or a report proves it again."""
+    from py_engine.service.online.report import verdict
+
+    pages = false_end_keys_dealt_unaudited()
+    honest = pages.sessions[1]
     assert (honest.status()["checking"], honest.status()["playing"], honest.ending) == (True, True, None)
     pages.now += 1_000
     pages.post(1, honest.tick(pages.now))
@@ -465,14 +468,7 @@ def test_false_keys_at_a_deals_end_are_proven_by_the_audit_in_idle_time_with_the
     found = verdict(json.loads(json.dumps(honest.report())))
     assert found["ok"] and found["cheat"]["by"] == 0 and found["ending"]["reason"] == "cheat"
     # A page closed before its tick audited: the report's check audits that deal itself.
-    pages = Pages("AT20", 17)
-    cheater, honest = pages.sessions
-    while cheater.referee is None or not cheater.referee._packs:
-        pages.deliver()
-    shuffle = cheater.referee._packs[0].shuffle
-    real = shuffle.keys
-    shuffle.keys = false_keys  # type: ignore[method-assign]
-    until_dealt_unaudited(pages, random.Random(17))
+    honest = false_end_keys_dealt_unaudited().sessions[1]
     found = verdict(json.loads(json.dumps(honest.report())))
     assert found["ok"] and found["ending"] is None and found["cheat"]["by"] == 0
 
