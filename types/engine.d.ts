@@ -597,8 +597,6 @@ export interface PeerStatus {
   names: [string | null, string | null];
   identities: [string, string];
   playing: boolean;
-  /** The deal just ended waits for its audit, done at the next tick (idle time). */
-  checking: boolean;
   legal: string[];
   scores: [number, number] | null;
   now: number;

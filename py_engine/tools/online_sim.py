@@ -93,8 +93,7 @@ def run(channel: Channel, rng: random.Random, step: Callable[[], None] | None = 
     """Deliver and play until nothing more happens (the match is over, or a cheat stopped it)."""
     for _ in range(limit):
         moved = channel.deliver()
-        for seat in (0, 1):  # the pages' idle time: the deal just ended audited, the next deal's pack shuffled
-            channel.seats[seat].audit()
+        for seat in (0, 1):  # the pages' idle time: the next deal's pack is shuffled during this one
             channel.post(seat, channel.seats[seat].prepare_next())
         if step is not None:
             step()

@@ -318,7 +318,7 @@ def test_a_link_dropped_in_a_flood_is_asked_for_again_at_the_next_tick() -> None
     pages.post(target.seat, target.tick(pages.now))
     while pages.deliver():
         pass
-    assert target.transcript.counts[mover.seat] == before[mover.seat] + len(sent)
+    assert target.transcript.counts[mover.seat] == mover.transcript.counts[mover.seat] >= before[mover.seat] + len(sent)
 
 
 def test_a_proven_cheat_ends_the_match_for_the_cheater_with_its_evidence() -> None:
@@ -419,58 +419,6 @@ def test_a_report_replays_for_anyone_and_an_edited_one_does_not() -> None:
     edited["game"]["transcript"]["links"][0]["body"]["t"] = "chat"
     assert not verdict(edited)["ok"]
     assert not verdict({"format": "x"})["ok"]
-
-
-def false_end_keys_dealt_unaudited() -> Pages:
-    """Seat 0's page releases false keys at the first deal's end; play until seat 1's page has dealt the second
-    deal and not yet audited the first (no tick, no move since)."""
-    from py_engine.fairplay.pack import Keys
-
-    pages = Pages("AT20", 17)
-    cheater, honest = pages.sessions
-    while cheater.referee is None or not cheater.referee._packs:
-        pages.deliver()
-    shuffle = cheater.referee._packs[0].shuffle
-    real = shuffle.keys
-
-    def false_keys() -> Keys:
-        keys = real()
-        return Keys(keys.deal, (keys.positions[1], *keys.positions[1:]))
-
-    shuffle.keys = false_keys  # type: ignore[method-assign]
-    rng = random.Random(17)
-    for _ in range(400):
-        while pages.deliver():
-            if honest.referee is not None and honest.referee.unaudited == 0:
-                return pages
-        mover = next(session for session in pages.sessions if session.status()["legal"])
-        pages.post(mover.seat, mover.act(rng.choice(mover.status()["legal"]), pages.now))
-    raise AssertionError("the next deal was not dealt")
-
-
-def test_false_keys_at_a_deals_end_are_proven_by_the_audit_in_idle_time_with_their_link() -> None:
-    """The next deal is dealt before the audit (players do not wait for it); the page's next tick audits, proves
-    the cheat with the cheater's end link as evidence, and a reload or a report proves it again."""
-    from py_engine.service.online.report import verdict
-
-    pages = false_end_keys_dealt_unaudited()
-    honest = pages.sessions[1]
-    assert (honest.status()["checking"], honest.status()["playing"], honest.ending) == (True, True, None)
-    pages.now += 1_000
-    pages.post(1, honest.tick(pages.now))
-    assert honest.cheat is not None and honest.cheat.by == 0 and honest.cheat.what in ("bad_rekey", "key_changed")
-    assert honest.ending is not None and honest.ending["winner"] == 1 and not honest.status()["checking"]
-    evidence = honest.ending["evidence"]["link"]
-    end_link = next(k for k in honest.transcript.links if k.seat == 0 and k.n == evidence)
-    assert end_link.body["t"] == "end" and end_link.body["deal"] == 0
-    again = PeerSession.restore(honest.to_json(), Pages._signer(1, random.Random(3)))
-    assert again.ending == honest.ending and again.status()["cheat"] == honest.status()["cheat"]
-    found = verdict(json.loads(json.dumps(honest.report())))
-    assert found["ok"] and found["cheat"]["by"] == 0 and found["ending"]["reason"] == "cheat"
-    # A page closed before its tick audited: the report's check audits that deal itself.
-    honest = false_end_keys_dealt_unaudited().sessions[1]
-    found = verdict(json.loads(json.dumps(honest.report())))
-    assert found["ok"] and found["ending"] is None and found["cheat"]["by"] == 0
 
 
 def test_a_rematch_is_asked_by_both_once_the_match_is_over() -> None:

@@ -417,7 +417,7 @@ function seatOf(game) {
  * @param {{code: string, message: string}} refusal
  */
 function refused(game, refusal) {
-  if (refusal.code === "cheat") return;
+  if (refusal.code === "cheat" || refusal.code === "repeated") return; // a link sent again changes nothing
   const words =
     refusal.code === "other_version"
       ? t("online.otherVersion")

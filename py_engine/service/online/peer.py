@@ -281,8 +281,6 @@ class PeerSession:
         elif kind in ("shuffle", "keys", "act", "end", "show"):
             if self.referee is None:
                 raise PeerError("a game message before the coin")
-            if not self._audit():
-                return  # the deal before proved a cheat: the match is over, this message kept unread
             out = self.referee.receive(body)
             if kind == "show":
                 self.shown = (self.referee.shown_by_other, self.now + SHOW_MS)
@@ -319,8 +317,6 @@ class PeerSession:
             chosen = parse_action(action)
         except ValueError as e:
             raise IllegalActionError(str(e)) from None
-        if not self._audit():
-            return self.take()  # the deal before proved a cheat: the match is over, the move not made
         self._send_all(self.referee.act(chosen))
         self._after_move()
         self._watch()
@@ -339,8 +335,6 @@ class PeerSession:
         self._clock(now)
         if self.referee is None or not self.referee.playing:
             raise IllegalActionError("there is no hand to show now")
-        if not self._audit():
-            return self.take()
         self._send_all(self.referee.show_hand())
         return self.take()
 
@@ -424,11 +418,7 @@ class PeerSession:
         if self.shown is not None and self.now >= self.shown[1]:
             self.shown = None
         if self.referee is not None and self.ending is None:
-            # Idle time, one piece at a time: the deal just ended is audited, then the next pack shuffled.
-            if self.referee.unaudited is not None:
-                self._audit()
-            else:
-                self._send_all(self.referee.prepare_next())
+            self._send_all(self.referee.prepare_next())
         until = self.paused.get(self.seat)
         r = self.referee
         if until is not None and self.now >= until and r is not None and r.playing and self.ending is None:
@@ -440,30 +430,6 @@ class PeerSession:
                 self._send_all(r.act(decision.action))
                 self._after_move()
         return self.take()
-
-    def _audit(self) -> bool:
-        """Audit the deal the referee left for idle time, if any; False if the match is over (or now is: a cheat
-        proven, with the other's end keys as its evidence)."""
-        r = self.referee
-        if self.ending is not None:
-            return False
-        if r is None or r.unaudited is None:
-            return True
-        index = r.unaudited
-        try:
-            r.audit()
-        except Cheat as e:
-            link = next(
-                (
-                    k
-                    for k in reversed(self.transcript.links)
-                    if k.seat == self.other and k.body.get("t") == "end" and k.body.get("deal") == index
-                ),
-                None,
-            )
-            self._refused(e, link)
-            return False
-        return True
 
     def _clock(self, now: Any) -> None:
         """Time passes on this page. A jump of more than ASLEEP_MS between two calls (the page ticks every second
@@ -562,8 +528,6 @@ class PeerSession:
         return {
             "seat": self.seat,
             "playing": bool(r and r.playing),
-            # Idle-time work is waiting (the deal just ended, to audit): the page should tick soon.
-            "checking": bool(r and r.unaudited is not None and self.ending is None),
             "legal": []
             if m is None or r is None or not r.playing or self.ending is not None
             else [action_name(a) for a in m.legal(self.seat)],
@@ -738,10 +702,7 @@ class PeerSession:
         elif kind == "result" and body.get("reason") == "conceded":
             self.concede(now)
         elif kind == "result" and body.get("reason") in ("time", "cheat") and body.get("winner") == self.seat:
-            if body["reason"] == "cheat":
-                self._audit()  # a cheat its idle-time audit proved is proven again (and its result made) here
-            if self.ending is None:
-                self._end(self.seat, str(body["reason"]), body.get("evidence", {}))
+            self._end(self.seat, str(body["reason"]), body.get("evidence", {}))
         else:
             raise PeerError(f"the saved game holds a message of its own it cannot make again ({kind!r})")
 

@@ -17,10 +17,7 @@ position it holds), and the rules, in some world consistent with everything
 seen (a revoke that no such world allows is proven at once). What only the
 hidden cards can tell is checked at the end of the deal, when both sides
 release every key: each side verifies the other's shuffle, replays the whole
-deal with every card and recomputes the result. So that the players do not
-wait for it, the next deal is dealt first and the audit runs in the page's
-idle time (:meth:`Referee.audit`), at the latest before anything more of
-either seat is taken; the last deal of a game is audited at once. A fault is raised as
+deal with every card and recomputes the result. A fault is raised as
 :class:`~py_engine.fairplay.pack.Cheat`, naming the other side and what it
 did, and changes nothing here.
 
@@ -121,13 +118,6 @@ class Referee:
         m = self.match
         return m is not None and m.deal.over and len(m.records) - 1 in self._packs
 
-    @property
-    def unaudited(self) -> int | None:
-        """The finished deal whose audit waits for idle time (the next deal was dealt first), if any."""
-        m = self.match
-        current = -1 if m is None else len(m.records) - 1
-        return next((i for i in self._packs if i < current), None)
-
     def missing_keys(self) -> list[int]:
         """Positions this seat holds but cannot open yet (a draw whose key has not come)."""
         m = self.match
@@ -170,7 +160,6 @@ class Referee:
             raise IllegalActionError("no move is possible now: the deal is being dealt or checked")
         if action == NEXT:
             raise IllegalActionError("the next deal starts by itself once both sides have checked this one")
-        self.audit()
         shown = self._shown_by(m.deal, self.seat, action)
         m.act(self.seat, action)
         keys = []
@@ -188,7 +177,6 @@ class Referee:
         pack = self._current()
         if m is None or pack is None or not self.playing:
             raise IllegalActionError("there is no hand to show now")
-        self.audit()
         mine = [pack.position_of[c] for c in cards_of(m.deal.hands[self.seat])]
         new = [p for p in mine if p not in pack.released]
         pack.released.update(new)
@@ -218,7 +206,6 @@ class Referee:
         """Take a message of the other engine; :class:`Cheat` (changing nothing) if it proves a fault."""
         if not (isinstance(message, dict) and isinstance(message.get("t"), str)):
             raise Cheat(self.other, "malformed", "a message that is not one")
-        self.audit()
         kind = message["t"]
         index = message.get("deal")
         m = self.match
@@ -324,9 +311,8 @@ class Referee:
     def _maybe_start_deal(self, pack: _DealPack) -> list[Message]:
         if pack.dealer < 0 or pack.index in (() if self.match is None else range(len(self.match.records))):
             return []
-        before = self._packs.get(pack.index - 1)
-        if before is not None and (not before.sent_end or before.their_end is None):
-            return []  # the deal before is over here, but not all its keys are in yet
+        if pack.index - 1 in self._packs:
+            return []  # the deal before is not verified yet: it is, before the next one starts
         if any(p not in pack.shuffle.opened for p in [*self._hand_positions(pack.dealer, self.seat), self._up]):
             return []
         world = self._world_pack(pack)
@@ -433,7 +419,7 @@ class Referee:
             nxt = self._packs.get(index + 1)
             if nxt is not None:
                 out += self._deal_out(nxt)  # the next hand's keys with this deal's: one trip between deals, not three
-            out += self._ended(pack)
+            out += self._verify(pack)
         return out
 
     def _on_end(self, pack: _DealPack, message: Message) -> list[Message]:
@@ -442,61 +428,50 @@ class Referee:
             raise Cheat(self.other, "out_of_turn", "keys of a deal that is not over")
         with self._theirs():
             pack.their_end = Keys.from_json(message.get("keys"), self.rules.deck, self.other)
-        return self._ended(pack)
+        return self._verify(pack)
 
-    def _ended(self, pack: _DealPack) -> list[Message]:
-        """Both sides' keys are in: the next deal is dealt at once and this one audited in idle time (:meth:`audit`);
-        the last deal of the game is audited now (its result waits for it)."""
+    def _verify(self, pack: _DealPack) -> list[Message]:
+        """Both sides' keys in hand: check the other's shuffle, replay the deal with every card, go on."""
         if not pack.sent_end or pack.their_end is None:
             return []
         m = self.match
         assert m is not None
-        if m.finished:
-            self._audit(pack)
-            return []
-        index = pack.index + 1
-        out = self._begin(index) if index not in self._packs else []
-        return out + self._deal_out(self._packs[index]) + self._maybe_start_deal(self._packs[index])
-
-    def audit(self) -> None:
-        """Audit the finished deal left for idle time, if any (it sends nothing); :class:`Cheat` if it proves a
-        fault, changing nothing. Also done before this seat takes or makes anything more."""
-        index = self.unaudited
-        if index is not None:
-            self._audit(self._packs[index])
-
-    def _audit(self, pack: _DealPack) -> None:
-        """Check the other's shuffle with its released keys, replay the deal with every card, adopt it."""
-        m = self.match
-        assert m is not None and pack.their_end is not None
-        with self._theirs():
-            real = pack.shuffle.audit(pack.their_end)
-        record = m.records[pack.index]
+        try:
+            with self._theirs():
+                real = pack.shuffle.audit(pack.their_end)
+        except Cheat:
+            pack.their_end = None
+            raise
+        record = m.records[-1]
         replay = Deal(self.rules, real, record.dealer, log=[])
         for seat, action in record.actions:
             try:
                 replay.apply_checked(seat, action)
             except EngineError as e:
+                pack.their_end = None
                 raise Cheat(seat, "illegal", f"{action_name(action)}: {e}") from None
-        assert replay.result == m.sheet[pack.index].result  # the sheet has a line for every finished deal
-        self._adopt(pack.index, real, replay)
+        assert replay.result == m.deal.result
+        self._adopt(real, replay)
         del self._packs[pack.index]
         self.verified += 1
         if self.on_verified is not None:
             self.on_verified(pack.index, real)
+        if m.finished:
+            return []
+        nxt = self._packs.get(pack.index + 1)
+        out = self._begin(pack.index + 1) if nxt is None else []
+        return out + self._deal_out(self._packs[pack.index + 1]) + self._maybe_start_deal(self._packs[pack.index + 1])
 
-    def _adopt(self, index: int, real: list[int], replay: Deal) -> None:
-        """The verified deal replaces the world's: its pack, its events and, if still in play, its final state."""
+    def _adopt(self, real: list[int], replay: Deal) -> None:
+        """The verified deal replaces the world's: its pack, its events, its final state."""
         m = self.match
         assert m is not None and replay.log is not None
-        m.records[index].deck = real
-        starts = [i for i, e in enumerate(m.events) if isinstance(e, ev.DealStarted)]
-        start = starts[index]
+        m.records[-1].deck = real
+        start = ev.deal_start(m.events)
         end = next(i for i in range(start, len(m.events)) if isinstance(m.events[i], ev.DealEnd))
         m.events[start : end + 1] = replay.log
-        if index == len(m.records) - 1:
-            replay.log = m.events
-            m.deal = replay
+        replay.log = m.events
+        m.deal = replay
 
     @contextmanager
     def _theirs(self) -> Iterator[None]:

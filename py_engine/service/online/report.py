@@ -11,8 +11,7 @@ check replays it as the reporting page would after a reload
   the very ones it signed: the reporter played an honest engine;
 * every message of the other seat is checked again by the reporter's
   referee: each finished deal is audited with both sides' keys and replayed
-  with every card; a cheat is found again at the same message (or, for a
-  deal the page had left to audit in idle time, by that audit).
+  with every card; a cheat is found again at the same message.
 
 """
 
@@ -20,8 +19,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...fairplay.pack import Cheat
-from ...fairplay.transcript import ChainError
 from .messages import PeerError
 from .peer import REPORT_FORMAT, PeerSession
 
@@ -39,14 +36,9 @@ def verdict(report: Any) -> dict[str, Any]:
     except PeerError as e:
         return {"ok": False, "why": str(e)}
     referee = session.referee
-    cheat: Cheat | ChainError | None = session.cheat
-    if referee is not None and cheat is None:
-        try:
-            referee.audit()  # the last deal's audit, if the page had left it for idle time
-        except Cheat as e:
-            cheat = e
     match = None if referee is None else referee.match
     verified = 0 if referee is None else referee.verified
+    cheat = session.cheat
     return {
         "ok": True,
         "reporter": session.seat,
