@@ -800,10 +800,17 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
             super().log_message(format, *args)
 
 
+class SiteServer(http.server.ThreadingHTTPServer):
+    """A page's first visit asks for dozens of files at once: a listen queue of 5 (the default) can refuse some."""
+
+    request_queue_size = 128
+    daemon_threads = True
+
+
 def make_server(directory: Path, host: str = "127.0.0.1", port: int = 8000) -> http.server.ThreadingHTTPServer:
     """A threading HTTP server for ``directory`` (port 0 picks a free port)."""
     handler = functools.partial(SiteHandler, directory=str(directory))
-    return http.server.ThreadingHTTPServer((host, port), handler)
+    return SiteServer((host, port), handler)
 
 
 def serve(port: int, host: str) -> None:
