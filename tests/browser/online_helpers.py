@@ -30,6 +30,9 @@ CUSTOM_RULES_KEY = "sixty-six.custom-rules"
 POLL_MS = 25
 #: How long agree() waits for the guest before it looks at the host's state again (ms).
 LOOK_AGAIN_MS = 1000
+#: How long a move's click waits for its card or button (ms), and how many such misses in a row fail the test.
+CLICK_TIMEOUT_MS = 5000
+MISSED_CLICKS_MAX = 3
 
 
 @dataclass
@@ -37,6 +40,8 @@ class Player:
     page: Page
     context: BrowserContext
     errors: list[str]
+    #: Clicks in a row that found no card or button for a move the page's view called legal.
+    missed_clicks: int = 0
 
     def online(self) -> dict[str, Any] | None:
         value: dict[str, Any] | None = self.page.evaluate("() => window.__test.online()")
@@ -233,12 +238,22 @@ def move(player: Player, rng: random.Random) -> bool:
         return False
     choice = rng.choice(legal)
     page = player.page
-    if choice.startswith("play:"):
-        page.locator(f"#my-hand [data-card='{choice[5:]}']").click()
-    else:
-        page.locator(f"#table button[data-action='{choice}']").first.click()
-        if choice == "claim":
-            answer_question(page, "claim")
+    target = (
+        page.locator(f"#my-hand [data-card='{choice[5:]}']")
+        if choice.startswith("play:")
+        else page.locator(f"#table button[data-action='{choice}']").first
+    )
+    try:
+        target.click(timeout=CLICK_TIMEOUT_MS)
+    except PlaywrightTimeoutError:
+        # The table moved on between reading its moves and the click (the other's move, a stand-in's answer):
+        # no move was made; the caller looks again, and gives up if the table never offers the move it reads.
+        player.missed_clicks += 1
+        assert player.missed_clicks <= MISSED_CLICKS_MAX, f"{choice} is legal but cannot be clicked"
+        return False
+    player.missed_clicks = 0
+    if choice == "claim":
+        answer_question(page, "claim")
     return True
 
 
