@@ -278,8 +278,9 @@ def test_a_link_dropped_in_a_flood_is_asked_for_again_at_the_next_tick() -> None
             target, mover = mover, target
         while pages.deliver():
             pass
-        for _ in range(RATE_BURST):
-            target.receive("junk", pages.now)
+        if not by_page:  # the engine's rate runs out; a page's full inbox drops texts before the engine sees them
+            for _ in range(RATE_BURST):
+                target.receive("junk", pages.now)
         before = list(target.transcript.counts)
         sent = mover.act(rng.choice(mover.status()["legal"]), pages.now)
         if by_page:
