@@ -10,7 +10,8 @@ import pytest
 
 from py_engine.core.cards import deck_cards
 from py_engine.fairplay import group
-from py_engine.fairplay.pack import FIRST, SECOND, Cheat, Keys, Shuffle, context_of, scalar_hex
+from py_engine.fairplay import pack as pack_module
+from py_engine.fairplay.pack import FIRST, SECOND, Cheat, Keys, Shuffle, context_of, scalar_hex, verify_steps
 
 # Multiples of the generator (RFC 9496, A.1; computed again by libsodium).
 BASE_MULTIPLES = {
@@ -201,6 +202,55 @@ def test_false_keys_released_at_the_end_are_caught(cheater: int) -> None:
     assert cheat.by == cheater and cheat.what == "bad_rekey"
     assert _caught(lambda: Keys.from_json({"deal": "00" * 32}, 24, cheater)).what == "malformed"
     assert sorted(honest.audit(Keys.from_json(true.to_json(), 24, cheater))) == deck_cards(24)
+
+
+def test_a_combination_is_the_sum_of_its_multiples() -> None:
+    rng = random.Random(5)
+    points = [group.hash_to_element(bytes([i])) for i in range(9)]
+    scalars = [rng.randrange(group.ORDER) for _ in range(6)] + [0, 1, rng.getrandbits(128)]
+    expected = group.IDENTITY
+    for k, p in zip(scalars, points, strict=True):
+        expected = group.add(expected, group.multiply(k, p))
+    assert group.encode(group.combination(list(zip(scalars, points, strict=True)))) == group.encode(expected)
+    assert group.equal(group.combination([]), group.IDENTITY)
+
+
+@pytest.mark.parametrize("cheater", [FIRST, SECOND])
+def test_the_audit_checks_both_steps_at_once_and_names_a_fault_entry_by_entry(
+    cheater: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first, second = shuffle_pair(20, 4)
+    sides = (first, second)
+    honest = sides[1 - cheater]
+    true = sides[cheater].keys()
+    assert true.order is not None
+    each: list[int] = []  # calls of the entry-by-entry check
+    by_entry = pack_module._verify_each
+    monkeypatch.setattr(pack_module, "_verify_each", lambda *args: each.append(1) or by_entry(*args))
+    unordered = Keys(true.deal, true.positions)
+    expected = honest.audit(unordered)
+    assert len(each) == 1
+    assert honest.audit(true) == expected and len(each) == 1  # with the order: one sum per step
+    # A third party's weights (a hash of all the side sent) find the same.
+    third_party = verify_steps(cheater, honest.cards, honest.context, honest.steps, true)
+    assert third_party == verify_steps(cheater, honest.cards, honest.context, honest.steps, unordered)
+    assert len(each) == 2
+    # A false order only costs time: the check entry by entry still finds the pack.
+    rotated = Keys(true.deal, true.positions, (*true.order[1:], true.order[0]))
+    assert honest.audit(rotated) == expected and len(each) == 3
+    # False keys with the true order fail the sums, and the check entry by entry names the fault.
+    changed = (*true.positions[:5], true.positions[5] + 1, *true.positions[6:])
+    for keys, what in (
+        (Keys(true.deal + 1, true.positions, true.order), "bad_shuffle"),
+        (Keys(true.deal, changed, true.order), "bad_rekey"),
+    ):
+        calls = len(each)
+        cheat = _caught(lambda keys=keys: honest.audit(keys))
+        assert (cheat.by, cheat.what, len(each)) == (cheater, what, calls + 1)
+    assert Keys.from_json(true.to_json(), 20, cheater) == true
+    for order in ([0] * 20, list(range(19)), [True if i == 1 else i for i in range(20)], "0 1 2", None):
+        bad = {**true.to_json(), "order": order}
+        assert _caught(lambda bad=bad: Keys.from_json(bad, 20, cheater)).what == "malformed"
 
 
 @pytest.mark.parametrize("cheater", [FIRST, SECOND])

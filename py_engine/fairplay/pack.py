@@ -105,24 +105,36 @@ def _hexes(points: Sequence[Point]) -> list[str]:
 
 @dataclass(frozen=True)
 class Keys:
-    """Everything one side released at the end of a deal: its deal key and one key per position."""
+    """Everything one side released at the end of a deal: its deal key, one key per position, and the
+    order of its shuffle (a hint that lets the audit check both steps at once; without it, or if it is
+    false, the audit checks entry by entry)."""
 
     deal: int
     positions: tuple[int, ...]
+    order: tuple[int, ...] | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"deal": scalar_hex(self.deal), "positions": [scalar_hex(k) for k in self.positions]}
+        keys: dict[str, Any] = {"deal": scalar_hex(self.deal), "positions": [scalar_hex(k) for k in self.positions]}
+        if self.order is not None:
+            keys["order"] = list(self.order)
+        return keys
 
     @classmethod
     def from_json(cls, value: Any, size: int, by: int) -> Keys:
-        if not (isinstance(value, dict) and set(value) == {"deal", "positions"}):
+        if not (isinstance(value, dict) and set(value) in ({"deal", "positions"}, {"deal", "positions", "order"})):
             raise Cheat(by, "malformed", "the released keys are not keys")
         positions = value["positions"]
         if not (isinstance(positions, list) and len(positions) == size):
             raise Cheat(by, "malformed", f"the released keys are not {size} position keys")
+        order = value.get("order")
+        if "order" in value and not (
+            isinstance(order, list) and all(type(i) is int for i in order) and sorted(order) == list(range(size))
+        ):
+            raise Cheat(by, "malformed", "the released shuffle order is not an order of the pack")
         return cls(
             _scalar(value["deal"], by, "the deal key"),
             tuple(_scalar(k, by, f"the key of position {i}") for i, k in enumerate(positions)),
+            None if order is None else tuple(order),
         )
 
 
@@ -133,22 +145,99 @@ class Steps:
     lists: tuple[tuple[str, ...], ...]
 
 
-def verify_steps(role: int, cards: Sequence[int], context: bytes, steps: Steps, keys: Keys) -> list[int]:
+def _side_lists(role: int, cards: Sequence[int], context: bytes, steps: Steps) -> tuple[Sequence[str], ...]:
+    """A side's input, its shuffled list, and the lists before and after its re-keying (hex)."""
+    if role == FIRST:
+        source = _hexes(card_elements(context, cards))
+        return source, steps.lists[0], steps.lists[1], steps.lists[2]
+    return steps.lists[0], steps.lists[1], steps.lists[2], steps.lists[3]
+
+
+@dataclass(frozen=True)
+class Challenge:
+    """Random weights to check a side's two steps in one sum each, with the sums that need none of its keys
+    (made ahead, in idle time). The weights are the checker's secret, or drawn from a hash of everything
+    the side sent (:func:`verify_steps` without a challenge): a false step passes with odds of 2^-128."""
+
+    shuffle_weights: tuple[int, ...]
+    rekey_weights: tuple[int, ...]
+    #: Σ weight·entry of the side's shuffled list, and of its re-keyed list.
+    shuffled_sum: Point
+    rekeyed_sum: Point
+
+    @classmethod
+    def of(cls, weights: Sequence[int], shuffled: Sequence[Point], after: Sequence[Point]) -> Challenge:
+        size = len(shuffled)
+        r, u = tuple(weights[:size]), tuple(weights[size : 2 * size])
+        return cls(
+            r,
+            u,
+            group.combination(list(zip(r, shuffled, strict=True))),
+            group.combination(list(zip(u, after, strict=True))),
+        )
+
+
+def _hashed_weights(role: int, context: bytes, steps: Steps, keys: Keys) -> list[int]:
+    """Two weights of 128 bits per position, from a hash of the deal and of everything ``role`` sent."""
+    h = hashlib.shake_256(b"sixty-six audit\n" + context + bytes([role]))
+    for entries in steps.lists:
+        h.update("".join(entries).encode())
+    h.update(repr(keys.to_json()).encode())
+    size = len(keys.positions)
+    data = h.digest(32 * size)
+    return [int.from_bytes(data[16 * i : 16 * i + 16], "little") for i in range(2 * size)]
+
+
+def verify_steps(
+    role: int,
+    cards: Sequence[int],
+    context: bytes,
+    steps: Steps,
+    keys: Keys,
+    points: Sequence[Sequence[Point]] | None = None,
+    challenge: Challenge | None = None,
+) -> list[int]:
     """Check with its keys that ``role`` did its two steps honestly; :class:`Cheat` by ``role`` if not.
 
     Gives the mapping its shuffle made: for the first, the card of each entry
     of step 1; for the second, for each entry of step 2, the entry of step 1
-    it came from.
+    it came from. ``points``: the side's four lists (:func:`_side_lists`)
+    already decoded; ``challenge``: the checker's own weights and sums.
     """
     size = len(cards)
     if len(keys.positions) != size or len(steps.lists) != 4:
         raise Cheat(role, "malformed", "the keys or steps do not fit the pack")
-    if role == FIRST:
-        source = [group.encode(p) for p in card_elements(context, cards)]
-        shuffled, before, after = steps.lists[0], steps.lists[1], steps.lists[2]
-    else:
-        source = [bytes.fromhex(e) for e in steps.lists[0]]
-        shuffled, before, after = steps.lists[1], steps.lists[2], steps.lists[3]
+    order = keys.order
+    if order is not None and sorted(order) == list(range(size)):
+        if points is None:
+            lists = _side_lists(role, cards, context, steps)
+            points = [[group.decode(bytes.fromhex(e)) for e in entries] for entries in lists]
+        source, shuffled, before, after = points
+        if challenge is None:
+            challenge = Challenge.of(_hashed_weights(role, context, steps, keys), shuffled, after)
+        if _both_steps_hold(keys, order, source, before, challenge):
+            return [cards[i] for i in order] if role == FIRST else list(order)
+    return _verify_each(role, cards, context, steps, keys)
+
+
+def _both_steps_hold(
+    keys: Keys, order: Sequence[int], source: Sequence[Point], before: Sequence[Point], challenge: Challenge
+) -> bool:
+    """Σ r_j·shuffled_j = k·Σ r_j·source_order(j), and Σ u_i·after_i = Σ (u_i·k_i/k)·before_i."""
+    inverse = pow(keys.deal, -1, ORDER)
+    picked = group.combination([(r, source[i]) for r, i in zip(challenge.shuffle_weights, order, strict=True)])
+    if not group.equal(challenge.shuffled_sum, group.multiply(keys.deal, picked)):
+        return False
+    weights = zip(challenge.rekey_weights, keys.positions, before, strict=True)
+    rekeyed = group.combination([(u * k % ORDER * inverse % ORDER, b) for u, k, b in weights])
+    return group.equal(challenge.rekeyed_sum, rekeyed)
+
+
+def _verify_each(role: int, cards: Sequence[int], context: bytes, steps: Steps, keys: Keys) -> list[int]:
+    """The check entry by entry: the slow way, which also names the entry at fault."""
+    size = len(cards)
+    source_hex, shuffled, before, after = _side_lists(role, cards, context, steps)
+    source = [bytes.fromhex(e) for e in source_hex]
     index = {e: i for i, e in enumerate(shuffled)}
     mapping = [-1] * size
     for i, encoded in enumerate(source):
@@ -180,6 +269,8 @@ class Shuffle:
         self._position_keys = tuple(rng.randrange(1, ORDER) for _ in cards)
         self._order: list[int] = []  # own shuffle: entry j of my list came from entry _order[j] of its input
         self._lists: list[tuple[str, ...]] = []
+        self._point_lists: list[tuple[Point, ...]] = []  # the same lists, as elements
+        self._challenge: Challenge | None = None
         self.deck: tuple[Point, ...] = ()
         #: Cards opened so far, by position, and the other's keys that opened them.
         self.opened: dict[int, int] = {}
@@ -211,6 +302,7 @@ class Shuffle:
         if tuple(received) in self._lists:
             raise Cheat(self.other, "replayed", f"step {step} repeats an earlier list")
         self._lists.append(tuple(received))
+        self._point_lists.append(tuple(points))
         if step == 1:
             return self._encrypt_and_shuffle(points)
         if step == 2 or step == 3:
@@ -220,6 +312,7 @@ class Shuffle:
                 self.deck = tuple(rekeyed)
             sent = _hexes(rekeyed)
             self._lists.append(tuple(sent))
+            self._point_lists.append(tuple(rekeyed))
             return sent
         self.deck = tuple(points)
         return None
@@ -228,8 +321,10 @@ class Shuffle:
         order = list(range(self.size))
         self._rng.shuffle(order)
         self._order = order
-        sent = _hexes([group.multiply(self._deal_key, points[i]) for i in order])
+        encrypted = [group.multiply(self._deal_key, points[i]) for i in order]
+        sent = _hexes(encrypted)
         self._lists.append(tuple(sent))
+        self._point_lists.append(tuple(encrypted))
         return sent
 
     def key(self, position: int) -> str:
@@ -267,12 +362,30 @@ class Shuffle:
 
     def keys(self) -> Keys:
         """Every key of this side, released when the deal is over."""
-        return Keys(self._deal_key, self._position_keys)
+        return Keys(self._deal_key, self._position_keys, tuple(self._order))
+
+    def _their_points(self) -> tuple[Sequence[Point], ...]:
+        """The other's input, shuffled list, and lists before and after its re-keying, as elements."""
+        lists = self._point_lists
+        if self.other == FIRST:
+            return self._points, lists[0], lists[1], lists[2]
+        return lists[0], lists[1], lists[2], lists[3]
+
+    def prepare_audit(self) -> None:
+        """The audit's work that needs none of the other's keys, done ahead (in idle time) once the pack is
+        ready: the secret weights and the sums of the other's lists under them."""
+        if self._challenge is None and self.ready:
+            _, shuffled, _, after = self._their_points()
+            weights = [self._rng.getrandbits(128) for _ in range(2 * self.size)]
+            self._challenge = Challenge.of(weights, shuffled, after)
 
     def audit(self, theirs: Keys) -> list[int]:
         """Check the other's two steps with its released keys; the whole pack, card by position."""
         assert self.ready
-        their_mapping = verify_steps(self.other, self.cards, self.context, self.steps, theirs)
+        self.prepare_audit()
+        their_mapping = verify_steps(
+            self.other, self.cards, self.context, self.steps, theirs, self._their_points(), self._challenge
+        )
         if self.role == FIRST:
             first_cards = [self.cards[i] for i in self._order]
             pack = [first_cards[j] for j in their_mapping]

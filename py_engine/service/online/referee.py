@@ -144,11 +144,17 @@ class Referee:
         return []
 
     def prepare_next(self) -> list[Message]:
-        """Begin shuffling the next deal's pack while this one is played (the page's idle time, not a click's)."""
+        """Work done while a deal is played, in the page's idle time (not a click's), one piece at a time:
+        begin shuffling the next deal's pack, then prepare this deal's audit."""
         m = self.match
         if m is None or m.deal.over or m.finished:
             return []
-        return self._begin(len(m.records))
+        if len(m.records) not in self._packs:
+            return self._begin(len(m.records))
+        pack = self._current()
+        if pack is not None:
+            pack.shuffle.prepare_audit()
+        return []
 
     # ---------------------------------------------------------------- own moves
 
