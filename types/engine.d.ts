@@ -289,7 +289,7 @@ export interface TableAnswer {
 export type ResumeAnswer =
   | (TableAnswer & { status: "restored"; table: string })
   | { status: "none"; message?: string; view?: undefined }
-  | { status: "corrupt"; message: string; view?: undefined };
+  | { status: "corrupt"; message: string; damaged: string; view?: undefined };
 
 /** One action of the hint's ranking, with its value for the seat (game points / 3). */
 export interface Ranked {

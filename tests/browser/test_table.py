@@ -400,6 +400,7 @@ def test_corrupted_save_gives_a_clear_message_and_a_fresh_game(site: Site, page:
                 const tx = open.result.transaction('saves', 'readwrite');
                 const broken = {format: 'py_engine/record', version: 1, deals: 'garbage'};
                 tx.objectStore('saves').put({record: broken}, 'current');
+                tx.objectStore('saves').put({saved: {format: 'online', seat: 'x'}}, 'online');
                 tx.oncomplete = () => { open.result.close(); resolve(); };
                 tx.onerror = () => reject(tx.error);
             };
@@ -419,6 +420,16 @@ def test_corrupted_save_gives_a_clear_message_and_a_fresh_game(site: Site, page:
     assert view["tricks_played"] == 0, view
     assert phase(page) in ("open", "closed"), view
     assert page.locator("#my-hand .card").count() == 5
+    # Nothing is lost: both damaged saves are kept as they were, as copies that go with the data export.
+    expect(page.locator("#notice")).to_contain_text("data export")
+    page.wait_for_function("() => localStorage.getItem('sixty-six.damaged.online-game') !== null")
+    copies = page.evaluate(
+        """() => ['game', 'online-game'].map((name) => JSON.parse(localStorage.getItem(`sixty-six.damaged.${name}`)))"""
+    )
+    assert copies == [
+        {"record": {"format": "py_engine/record", "version": 1, "deals": "garbage"}},
+        {"saved": {"format": "online", "seat": "x"}},
+    ], copies
 
 
 @pytest.mark.page_logic

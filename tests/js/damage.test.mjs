@@ -7,7 +7,10 @@ import { test } from "node:test";
 
 import { MemoryStorage } from "./helpers.mjs";
 
-const { loadEntry, onDamage, damagedCopyKey } = await import("../../web/platform/damage.js");
+const { loadEntry, onDamage, damagedCopyKey, keepDamagedCopy, SAVED_GAME_KEY } = await import(
+  "../../web/platform/damage.js"
+);
+const { collect } = await import("../../web/platform/local-data.js");
 
 const KEY = "sixty-six.example.v1";
 const DEFAULTS = { level: 3, deck: null };
@@ -74,4 +77,17 @@ test("damage found before the page listens is told when it does", () => {
   loadEntry(KEY, clean, storage);
   onDamage((damage) => early.push(damage));
   assert.deepEqual(early, [{ key: KEY, repaired: false }]);
+});
+
+test("a damaged saved game (the worker's) is kept as a copy that goes with the data export", () => {
+  const storage = new MemoryStorage();
+  keepDamagedCopy(SAVED_GAME_KEY, '{"record": "first"}', storage);
+  keepDamagedCopy(SAVED_GAME_KEY, '{"record": "second"}', storage); // the first one found is kept
+  assert.deepEqual(collect(storage).data, { "sixty-six.damaged.game": { record: "first" } });
+  const full = new MemoryStorage();
+  full.setItem = () => {
+    throw new Error("QuotaExceededError");
+  };
+  keepDamagedCopy(SAVED_GAME_KEY, "text", full); // nothing kept, and no error: the page still tells the player
+  assert.equal(full.getItem(damagedCopyKey(SAVED_GAME_KEY)), null);
 });

@@ -204,7 +204,8 @@ export class EngineClient {
   }
 
   /**
-   * The saved game, if the worker has one: {status: "none" | "restored" | "corrupt", game?, view?, message?}.
+   * The saved game, if the worker has one: {status: "none" | "restored" | "corrupt", game?, view?, message?,
+   * damaged?} (``damaged``: the damaged save as text, which the worker has dropped).
    * This tab claims the saves: a save of another tab is refused from then on.
    * @param {{timeoutMs?: number}} [options]
    * @returns {Promise<ResumeAnswer>}
@@ -214,7 +215,8 @@ export class EngineClient {
   }
 
   /**
-   * The saved online game, if the worker has one, restored at ``now``: {resumed, session?, ...its answer}.
+   * The saved online game, if the worker has one, restored at ``now``: {resumed, session?, ...its answer}
+   * (``resumed: "corrupt"``: ``damaged``, the damaged save as text, which the worker has dropped).
    * @param {number} now the page's clock (ms)
    * @param {string} key the identity's private key (the engine signs with it)
    * @returns {Promise<any>}

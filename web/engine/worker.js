@@ -668,6 +668,18 @@ async function forget(key = SAVE_KEY) {
 }
 
 /**
+ * A damaged stored game as text, for the page to keep a copy of (it goes with the data export).
+ * @param {unknown} entry
+ */
+function asText(entry) {
+  try {
+    return JSON.stringify(entry) ?? String(entry);
+  } catch {
+    return String(entry);
+  }
+}
+
+/**
  * The stored online game, restored at ``now`` (``resumed``: "restored", "none" or "corrupt").
  * @param {unknown} id
  * @param {number} now the page's clock (ms)
@@ -685,7 +697,7 @@ async function resumeOnline(id, now, key) {
   const restored = call({ cmd: "peer_restore", saved: entry?.saved, key, now });
   if (!restored.ok) {
     await forget(ONLINE_KEY);
-    return { v: 1, id, ok: true, resumed: "corrupt", message: restored.error.message };
+    return { v: 1, id, ok: true, resumed: "corrupt", message: restored.error.message, damaged: asText(entry) };
   }
   if (onlineSession !== null) call({ cmd: "peer_close", session: onlineSession });
   onlineSession = restored.session;
@@ -713,7 +725,7 @@ async function resume(id) {
   if (!restored?.ok) {
     await forget();
     const why = restored ? restored.error.message : "the saved data is not a game record";
-    return { v: 1, id, ok: true, status: "corrupt", message: why };
+    return { v: 1, id, ok: true, status: "corrupt", message: why, damaged: asText(entry) };
   }
   if (currentTable !== null) call({ cmd: "table_close", table: currentTable });
   currentTable = restored.table;

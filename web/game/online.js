@@ -15,6 +15,7 @@
 // accepts.
 
 import { OnlineError } from "../online/errors.js";
+import { keepDamagedCopy, SAVED_ONLINE_GAME_KEY } from "../platform/damage.js";
 import { t } from "../platform/i18n.js";
 import { myIdentity, signingKey } from "../platform/identity.js";
 import { noteOnlineResult } from "../platform/online-stats.js";
@@ -648,7 +649,10 @@ export async function resumeOnline() {
   }
   const saved = await client.resumeOnline(Date.now(), key);
   if (saved.resumed !== "restored") {
-    if (saved.resumed === "corrupt") notify(t("notice.restoreFailed", { detail: saved.message }));
+    if (saved.resumed === "corrupt") {
+      keepDamagedCopy(SAVED_ONLINE_GAME_KEY, saved.damaged);
+      notify(t("notice.restoreFailed", { detail: saved.message }));
+    }
     return null;
   }
   leaveGameInPlay();

@@ -6,7 +6,7 @@
 
 import { engineWorkerUrl } from "../boot.js";
 import { EngineClient } from "../engine/engine-client.js";
-import { onDamage } from "../platform/damage.js";
+import { keepDamagedCopy, onDamage, SAVED_GAME_KEY } from "../platform/damage.js";
 import { t } from "../platform/i18n.js";
 import { loadOnlineStats } from "../platform/online-stats.js";
 import { loadAttempt, loadProgress } from "../platform/puzzle-progress.js";
@@ -97,6 +97,7 @@ export async function start(translated, invitation = "", link = "") {
       if (saved.status === "corrupt") {
         // Said in words; the engine's own (English, technical) words are for the console.
         console.warn("saved game not restored:", saved.message);
+        keepDamagedCopy(SAVED_GAME_KEY, saved.damaged);
         notify(t("notice.restoreFailed"));
       }
       const dealer = dealerArgument(state.settings);

@@ -5,6 +5,9 @@
 // goes with the data export) and tells the page, which says so in words.
 
 const PREFIX = "sixty-six.";
+/** The names under which a damaged saved game (kept by the worker, not here) is copied. */
+export const SAVED_GAME_KEY = `${PREFIX}game`;
+export const SAVED_ONLINE_GAME_KEY = `${PREFIX}online-game`;
 
 /**
  * One damaged entry: its storage key, and whether some of it could be used (``repaired``) or none.
@@ -22,6 +25,22 @@ export function damagedCopyKey(key) {
 }
 
 /**
+ * Keep ``text``, found damaged under ``key``, as a copy that goes with the data export (the first one found
+ * is kept). Storage full or disabled: nothing kept, and the caller still tells the player.
+ * @param {string} key
+ * @param {string} text
+ * @param {Storage} [storage]
+ */
+export function keepDamagedCopy(key, text, storage = globalThis.localStorage) {
+  try {
+    const copy = damagedCopyKey(key);
+    if (storage.getItem(copy) === null) storage.setItem(copy, text);
+  } catch {
+    // storage full or disabled
+  }
+}
+
+/**
  * ``text`` stored under ``key`` was damaged: keep a copy (the first one found is kept), tell the page.
  * @param {string} key
  * @param {string} text
@@ -29,12 +48,7 @@ export function damagedCopyKey(key) {
  * @param {Storage} [storage]
  */
 export function noteDamage(key, text, repaired, storage = globalThis.localStorage) {
-  try {
-    const copy = damagedCopyKey(key);
-    if (storage.getItem(copy) === null) storage.setItem(copy, text);
-  } catch {
-    // storage full or disabled: the player is still told
-  }
+  keepDamagedCopy(key, text, storage);
   const damage = { key, repaired };
   if (listener) listener(damage);
   else found.push(damage);
