@@ -11,13 +11,29 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from py_engine.core.rules import PRESET_IDS, PRESETS
+from py_engine.fairplay import pack
 from py_engine.service.record import load_record
 from py_engine.tools.online_sim import new_channel, run
 
 
-def test_two_engines_play_a_whole_match_and_agree(preset: str = "AT20") -> None:
-    """Here and in Pyodide; every preset: tests/cpython/test_online_cheats.py."""
+def test_two_engines_play_a_whole_match_and_agree(monkeypatch: pytest.MonkeyPatch, preset: str = "AT20") -> None:
+    """Here and in Pyodide; every preset: tests/cpython/test_online_cheats.py.
+
+    Each deal's audit checks both steps of the other in one sum each, its sums over the other's lists made
+    in idle time before the deal ends: an honest match never needs the check entry by entry."""
+    by_entry: list[int] = []
+    monkeypatch.setattr(pack, "_verify_each", lambda *args: by_entry.append(1) or [])
+    prepared_at_end: list[bool] = []
+    audit = pack.Shuffle.audit
+
+    def audited(shuffle: pack.Shuffle, theirs: pack.Keys) -> list[int]:
+        prepared_at_end.append(shuffle._challenge is not None)
+        return audit(shuffle, theirs)
+
+    monkeypatch.setattr(pack.Shuffle, "audit", audited)
     seed = PRESET_IDS.index(preset)
     channel = new_channel(PRESETS[preset], seed)
     verified: list[list[int]] = []
@@ -28,6 +44,7 @@ def test_two_engines_play_a_whole_match_and_agree(preset: str = "AT20") -> None:
     record = a.record()
     assert record == b.record()
     assert len(verified) == len(record["deals"])
+    assert by_entry == [] and len(prepared_at_end) == 2 * len(verified) and all(prepared_at_end)
     # The record, with the packs both engines verified, replays in the plain engine to the same score.
     replayed = load_record(record)
     assert replayed.scores == a.scores == b.scores
