@@ -131,6 +131,7 @@ def families() -> set[str]:
     keys |= {f"dealer.{k}" for k in js_list(sources["screens/settings.js"], "DEALERS")}
     keys |= {f"points.{k}" for k in js_list(sources["screens/settings.js"], "POINTS_MODES")}
     keys |= {f"preset.{p}" for p in PRESETS}
+    keys |= {f"presetShort.{p}" for p in ("RO24", "RO20")}  # the names too long for a phone's select
     stages = set(re.findall(r'\bprogress\(\s*"(\w+)"', sources["engine/worker.js"]))
     for source in sources.values():
         stages |= set(re.findall(r'bootProgress\(\{\s*stage:\s*"(\w+)"', source))

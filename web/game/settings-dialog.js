@@ -7,7 +7,7 @@
 // rest with the next game. Cancel, Escape and the backdrop close it unsaved;
 // starting a new game asks first while a match is in play.
 
-import { LANGUAGES, localize, setLanguage, t } from "../platform/i18n.js";
+import { has, LANGUAGES, localize, setLanguage, t } from "../platform/i18n.js";
 import { closeOnBackdrop } from "../screens/confirm.js";
 import { mountRulesEditor, overridesFor, saveCustomRules } from "../screens/custom-rules.js";
 import { fillModeSettings, readModeSettings } from "../screens/mode-settings.js";
@@ -88,7 +88,7 @@ export function openSettings(focusNewGame = false) {
   const s = state.settings;
   /** @type {[string, string][]} */
   const presets = state.presets.length
-    ? state.presets.map((p) => [p.id, presetName(p)])
+    ? state.presets.map((p) => [p.id, has(`presetShort.${p.id}`) ? t(`presetShort.${p.id}`) : presetName(p)])
     : [[s.preset, t("settings.loadingRules")]];
   const dialog = /** @type {HTMLDialogElement} */ (document.getElementById("settings-dialog"));
   dialog.dataset.shownLanguage = languageOf(s);
@@ -144,13 +144,10 @@ export function openSettings(focusNewGame = false) {
 }
 
 /**
- * Under the cards, the rules and the opponent chosen, their whole description (a long option is cut short in its
- * select): the pattern's suits, the rules in a sentence, the opponent's whole name (shown on narrow screens).
+ * Under the cards and the rules chosen, what the select's short option leaves out: the pattern's suits, the rules'
+ * whole name and the rules in a sentence.
  */
 function describeChoices() {
-  const mode = /** @type {HTMLSelectElement} */ (document.getElementById("setting-mode"));
-  /** @type {HTMLElement} */ (document.getElementById("setting-mode-about")).textContent =
-    mode.selectedOptions[0]?.text ?? "";
   const deck = /** @type {HTMLSelectElement} */ (document.getElementById("setting-deck")).value;
   /** @type {HTMLElement} */ (document.getElementById("setting-deck-about")).textContent = t(`deck.${deck}.suits`);
   const id = /** @type {HTMLSelectElement} */ (document.getElementById("setting-preset")).value;
@@ -167,7 +164,7 @@ function describeChoices() {
 export function installSettingsDialog() {
   const dialog = /** @type {HTMLDialogElement} */ (document.getElementById("settings-dialog"));
   dialog.addEventListener("close", onSettingsClosed);
-  for (const id of ["setting-deck", "setting-preset", "setting-mode"]) {
+  for (const id of ["setting-deck", "setting-preset"]) {
     /** @type {HTMLElement} */ (document.getElementById(id)).addEventListener("change", describeChoices);
   }
   closeOnBackdrop(dialog);
