@@ -24,7 +24,7 @@ from .access import focused, press, tab_to
 from .conftest import STEP_TIMEOUT_MS, Site, Watch
 from .helpers import answer_question, open_table, wait_moved, wait_ready
 from .test_a11y import assert_fits_a_phone, axe_check
-from .test_layouts import hit_by_a_pointer, shape_context
+from .test_layouts import hit_by_a_pointer, inside_the_window, shape_context
 
 pytestmark = pytest.mark.browser
 
@@ -313,7 +313,7 @@ def test_a_puzzle_keeps_the_hand_in_view_and_shows_what_the_side_knows(
     site: Site, request: pytest.FixtureRequest, watch: Watch, browser_name: str, width: int, height: int
 ) -> None:
     """With the running points hidden by the settings: the points of both seats and both seats' tricks show; the
-    bar takes at most 15% of a phone's height; every card of the hand is hit by a pointer at its centre while
+    bar takes at most 15% of a phone's height and every card of the hand is hit by a pointer at its centre, while
     solving, after a miss and after solving; the main button is none while playing, "Try again" after a miss and
     "Next puzzle" once solved, and the focus lands on it."""
     phone = width < 980
@@ -334,10 +334,16 @@ def test_a_puzzle_keeps_the_hand_in_view_and_shows_what_the_side_knows(
     expect(page.locator("#opp-points")).to_contain_text(str(view["opponent_points"]))
     assert shown_cards(page, "#my-tricks") == sorted(c for pair in view["my_tricks"] for c in pair)
     assert shown_cards(page, "#opp-tricks") == sorted(c for pair in view["opponent_tricks"] for c in pair)
-    bar = page.locator(BAR).bounding_box()
-    assert bar is not None
-    if phone:
-        assert bar["height"] <= 0.15 * height, f"{where}: the bar is {bar['height']} px high"
+
+    def bar_fits(when: str) -> None:
+        bar = page.locator(BAR).bounding_box()
+        assert bar is not None
+        if phone:
+            assert bar["height"] <= 0.15 * height, f"{where}, {when}: the bar is {bar['height']} px high"
+        if page.locator("#my-hand .card").count():
+            inside_the_window(page, ["#my-hand .card >> nth=0", "#my-hand .card >> nth=-1"], f"{where}, {when}")
+
+    bar_fits("solving")
     hit_by_a_pointer(page, "#my-hand .card", f"{where}, solving")
     expect(page.locator(f"{BAR} .btn-primary")).to_have_count(0)
 
@@ -348,6 +354,7 @@ def test_a_puzzle_keeps_the_hand_in_view_and_shows_what_the_side_knows(
     page.evaluate("scrollTo(0, 0)")
     expect(page.locator(f"{BAR} .btn-primary")).to_have_attribute("id", "puzzle-retry")
     assert focused(page)["id"] == "puzzle-retry", focused(page)
+    bar_fits("after a miss")
     hit_by_a_pointer(page, "#my-hand .card", f"{where}, after a miss")
     hit_by_a_pointer(page, "#puzzle-retry", f"{where}, after a miss")
 
@@ -360,6 +367,7 @@ def test_a_puzzle_keeps_the_hand_in_view_and_shows_what_the_side_knows(
     page.evaluate("scrollTo(0, 0)")
     expect(page.locator(f"{BAR} .btn-primary")).to_have_attribute("id", "puzzle-next")
     assert focused(page)["id"] == "puzzle-next", focused(page)
+    bar_fits("solved")
     hit_by_a_pointer(page, "#puzzle-next", f"{where}, solved")
     if page.locator("#my-hand .card").count():
         hit_by_a_pointer(page, "#my-hand .card", f"{where}, solved")

@@ -164,20 +164,19 @@ function showButton(id, shown, main) {
   button.classList.toggle("btn-primary", id === main);
 }
 
-/** A double-dummy puzzle shows the face-down talon too (the view's talon_shown), beside the table. */
+/**
+ * A double-dummy puzzle, and any once over, shows the face-down talon too (the view's talon_shown): in the bar, or on
+ * a phone in "More" (the bar keeps its height).
+ */
 function drawTalon() {
-  const box = $("puzzle-talon");
-  const talon = state.view?.talon_shown;
-  if (!attempt || !talon || talon.length === 0) {
-    box.hidden = true;
-    box.replaceChildren();
-    return;
+  const talon = (attempt && state.view?.talon_shown) || [];
+  for (const box of [$("puzzle-talon"), $("puzzle-more-talon")]) {
+    box.hidden = talon.length === 0;
+    box.replaceChildren(
+      ...(talon.length ? [h("span", { class: "muted small", text: t("puzzles.talonShown") })] : []),
+      ...talon.map((code) => cardMini(code)),
+    );
   }
-  box.hidden = false;
-  box.replaceChildren(
-    h("span", { class: "muted small", text: t("puzzles.talonShown") }),
-    ...talon.map((code) => cardMini(code)),
-  );
 }
 
 /** @param {string} code */
