@@ -14,7 +14,7 @@ import json
 import random
 import re
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from playwright.sync_api import Browser, BrowserContext, Page, expect
@@ -40,6 +40,8 @@ class Player:
     page: Page
     context: BrowserContext
     errors: list[str]
+    #: The page's console warnings and errors, printed when a test ends (pytest shows them if it failed).
+    console: list[str] = field(default_factory=list)
     #: Clicks in a row that found no card or button for a move the page's view called legal.
     missed_clicks: int = 0
 
@@ -103,6 +105,10 @@ def new_player(
         page.clock.install()
     page.goto(site.url + TEST_QUERY)
     player = Player(page, context, errors)
+    page.on(
+        "console",
+        lambda m: player.console.append(f"{m.type}: {m.text}") if m.type in ("warning", "error") else None,
+    )
     if booted:
         wait_booted(player)
     return player

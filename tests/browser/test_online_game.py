@@ -44,6 +44,8 @@ from .test_a11y import axe_check
 def players(webrtc_browser: Browser, site: Site) -> Iterator[list[Player]]:  # noqa: F811
     made: list[Player] = []
     yield made
+    for seat, player in enumerate(made):
+        print(f"player {seat}'s console:", *player.console, sep="\n  ")
     for player in made:
         assert player.errors == [], player.errors
         player.context.close()

@@ -112,6 +112,7 @@ function say(words) {
  * @param {unknown} error
  */
 function fail(error) {
+  console.warn("online: the meeting failed:", error); // the transport's detail, for whoever debugs
   const code = error instanceof OnlineError ? error.code : "";
   say(code && !NO_LINK_HINT.has(code) ? `${wordsOf(error)} ${t("online.tryLink")}` : wordsOf(error));
 }
@@ -362,6 +363,7 @@ async function connected(channel, via) {
  * @param {unknown} error
  */
 function waitAgain(game, error) {
+  console.warn("online: the guest's connection was refused or lost:", error);
   const words = wordsOf(error);
   notify(words);
   if (game.via === "room" && game.roomCode) {

@@ -616,18 +616,21 @@ export async function leaveOnline() {
       // already gone
     }
   }
-  clearOnline();
+  if (!online) clearOnline(); // (a new online game begun meanwhile keeps its bar)
 }
 
-/** Leave the online game and show your own game again (it stayed saved). */
+/** Leave the online game and show your own game again (it stayed saved), unless a new online game began
+ * meanwhile (the player went straight to another invitation): its table stays. */
 export async function backToOwnGame() {
   await leaveOnline();
+  if (online) return;
   if (!state.game) {
     draw();
     return;
   }
   await run(async () => {
     const answer = await ask({ cmd: "table_show", table: state.game });
+    if (online) return;
     adoptTable(answer);
     if (answer.view) await show(clone(answer.view));
   });
