@@ -24,7 +24,7 @@ from .access import focused, press, tab_to
 from .conftest import STEP_TIMEOUT_MS, Site, Watch
 from .helpers import answer_question, open_table, wait_moved, wait_ready
 from .test_a11y import assert_fits_a_phone, axe_check
-from .test_layouts import hit_by_a_pointer, inside_the_window, shape_context
+from .test_layouts import box, hit_by_a_pointer, inside_the_window, shape_context
 
 pytestmark = pytest.mark.browser
 
@@ -357,6 +357,21 @@ def test_a_puzzle_keeps_the_hand_in_view_and_shows_what_the_side_knows(
     bar_fits("after a miss")
     hit_by_a_pointer(page, "#my-hand .card", f"{where}, after a miss")
     hit_by_a_pointer(page, "#puzzle-retry", f"{where}, after a miss")
+    # "More" opens above its button, below the top bar: each of its choices is hit by a pointer there
+    # (scrolled to within the menu if the menu scrolls), none under the top bar.
+    page.locator("#puzzle-more > summary").click()
+    menu, top = box(page, ".puzzle-more-body"), box(page, ".topbar")
+    assert menu["y"] >= top["y"] + top["height"] - 0.5, f"{where}: More starts under the top bar: {menu}, {top}"
+    button = box(page, "#puzzle-more > summary")
+    assert menu["y"] + menu["height"] <= button["y"] + 0.5, f"{where}: More covers its own button: {menu}"
+    for choice in page.locator(".puzzle-more-body > .btn:visible").all():
+        choice.evaluate("b => b.scrollIntoView({block: 'nearest'})")
+        assert page.evaluate(
+            "b => { const r = b.getBoundingClientRect();"
+            " return b.contains(document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2)); }",
+            choice.element_handle(),
+        ), f"{where}: More's {choice.inner_text()!r} is hidden"
+    page.locator("#puzzle-more > summary").click()
 
     page.locator("#puzzle-retry").click()
     expect(page.locator("#table")).to_have_attribute("data-puzzle-state", "playing")

@@ -612,6 +612,17 @@ async function onBarClick(event) {
   else if (what === "leave") leavePuzzle();
 }
 
+/** "More" opens upwards over the table: it takes at most the room between the top bar and the puzzle bar, and
+ * scrolls within it. */
+function fitMore() {
+  const more = /** @type {HTMLDetailsElement} */ ($("puzzle-more"));
+  if (!more.open) return;
+  const menu = /** @type {HTMLElement} */ (more.querySelector(".puzzle-more-body"));
+  const topBar = document.querySelector(".topbar")?.getBoundingClientRect().bottom ?? 0;
+  const room = more.getBoundingClientRect().top - 6 - Math.max(0, topBar) - 6;
+  menu.style.maxHeight = `${Math.max(96, Math.floor(room))}px`;
+}
+
 let installed = false;
 
 /** Listen to the puzzle bar (once). */
@@ -619,4 +630,6 @@ export function installPuzzleBar() {
   if (installed) return;
   installed = true;
   $("puzzle-bar").addEventListener("click", onBarClick);
+  $("puzzle-more").addEventListener("toggle", fitMore);
+  window.addEventListener("resize", fitMore);
 }
