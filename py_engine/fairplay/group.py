@@ -14,6 +14,8 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 
+from .straus import windowed_sum
+
 P = 2**255 - 19
 #: The order of the group (and of edwards25519's base point).
 ORDER = 2**252 + 27742317777372353535851937790883648493
@@ -105,22 +107,13 @@ def combination(terms: Sequence[tuple[int, Point]]) -> Point:
     """The sum of k·p over ``terms`` (Straus): the doublings are shared, so n terms cost far less than n
     multiplications; small scalars cost less still."""
     tables = []
-    top = 0
     for k, p in terms:
-        k %= ORDER
         table = [IDENTITY, p]
         for _ in range(14):
             table.append(add(table[-1], p))
-        tables.append((k, table))
-        top = max(top, k.bit_length())
-    result = IDENTITY
-    for shift in range((top + 3) // 4 * 4 - 4, -1, -4):
-        result = double(double(double(double(result))))
-        for k, table in tables:
-            nibble = (k >> shift) & 15
-            if nibble:
-                result = add(result, table[nibble])
-    return result
+        tables.append((k % ORDER, table))
+    bits = max((k.bit_length() for k, _ in tables), default=0)
+    return windowed_sum(tables, add, double, bits) or IDENTITY
 
 
 def equal(p: Point, q: Point) -> bool:

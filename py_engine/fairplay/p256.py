@@ -12,6 +12,8 @@ import base64
 import hashlib
 import random
 
+from .straus import windowed_sum
+
 P = 2**256 - 2**224 + 2**192 + 2**96 - 1
 A = P - 3
 B = 0x5AC635D8AA3A93E7B3EBBD55769886BC651D06B0CC53B0F63BCE3C3E27D2604B
@@ -71,15 +73,7 @@ _G_MULTIPLES = _multiples(G)
 
 def _combine(terms: list[tuple[int, list[Jacobian]]]) -> Jacobian:
     """The sum of k·P over (k, multiples of P), 4 bits at a time with the doublings shared (Straus, Shamir)."""
-    result = _INFINITY
-    for shift in range(252, -1, -4):
-        if result[2]:
-            result = _double(_double(_double(_double(result))))
-        for k, table in terms:
-            nibble = (k >> shift) & 15
-            if nibble:
-                result = _add(result, table[nibble])
-    return result
+    return windowed_sum(terms, _add, _double, 256) or _INFINITY
 
 
 def _times_g(k: int) -> Jacobian:
