@@ -155,9 +155,8 @@ def _side_lists(role: int, cards: Sequence[int], context: bytes, steps: Steps) -
 
 @dataclass(frozen=True)
 class Challenge:
-    """Random weights to check a side's two steps in one sum each, with the sums that need none of its keys
-    (made ahead, in idle time). The weights are the checker's secret, or drawn from a hash of everything
-    the side sent (:func:`verify_steps` without a challenge): a false step passes with odds of 2^-128."""
+    """The checker's secret random weights to check a side's two steps in one sum each, with the sums that
+    need none of the side's keys (made ahead, in idle time): a false step passes with odds of 2^-128."""
 
     shuffle_weights: tuple[int, ...]
     rekey_weights: tuple[int, ...]
@@ -177,44 +176,28 @@ class Challenge:
         )
 
 
-def _hashed_weights(role: int, context: bytes, steps: Steps, keys: Keys) -> list[int]:
-    """Two weights of 128 bits per position, from a hash of the deal and of everything ``role`` sent."""
-    h = hashlib.shake_256(b"sixty-six audit\n" + context + bytes([role]))
-    for entries in steps.lists:
-        h.update("".join(entries).encode())
-    h.update(repr(keys.to_json()).encode())
-    size = len(keys.positions)
-    data = h.digest(32 * size)
-    return [int.from_bytes(data[16 * i : 16 * i + 16], "little") for i in range(2 * size)]
-
-
 def verify_steps(
     role: int,
     cards: Sequence[int],
     context: bytes,
     steps: Steps,
     keys: Keys,
-    points: Sequence[Sequence[Point]] | None = None,
-    challenge: Challenge | None = None,
+    points: Sequence[Sequence[Point]],
+    challenge: Challenge,
 ) -> list[int]:
     """Check with its keys that ``role`` did its two steps honestly; :class:`Cheat` by ``role`` if not.
 
     Gives the mapping its shuffle made: for the first, the card of each entry
     of step 1; for the second, for each entry of step 2, the entry of step 1
     it came from. ``points``: the side's four lists (:func:`_side_lists`)
-    already decoded; ``challenge``: the checker's own weights and sums.
+    as elements; ``challenge``: the checker's own weights and sums.
     """
     size = len(cards)
     if len(keys.positions) != size or len(steps.lists) != 4:
         raise Cheat(role, "malformed", "the keys or steps do not fit the pack")
     order = keys.order
     if order is not None and sorted(order) == list(range(size)):
-        if points is None:
-            lists = _side_lists(role, cards, context, steps)
-            points = [[group.decode(bytes.fromhex(e)) for e in entries] for entries in lists]
-        source, shuffled, before, after = points
-        if challenge is None:
-            challenge = Challenge.of(_hashed_weights(role, context, steps, keys), shuffled, after)
+        source, _, before, _ = points
         if _both_steps_hold(keys, order, source, before, challenge):
             return [cards[i] for i in order] if role == FIRST else list(order)
     return _verify_each(role, cards, context, steps, keys)
@@ -371,20 +354,20 @@ class Shuffle:
             return self._points, lists[0], lists[1], lists[2]
         return lists[0], lists[1], lists[2], lists[3]
 
-    def prepare_audit(self) -> None:
-        """The audit's work that needs none of the other's keys, done ahead (in idle time) once the pack is
-        ready: the secret weights and the sums of the other's lists under them."""
-        if self._challenge is None and self.ready:
+    def prepare_audit(self) -> Challenge:
+        """The audit's work that needs none of the other's keys, done once (ahead, in idle time) when the pack
+        is ready: the secret weights and the sums of the other's lists under them."""
+        assert self.ready
+        if self._challenge is None:
             _, shuffled, _, after = self._their_points()
             weights = [self._rng.getrandbits(128) for _ in range(2 * self.size)]
             self._challenge = Challenge.of(weights, shuffled, after)
+        return self._challenge
 
     def audit(self, theirs: Keys) -> list[int]:
         """Check the other's two steps with its released keys; the whole pack, card by position."""
-        assert self.ready
-        self.prepare_audit()
         their_mapping = verify_steps(
-            self.other, self.cards, self.context, self.steps, theirs, self._their_points(), self._challenge
+            self.other, self.cards, self.context, self.steps, theirs, self._their_points(), self.prepare_audit()
         )
         if self.role == FIRST:
             first_cards = [self.cards[i] for i in self._order]

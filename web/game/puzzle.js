@@ -612,8 +612,8 @@ async function onBarClick(event) {
   else if (what === "leave") leavePuzzle();
 }
 
-/** "More" opens upwards over the table: it takes at most the room between the top bar and the puzzle bar, and
- * scrolls within it. */
+/** "More" opens upwards over the table: it takes at most the room between the top bar and its button, and scrolls
+ * within it. */
 function fitMore() {
   const more = /** @type {HTMLDetailsElement} */ ($("puzzle-more"));
   if (!more.open) return;

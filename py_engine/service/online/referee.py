@@ -152,7 +152,7 @@ class Referee:
         if len(m.records) not in self._packs:
             return self._begin(len(m.records))
         pack = self._current()
-        if pack is not None:
+        if pack is not None and pack.shuffle.ready:
             pack.shuffle.prepare_audit()
         return []
 
