@@ -22,11 +22,12 @@ import json
 import struct
 import sys
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import NamedTuple
 
-from playwright.sync_api import Page, ViewportSize, expect, sync_playwright
+from playwright.sync_api import Browser, Page, ViewportSize, expect, sync_playwright
 
 import build
 
@@ -326,6 +327,17 @@ def recompress(png: bytes) -> bytes:
     return b"".join(out)
 
 
+@contextmanager
+def chromium() -> Iterator[Browser]:
+    """Debian's Chromium as the screenshots take it, closed afterwards."""
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=find_chromium(), args=LAUNCH_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
 def main(argv: list[str]) -> int:
     out = Path(argv[0]) if argv else ROOT / "docs" / "screenshots"
     wanted = tuple(argv[1:])
@@ -334,8 +346,7 @@ def main(argv: list[str]) -> int:
         build.build()
     site = serve(build.DIST)
     try:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=find_chromium(), args=LAUNCH_ARGS)
+        with chromium() as browser:
             for shot in SHOTS:
                 if wanted and not shot.name.startswith(wanted):
                     continue
@@ -359,7 +370,6 @@ def main(argv: list[str]) -> int:
                 path.write_bytes(recompress(page.screenshot()))
                 print(f"wrote {path}")
                 context.close()
-            browser.close()
     finally:
         site.stop()
     return 0

@@ -23,15 +23,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
-from playwright.sync_api import Browser, Page, ViewportSize, expect, sync_playwright
+from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from py_engine.core.actions import action_name
 from py_engine.puzzles import catalogue
 
-from .conftest import BOOT_TIMEOUT_MS, STEP_TIMEOUT_MS, TEST_QUERY, find_chromium, serve
+from .conftest import BOOT_TIMEOUT_MS, STEP_TIMEOUT_MS, TEST_QUERY, serve
 from .helpers import do, legal_cards, new_game, open_table, phase, wait_ready
-from .screenshots import LAUNCH_ARGS
 from .screenshots import Shot as Screen
+from .screenshots import chromium
 from .screenshots import tutorial as tutorial_prompt
 from .test_a11y import finish_scripted_deal
 from .test_layouts import YOU_LEAD, play_a_card
@@ -333,8 +333,7 @@ def main(argv: list[str]) -> int:
     sites = {when: serve(directory) for when, directory in builds.items()}
     failed: list[str] = []
     try:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=find_chromium(), args=LAUNCH_ARGS)
+        with chromium() as browser:
             for shot in SHOTS:
                 if wanted and not shot.name.startswith(wanted):
                     continue
@@ -348,7 +347,6 @@ def main(argv: list[str]) -> int:
                         print(f"  failed: {failed[-1]}", flush=True)
                     else:
                         print(f"  wrote {path}", flush=True)
-            browser.close()
     finally:
         for site in sites.values():
             site.stop()
