@@ -121,6 +121,8 @@ async function enter(code, role, config) {
   const trystero = await loadTrystero();
   /** @type {string[]} */
   const joinErrors = [];
+  /** Called after each join error (a peer's handshake failed). */
+  let onJoinError = () => {};
   /** @type {TrysteroRoom} */
   let room;
   try {
@@ -134,7 +136,13 @@ async function enter(code, role, config) {
       code,
       // Trystero's own 10 s for the password handshake ran out on a loaded machine when a room was
       // opened again; the guest waits its peerTimeoutMs for the host anyway.
-      { onJoinError: (details) => joinErrors.push(details.error), handshakeTimeoutMs: config.peerTimeoutMs },
+      {
+        onJoinError: (details) => {
+          joinErrors.push(details.error);
+          onJoinError();
+        },
+        handshakeTimeoutMs: config.peerTimeoutMs,
+      },
     );
   } catch (error) {
     throw asOnlineError(error, "webrtc_error");
@@ -157,7 +165,19 @@ async function enter(code, role, config) {
   /** @param {Greeting} greeting @param {string} peerId */
   const greet = (greeting, peerId) => greetings.send(greeting, { target: peerId }).catch(() => {});
   room.onPeerJoin = (peerId) => greet({ t: "hello", role, v: VERSION }, peerId);
-  return { trystero, room, greetings, messages, leave, greet, joinErrors };
+  return {
+    trystero,
+    room,
+    greetings,
+    messages,
+    leave,
+    greet,
+    joinErrors,
+    /** @param {() => void} call */
+    set onJoinError(call) {
+      onJoinError = call;
+    },
+  };
 }
 
 /**
@@ -308,12 +328,35 @@ export async function joinRoom(codeText, options = {}) {
   const code = normalizeRoomCode(codeText);
   if (!code) throw new OnlineError("bad_room_code");
   const started = performance.now();
+  /** @type {string[]} */
+  const failed = [];
+  // A handshake with the host can fail on a room opened again just after a lost connection (trystero meets
+  // what is left of the room before): the guest leaves and enters again, within its one wait for the host.
+  for (;;) {
+    const left = config.peerTimeoutMs - (performance.now() - started);
+    const attempt = await joinOnce(code, { ...config, peerTimeoutMs: Math.max(0, left) }, options.signal, started);
+    if (attempt instanceof Channel) return attempt;
+    failed.push(...attempt);
+    if (performance.now() - started >= config.peerTimeoutMs) throw new OnlineError("no_peer", failed.join("; "));
+  }
+}
+
+/**
+ * One try at joining the room of ``code``: the channel to the host, or the join errors that ended the try
+ * (the room is left); rejects as joinRoom does.
+ * @param {string} code
+ * @param {ReturnType<typeof settle>} config
+ * @param {AbortSignal | undefined} given
+ * @param {number} started
+ * @returns {Promise<Channel | string[]>}
+ */
+async function joinOnce(code, config, given, started) {
   const entered = await enter(code, "guest", config);
   /** @type {Channel | null} */
   let channel = null;
   let partner = "";
   try {
-    const signal = options.signal ?? new AbortController().signal;
+    const signal = given ?? new AbortController().signal;
     await waitForRelay(entered.trystero, config.relays, config.relayTimeoutMs, signal, "cancelled");
     return await new Promise((resolve, reject) => {
       let settled = false;
@@ -331,6 +374,12 @@ export async function joinRoom(codeText, options = {}) {
       }, config.peerTimeoutMs);
       signal.addEventListener("abort", cancelled);
       if (signal.aborted) cancelled();
+      entered.onJoinError = () => {
+        if (settled || channel) return;
+        finish(null);
+        entered.leave();
+        resolve([...entered.joinErrors]);
+      };
       entered.greetings.onMessage = (data, { peerId }) => {
         const greeting = /** @type {Greeting} */ (data);
         if (channel) {
