@@ -569,6 +569,7 @@ def test_the_tables_computer_and_hint_count_their_budget_from_the_request(monkey
     import time
 
     from py_engine import ai
+    from py_engine.service.defaults import BUDGETS
     from py_engine.service.match import Match
     from py_engine.service.table import SEARCH_SHARE_KEPT, Seating, Table, kept_for_search
 
@@ -594,5 +595,5 @@ def test_the_tables_computer_and_hint_count_their_budget_from_the_request(monkey
     table.hint(started=time.perf_counter() - 0.4)
     table.act(0, next(a for a in table.show()["view"]["legal"] if a.startswith("play:")))
     table.computer_move(5, started=time.perf_counter() - 0.2)
-    assert budgets[0] == int(ai.HINT_BUDGET_MS * SEARCH_SHARE_KEPT)  # 400 ms spent: the floor
+    assert budgets[0] == int(BUDGETS.hint_ms * SEARCH_SHARE_KEPT)  # 400 ms spent: the floor
     assert budgets[1] is not None and 700 <= budgets[1] <= 800

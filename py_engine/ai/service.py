@@ -16,13 +16,11 @@ from typing import Any
 from ..core.actions import CLAIM, NEXT, PASS, RESIGN
 from ..core.deal import Deal
 from ..core.errors import EngineError, GameOverError, NotYourTurnError
+from ..service.defaults import BUDGETS
 from ..service.match import Match
 from .ismcts import Utility
 from .open_cards import OpenCards
 from .player import DEFAULT_LEVEL, Decision, decide, forced_decision, level_named, match_utility, seat_to_decide
-
-#: Time budget of a hint when none is given.
-HINT_BUDGET_MS = 700
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +79,7 @@ def choose(
 def rank(match: Match, seat: int, request: Request) -> list[tuple[int, float]]:
     """The legal actions of ``seat``, best first, with values (game points for the seat, scaled to 1/3).
 
-    The top level ranks them, within the request's budget (``HINT_BUDGET_MS`` if none), by the deal's
+    The top level ranks them, within the request's budget (``BUDGETS.hint_ms`` if none), by the deal's
     game points even where it plays the match score: the page shows the values as game points.
     """
     return rank_exactly(match, seat, request)[0]
@@ -105,7 +103,7 @@ def rank_exactly(
         return [(a, 0.0) for a in legal], set()
     if seat != match.deal.to_act:
         return [(a, 0.0) for a in legal], set()
-    budget = request.budget_ms if request.budget_ms is not None else HINT_BUDGET_MS
+    budget = request.budget_ms if request.budget_ms is not None else BUDGETS.hint_ms
     level5 = Request(level="5", budget_ms=budget, iterations=request.iterations, seed=request.seed)
     decision = choose(match, seat, level5, game_points=True, take_forced=not every_action)
     utility = match_utility(seat, match.scores, match.rules.match_target, match.carry)
@@ -141,7 +139,7 @@ def rank_all_cards(
     deal = match.deal
     if deal.over or not legal or seat != deal.to_act:
         return [(a, 0.0) for a in legal], set(), {}
-    budget = request.budget_ms if request.budget_ms is not None else HINT_BUDGET_MS
+    budget = request.budget_ms if request.budget_ms is not None else BUDGETS.all_cards_ms
     utility = match_utility(seat, match.scores, match.rules.match_target, match.carry)
     settled: dict[int, float] = {}
     for action in legal:

@@ -31,6 +31,7 @@ from ..core.deal import marriage_offer
 from ..core.errors import BadActionError, EngineError
 from ..core.events import Claim, Marriage, Trick
 from . import links
+from .defaults import BUDGETS
 from .links import DealLink, Move
 from .match import Match
 from .review import snapshot
@@ -40,8 +41,6 @@ if TYPE_CHECKING:
 
 #: The most nodes one board keeps (the deal's own moves and every variation's).
 MAX_NODES = 2000
-#: The search time of one evaluation when none is asked for (milliseconds): a position, not a whole deal.
-ANALYSIS_BUDGET_MS = 1000
 
 
 class AnalysisError(EngineError):
@@ -240,14 +239,17 @@ class Board:
     # --------------------------------------------------------------- evaluation
 
     def evaluate(
-        self, node_id: int, all_cards: bool, budget_ms: int, iterations: int | None, seed: int
+        self, node_id: int, all_cards: bool, budget_ms: int | None, iterations: int | None, seed: int
     ) -> dict[str, Any]:
         """The options of the seat to move at the node, best first, valued for that seat.
 
         ``all_cards`` False: from what the seat knew there (as the review); True: every card known.
+        ``budget_ms`` None: the engine's (``BUDGETS.analysis_ms``, or ``BUDGETS.all_cards_ms``).
         Answers are kept: the same request again is answered at once (an all-cards evaluation only
         when every value was exact: another request goes on where the last one stopped).
         """
+        if budget_ms is None:
+            budget_ms = BUDGETS.all_cards_ms if all_cards else BUDGETS.analysis_ms
         key = (node_id, all_cards, budget_ms, iterations, seed)
         kept = self._evaluations.get(key)
         if kept is not None:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.errors import EngineError
 from . import links
-from .analysis import ANALYSIS_BUDGET_MS, Board
+from .analysis import Board
 from .requests import MAX_ITERATIONS, MAX_REVIEW_MS, MS, ProtocolError, arg, find, positive
 
 if TYPE_CHECKING:
@@ -136,7 +136,7 @@ def analysis_evaluate(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
     board = _board(engine, req)
     node = _node(board, req)
     all_cards = arg(req, "all_cards", bool, False)
-    budget = positive(req, "budget_ms", MAX_REVIEW_MS, MS) or ANALYSIS_BUDGET_MS
+    budget = positive(req, "budget_ms", MAX_REVIEW_MS, MS)
     iterations = positive(req, "iterations", MAX_ITERATIONS, "a positive integer")
     seed = arg(req, "seed", int, 0)
     return {"evaluation": board.evaluate(node, all_cards, budget, iterations, seed)}

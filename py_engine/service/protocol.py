@@ -54,7 +54,7 @@ from .requests import (
     positive,
     step_index,
 )
-from .table import DEFAULT_LEVEL, LEVEL_BUDGET_MS, LEVELS, REVIEW_BUDGET_MS, Seating, Table
+from .table import DEFAULT_LEVEL, LEVEL_BUDGET_MS, LEVELS, Seating, Table
 from .views import filter_events, view
 
 if TYPE_CHECKING:
@@ -386,7 +386,7 @@ class Engine:
         match = self._game(req)
         number = arg(req, "deal", int, match.deal_number if match.deal.over else match.deal_number - 1)
         evaluate = self._seat(req, "evaluate", None) if req.get("evaluate") is not None else None
-        budget = positive(req, "budget_ms", MAX_REVIEW_MS, MS) or REVIEW_BUDGET_MS
+        budget = positive(req, "budget_ms", MAX_REVIEW_MS, MS)
         # deal numbers restart with each match; the record counts the whole session
         offset = len(match.records) - match.deal_number
         from . import review  # imported on first use: see _LAZY_MODULES

@@ -14,6 +14,7 @@ from ..core.actions import action_name
 from ..core.cards import CARD_NAMES, SUITS, names
 from ..core.deal import Deal, marriage_offer
 from ..core.errors import IllegalActionError
+from .defaults import BUDGETS
 from .match import Match
 from .record import load_record
 from .requests import MAX_REVIEW_MS
@@ -60,14 +61,19 @@ def snapshot(deal: Deal) -> dict[str, Any]:
 
 
 def review_deal(
-    match: Match, number: int, evaluate: tuple[int, ...] = (), budget_ms: int = 300, seed: int = 0, from_step: int = 0
+    match: Match,
+    number: int,
+    evaluate: tuple[int, ...] = (),
+    budget_ms: int | None = None,
+    seed: int = 0,
+    from_step: int = 0,
 ) -> dict[str, Any]:
     """Deal ``number`` (1-based, in the current record) step by step with every card shown.
 
     Only a finished deal can be reviewed: during play this would reveal hidden
     cards. The decisions of the seats in ``evaluate`` from step ``from_step``
     (0-based) on carry the computer's ranking of the alternatives (from that
-    seat's knowledge only, ``budget_ms`` each, at most MAX_REVIEW_MS together)
+    seat's knowledge only, ``budget_ms`` each (``BUDGETS.review_ms`` if None), at most MAX_REVIEW_MS together)
     and ``clearly_worse`` when the chosen action scored well below the best, and
     ``exact`` when the best action's value and the chosen one's are exact (an action that settles the
     deal, or every card known and solved) rather than estimated;
@@ -84,6 +90,7 @@ def review_deal(
     replay = load_record(partial)
     opening = snapshot(replay.deal)
     steps: list[dict[str, Any]] = []
+    each = budget_ms if budget_ms is not None else BUDGETS.review_ms
     given = 0  # the budgets given so far
     started = time.perf_counter()
     next_step: int | None = None
@@ -92,11 +99,11 @@ def review_deal(
         if seat in evaluate and len(steps) >= from_step and next_step is None and len(replay.legal(seat)) > 1:
             # The budgets given, or the time taken if more (a search overruns its budget a little).
             spent = max(given, int((time.perf_counter() - started) * 1000))
-            if spent + budget_ms > MAX_REVIEW_MS:
+            if spent + each > MAX_REVIEW_MS:
                 next_step = len(steps)  # this decision and the rest: in the next request
             else:
-                given += budget_ms
-                ranking, exact = rank_exactly(replay, seat, Request(budget_ms=budget_ms, seed=seed), every_action=True)
+                given += each
+                ranking, exact = rank_exactly(replay, seat, Request(budget_ms=each, seed=seed), every_action=True)
                 chosen = next((v for a, v in ranking if action_name(a) == text), None)
                 step["ranking"] = [{"action": action_name(a), "value": v} for a, v in ranking]
                 # Both values exact: the best action's and the one taken.

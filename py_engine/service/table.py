@@ -40,6 +40,7 @@ from typing import Any, Literal, NamedTuple
 from ..core.actions import CLAIM, NEXT, action_name, parse_action
 from ..core.errors import BadActionError, EngineError, GameOverError, IllegalActionError, NotYourTurnError
 from ..core.events import Event
+from .defaults import BUDGETS
 from .json_text import plain_text
 from .match import Match
 from .record import is_seat, load_record
@@ -64,8 +65,6 @@ DEFAULT_LEVEL = 3
 #: The computer's time for one move in the browser, by level (milliseconds). Levels 1-4 stop at
 #: their iteration counts well within it; level 5 searches for its whole second.
 LEVEL_BUDGET_MS = {1: 2500, 2: 2500, 3: 2500, 4: 2500, 5: 1000}
-#: A review's search time for each evaluated decision (milliseconds).
-REVIEW_BUDGET_MS = 300
 NAME_MAX = 24
 PERSON = 0  # the person's seat against the computer
 COMPUTER = 1
@@ -422,7 +421,7 @@ class Table:
             raise GameOverError("the game is over")
         from .. import ai  # imported on first use
 
-        budget = kept_for_search(budget_ms if budget_ms is not None else ai.HINT_BUDGET_MS, started)
+        budget = kept_for_search(budget_ms if budget_ms is not None else BUDGETS.hint_ms, started)
         ranking = ai.rank(self.match, viewer.seat, ai.Request(budget_ms=budget, seed=seed))
         return {"ranking": [{"action": action_name(a), "value": v} for a, v in ranking]}
 
@@ -486,8 +485,7 @@ class Table:
             raise EngineError(f"no deal {index} in this game")
         from . import review  # imported on first use
 
-        budget = budget_ms if budget_ms is not None else REVIEW_BUDGET_MS
-        return review.review_deal(self.match, index + 1, tuple(evaluate), budget, seed, from_step)
+        return review.review_deal(self.match, index + 1, tuple(evaluate), budget_ms, seed, from_step)
 
 
 class NothingFinishedError(EngineError):

@@ -37,7 +37,7 @@ import { copyLink, linkUrl } from "./links.js";
 
 const params = new URLSearchParams(window.location.search);
 const TEST = params.get("test") === "1";
-// Each evaluation's search time: the engine's own (1 s; 1.5 s with every card known); tests evaluate quickly.
+// Each evaluation's search time: the engine's own (BUDGETS, py_engine/service/defaults.py); tests evaluate quickly.
 const BUDGET_MS = TEST ? Number(params.get("analysis_ms")) || 100 : null;
 /** How long the player rests on a position before the computer is asked about it (milliseconds). */
 const SETTLE_MS = TEST ? 0 : 250;
@@ -499,7 +499,7 @@ async function evaluate() {
         board: here.about.board,
         node,
         all_cards: allCards,
-        ...(BUDGET_MS ? { budget_ms: BUDGET_MS } : allCards ? { budget_ms: 1500 } : {}),
+        ...(BUDGET_MS ? { budget_ms: BUDGET_MS } : {}),
       },
       { timeoutMs: 60_000 },
     );

@@ -45,7 +45,7 @@ import { seatNames } from "./modes.js";
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
 const params = new URLSearchParams(window.location.search);
-// Each evaluated decision gets the engine's review budget; tests evaluate quickly (80 ms, or review_ms).
+// Each evaluated decision gets the engine's review budget (BUDGETS); tests evaluate quickly (80 ms, or review_ms).
 const BUDGET = params.get("test") === "1" ? { budget_ms: Number(params.get("review_ms")) || 80 } : {};
 
 /** @type {Session | null} */
