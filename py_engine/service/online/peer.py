@@ -52,6 +52,7 @@ from .messages import (
     PeerError,
     chat_line,
     check_now,
+    is_time,
     json_object,
 )
 from .referee import Referee
@@ -92,6 +93,7 @@ class PeerSession:
         sign: Callable[[bytes], str],
         verify: Callable[[str, bytes, str], bool] = p256.verify,
         name: str = "",
+        rating: int | None = None,
     ) -> None:
         self.seat = seat
         self.other = 1 - seat
@@ -130,6 +132,8 @@ class PeerSession:
         #: The players' names, as each signed its own in the coin's messages (None until known).
         self.names: list[str | None] = [None, None]
         self.names[seat] = plain_text(name, NAME_MAX)
+        #: This player's online rating as its page claims it in the coin (signed, so a result carries it).
+        self.rating = rating
         #: The rematch, once both asked for it (a new session, a new transcript), and the match before it.
         self.successor: PeerSession | None = None
         self.previous: PeerSession | None = None
@@ -167,13 +171,22 @@ class PeerSession:
     # ---------------------------------------------------------------- start and coin
 
     def start(self, now: int) -> list[str]:
-        """The first message of the game: seat 0 commits to its half of the coin that picks the first dealer."""
+        """The first message of the game: seat 0 commits to its half of the coin that picks the first dealer,
+        dated ``now`` (a signed result, :mod:`..lobby.certificate`, is as old as its coin)."""
+        return self._open(now, now)
+
+    def _open(self, now: int, at: int | None) -> list[str]:
+        """:meth:`start`, dated ``at`` (None: undated, as in a game saved before the coin was dated)."""
         self._clock(now)
         if self.seat == 0 and not self._coin:
             self._coin["mine"] = self._secret_hex("coin")
             commit = _digest(self._coin["mine"])
-            self._send({"t": "coin", "commit": commit, "rules": self.rules.to_dict(), "name": self.names[0]})
+            body = {"t": "coin", "commit": commit, "rules": self.rules.to_dict(), "name": self.names[0]}
+            self._send({**body, **({} if at is None else {"at": at}), **self._claim()})
         return self.take()
+
+    def _claim(self) -> dict[str, int]:
+        return {} if self.rating is None else {"rating": self.rating}
 
     def _secret_hex(self, label: str) -> str:
         return _digest(self._secret.hex() + "\n" + self.match_id + "\n" + label)
@@ -184,10 +197,12 @@ class PeerSession:
         if self.seat == 1 and "commit" in body and "commit" not in self._coin:
             if body.get("rules") != self.rules.to_dict():
                 raise PeerError("the room's rules are not the ones this player agreed to")
+            if "at" in body and not is_time(body["at"]):
+                raise PeerError("the coin's date is not a time")
             self._coin["commit"] = _hex64(body["commit"])
             self.names[0] = _name(body)
             self._coin["mine"] = self._secret_hex("coin")
-            self._send({"t": "coin", "value": self._coin["mine"], "name": self.names[1]})
+            self._send({"t": "coin", "value": self._coin["mine"], "name": self.names[1], **self._claim()})
         elif self.seat == 0 and "value" in body and "theirs" not in self._coin:
             self._coin["theirs"] = _hex64(body["value"])
             self.names[1] = _name(body)
@@ -589,6 +604,7 @@ class PeerSession:
             self._sign,
             self._verify,
             name=self.names[self.seat] or "",
+            rating=self.rating,
         )
         following.names = list(self.names)
         following.previous = self
@@ -646,7 +662,9 @@ class PeerSession:
                 raise PeerError("the saved game's name is damaged")
         except (KeyError, TypeError, ValueError, ChainError) as e:
             raise PeerError(f"the saved online game is damaged: {e}") from None
-        session = cls(seat, rules, kept.match_id, kept.identities, secret, sign, verify, name=name)
+        first = next((link.body for link in kept.links if link.seat == seat), {})
+        rating = first.get("rating") if type(first.get("rating")) is int else None
+        session = cls(seat, rules, kept.match_id, kept.identities, secret, sign, verify, name=name, rating=rating)
         session._replay(kept.links, saved_now)
         session.away_since = away
         session.outage = outage
@@ -682,7 +700,8 @@ class PeerSession:
         """Do again what this seat chose (its moves, chat, pauses), so that its links are made again."""
         kind = body.get("t")
         if kind == "coin" and "commit" in body:
-            self.start(now)
+            at = body.get("at")
+            self._open(now, at if is_time(at) else None)
         elif kind == "act":
             self.act(body.get("action"), now)
         elif kind == "show":
