@@ -415,16 +415,16 @@ def test_the_computer_player_is_imported_on_first_use_and_by_warm_up() -> None:
 
 
 def test_a_move_budget_counts_from_the_request() -> None:
-    """What importing the computer player took on the first move is taken from that move's search."""
+    """What importing the computer player took on the first move is taken from that move's search, which keeps
+    at least SEARCH_FLOOR of its budget."""
     import time
 
-    from py_engine.service.requests import left_of
+    from py_engine.ai.player import SEARCH_FLOOR, SEARCH_SHARE, search_seconds
 
     now = time.perf_counter()
-    assert left_of(None, now) is None
-    assert left_of(1000, now - 0.3) <= 700
-    assert 0 < left_of(1000, now) <= 1000
-    assert left_of(100, now - 5.0) == 1
+    assert 0.9 * SEARCH_SHARE <= search_seconds(1000, now) <= SEARCH_SHARE
+    assert 0.6 <= search_seconds(1000, now - 0.3) <= SEARCH_SHARE - 0.3
+    assert search_seconds(1000, now - 5.0) == 1000 / 1000 * SEARCH_FLOOR
 
 
 def test_the_top_level_reads_the_play_of_a_new_loaded_or_undone_game(
@@ -564,36 +564,30 @@ def test_a_review_is_evaluated_in_parts_each_within_the_cap(monkeypatch: pytest.
 
 
 def test_the_tables_computer_and_hint_count_their_budget_from_the_request(monkeypatch: pytest.MonkeyPatch) -> None:
-    """table_computer and table_hint take what the request spent before the search (the first one imports the
-    computer player) from the level's budget, but the search keeps at least half of it."""
+    """table_computer and table_hint pass the request's arrival to the search, which takes what the request spent
+    before it (the first one imports the computer player) from the budget, but keeps at least SEARCH_FLOOR of it.
+    The table cuts nothing itself: the level's budget and the hint's come from the level and BUDGETS."""
     import time
 
-    from py_engine import ai
+    from py_engine.ai import player
+    from py_engine.ai.player import LEVELS, SEARCH_FLOOR, SEARCH_SHARE
     from py_engine.service.defaults import BUDGETS
     from py_engine.service.match import Match
-    from py_engine.service.table import SEARCH_SHARE_KEPT, Seating, Table, kept_for_search
+    from py_engine.service.table import Seating, Table
 
-    now = time.perf_counter()
-    assert kept_for_search(1000, None) == 1000
-    assert 600 <= kept_for_search(1000, now - 0.3) <= 700
-    assert kept_for_search(1000, now - 5.0) == int(1000 * SEARCH_SHARE_KEPT)
+    searched: list[float | None] = []
+    real_search = player.search
 
-    budgets: list[int | None] = []
-    real_choose, real_rank = ai.choose, ai.rank
+    def search(*args: Any, **options: Any) -> Any:
+        searched.append(options["budget_s"])
+        return real_search(*args, **{**options, "budget_s": None, "iterations": 50, "reading_iterations": 50})
 
-    def choose(match: Any, seat: int, request: Any, **options: Any) -> Any:
-        budgets.append(request.budget_ms)
-        return real_choose(match, seat, type(request)(level=request.level, iterations=50, seed=1), **options)
-
-    def rank(match: Any, seat: int, request: Any, **options: Any) -> Any:
-        budgets.append(request.budget_ms)
-        return real_rank(match, seat, type(request)(budget_ms=1, seed=1), **options)
-
-    monkeypatch.setattr(ai, "choose", choose)
-    monkeypatch.setattr(ai, "rank", rank)
+    monkeypatch.setattr(player, "search", search)
     table = Table(Match(rules=PRESETS["AT20"], seed=3, dealer=1), Seating.from_json({}))
     table.hint(started=time.perf_counter() - 0.4)
     table.act(0, next(a for a in table.show()["view"]["legal"] if a.startswith("play:")))
     table.computer_move(5, started=time.perf_counter() - 0.2)
-    assert budgets[0] == int(BUDGETS.hint_ms * SEARCH_SHARE_KEPT)  # 400 ms spent: the floor
-    assert budgets[1] is not None and 700 <= budgets[1] <= 800
+    assert searched[0] == BUDGETS.hint_ms / 1000 * SEARCH_FLOOR  # 400 ms of 700 spent: the floor
+    level5 = LEVELS["5"].budget_ms
+    assert level5 is not None and searched[1] is not None
+    assert level5 / 1000 * SEARCH_FLOOR < searched[1] <= level5 / 1000 * SEARCH_SHARE - 0.2

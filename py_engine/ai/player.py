@@ -47,6 +47,8 @@ class Level:
     kind: str  # "random", "heuristic", "psellos" or "search"
     noise: float = 0.0
     iterations: int | None = None
+    #: The level's time for one move against the clock (milliseconds), counted from the request
+    #: (:func:`search_seconds`); no other place keeps a level's time (None: no time limit).
     budget_ms: int | None = None
     #: Without a clock (the arena), a level with a budget searches this many iterations instead:
     #: what its budget buys in the browser, (20-card deck, 24-card deck). See BROWSER_ITERATIONS.
@@ -127,9 +129,11 @@ LEVELS: dict[str, Level] = {
     "heuristic": Level("heuristic", "heuristic"),
     "psellos": Level("psellos", "psellos"),
     "1": Level("1", "heuristic", noise=14.0),
-    "2": Level("2", "search", iterations=100, imprecision=(0.12, 0.12)),
-    "3": Level("3", "search", iterations=400, imprecision=(0.06, 0.09)),
-    "4": Level("4", "search", iterations=1500, imprecision=(0.025, 0.05)),
+    # Levels 2-4 stop at their iteration counts well within their 2.5 s (a cap for a slow device);
+    # level 5 searches for its whole second.
+    "2": Level("2", "search", iterations=100, budget_ms=2500, imprecision=(0.12, 0.12)),
+    "3": Level("3", "search", iterations=400, budget_ms=2500, imprecision=(0.06, 0.09)),
+    "4": Level("4", "search", iterations=1500, budget_ms=2500, imprecision=(0.025, 0.05)),
     "5": Level(
         "5",
         "search",
@@ -141,8 +145,26 @@ LEVELS: dict[str, Level] = {
     ),
 }
 DEFAULT_LEVEL = "4"
-#: The share of a time budget the search itself may use (the rest answers the request in time).
-BUDGET_SHARE = 0.95
+#: The share of a time budget the search itself may use: the rest answers the request in time (in the
+#: browser about 50 ms of level 5's second go to the answer, the view and the message: docs/arena.md).
+SEARCH_SHARE = 0.95
+#: The least share of its budget a search keeps, however long the request took before it. The first
+#: move or hint after start-up imports the computer player before it searches (0.64 s of level 5's
+#: 1 s in Pyodide, docs/performance.md, session 17): without the floor that move would search a
+#: third of its time and play below its level; with it, that one answer comes up to half a budget late.
+SEARCH_FLOOR = 0.5
+
+
+def search_seconds(budget_ms: int, started: float) -> float:
+    """The time a search may take (seconds): the one place where what is left of a request's budget is computed.
+
+    The budget counts from ``started`` (``time.perf_counter()`` when the request came, or when the
+    decision began): what was spent before the search comes off SEARCH_SHARE of it, but the search
+    keeps at least SEARCH_FLOOR of it. The protocol and the table pass the budget and ``started``
+    through (:class:`~py_engine.ai.service.Request`) and cut nothing themselves.
+    """
+    spent = time.perf_counter() - started
+    return max(budget_ms / 1000 * SEARCH_FLOOR, budget_ms / 1000 * SEARCH_SHARE - spent)
 
 
 def level_named(name: str | int) -> Level:
@@ -191,6 +213,7 @@ def decide(
     iterations: int | None = None,
     budget_ms: int | None = None,
     clock: bool = True,
+    started: float | None = None,
     config: SearchConfig | None = None,
     take_forced: bool = True,
 ) -> Decision:
@@ -199,6 +222,8 @@ def decide(
     ``iterations``, ``budget_ms`` and ``config`` override the level's; with
     ``clock=False`` the search ignores every time budget and runs its iteration
     count, so the decision depends on the seed alone (the arena plays this way).
+    With the clock, the budget counts from ``started`` (when the request came;
+    None: from this call), see :func:`search_seconds`.
     A seat that is not on turn and has no valid claim gets a
     :class:`~py_engine.core.errors.NotYourTurnError`. With ``take_forced=False``
     a seat on turn that could claim (or must pass) still has its other actions
@@ -239,9 +264,7 @@ def decide(
         its = iterations if iterations is not None else level.iterations_for(deck, clock)
         reading_its = iterations if iterations is not None else level.reading_iterations_for(deck, clock)
         budget = (budget_ms if budget_ms is not None else level.budget_ms) if clock else None
-        # The budget counts from the request: what was spent before the search (and a margin for
-        # answering) comes off the search's own time.
-        budget_s = None if budget is None else max(0.01, budget / 1000 * BUDGET_SHARE - (time.perf_counter() - start))
+        budget_s = None if budget is None else search_seconds(budget, start if started is None else started)
         result = search(
             deal,
             seat,

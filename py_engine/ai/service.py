@@ -25,7 +25,11 @@ from .player import DEFAULT_LEVEL, Decision, decide, forced_decision, level_name
 
 @dataclass(frozen=True, slots=True)
 class Request:
-    """What one ``ai_move`` or ``hint`` asks of the computer: its level, its limits and its seed."""
+    """What one ``ai_move`` or ``hint`` asks of the computer: its level, its limits and its seed.
+
+    ``budget_ms`` None: the level's own (``Level.budget_ms``; a hint's: ``BUDGETS.hint_ms``). The search
+    alone turns the budget into its time (:func:`~py_engine.ai.player.search_seconds`).
+    """
 
     level: int | str = DEFAULT_LEVEL
     budget_ms: int | None = None
@@ -33,6 +37,9 @@ class Request:
     seed: int | None = None
     #: False: no time budget at all, the level's fixed iteration count (the page's test mode, ``timed: false``).
     clock: bool = True
+    #: When the request came (``time.perf_counter()``): the budget counts from then, so what the request
+    #: spent before the search (the first one imports the computer player) comes off it. None: from the decision.
+    started: float | None = None
 
 
 def choose(
@@ -68,6 +75,7 @@ def choose(
             iterations=request.iterations,
             budget_ms=request.budget_ms,
             clock=request.clock,
+            started=request.started,
             config=config,
             take_forced=take_forced,
         )
@@ -104,7 +112,7 @@ def rank_exactly(
     if seat != match.deal.to_act:
         return [(a, 0.0) for a in legal], set()
     budget = request.budget_ms if request.budget_ms is not None else BUDGETS.hint_ms
-    level5 = Request(level="5", budget_ms=budget, iterations=request.iterations, seed=request.seed)
+    level5 = replace(request, level="5", budget_ms=budget)
     decision = choose(match, seat, level5, game_points=True, take_forced=not every_action)
     utility = match_utility(seat, match.scores, match.rules.match_target, match.carry)
     settled: dict[int, float] = {}

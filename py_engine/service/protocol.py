@@ -50,11 +50,10 @@ from .requests import (
     ProtocolError,
     arg,
     find,
-    left_of,
     positive,
     step_index,
 )
-from .table import DEFAULT_LEVEL, LEVEL_BUDGET_MS, LEVELS, Seating, Table
+from .table import DEFAULT_LEVEL, LEVELS, Seating, Table
 from .views import filter_events, view
 
 if TYPE_CHECKING:
@@ -335,9 +334,10 @@ class Engine:
 
         asked = ai.Request(
             level=arg(req, "level", (int, str), ai.DEFAULT_LEVEL, what="a level 1-5"),
-            budget_ms=left_of(positive(req, "budget_ms", MAX_BUDGET_MS, MS), started),
+            budget_ms=positive(req, "budget_ms", MAX_BUDGET_MS, MS),
             iterations=positive(req, "iterations", MAX_ITERATIONS, "a positive integer"),
             seed=arg(req, "seed", int, None),
+            started=started,
         )
         decision = ai.choose(match, seat, asked)
         events = match.act(seat, decision.action)
@@ -359,8 +359,7 @@ class Engine:
             raise ProtocolError("game_over", "the game is over")
         from .. import ai  # imported on first use: see _LAZY_MODULES
 
-        budget = left_of(budget, started)
-        ranking = ai.rank(match, seat, ai.Request(budget_ms=budget, seed=arg(req, "seed", int, None)))
+        ranking = ai.rank(match, seat, ai.Request(budget_ms=budget, seed=arg(req, "seed", int, None), started=started))
         return {"ranking": [{"action": action_name(a), "value": v} for a, v in ranking]}
 
     def _save(self, req: dict[str, Any]) -> dict[str, Any]:
@@ -424,7 +423,7 @@ class Engine:
         started = time.perf_counter()
         table = self._table(req)
         level = arg(req, "level", int, None, what="a level 1-5")
-        if level is not None and level not in LEVEL_BUDGET_MS:
+        if level is not None and level not in LEVELS:
             raise ProtocolError("bad_request", f"argument 'level' must be a level 1-5, not {level!r}")
         return table.computer_move(
             level,

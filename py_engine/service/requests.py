@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from typing import Any, TypeVar
 
 MS = "a positive number of milliseconds"
@@ -71,15 +70,3 @@ def _kind_name(kind: type | tuple[type, ...]) -> str:
         )
         for k in _as_tuple(kind)
     )
-
-
-def left_of(budget_ms: int | None, started: float | None) -> int | None:
-    """What is left of a request's time budget, which counts from ``started`` (``time.perf_counter()``).
-
-    The first ``ai_move`` or ``hint`` also imports the computer player; that
-    time is taken from the search, so the answer still comes within the budget.
-    """
-    if budget_ms is None or started is None:
-        return budget_ms
-    spent = int((time.perf_counter() - started) * 1000)
-    return max(1, budget_ms - spent)

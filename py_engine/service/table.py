@@ -40,31 +40,16 @@ from typing import Any, Literal, NamedTuple
 from ..core.actions import CLAIM, NEXT, action_name, parse_action
 from ..core.errors import BadActionError, EngineError, GameOverError, IllegalActionError, NotYourTurnError
 from ..core.events import Event
-from .defaults import BUDGETS
 from .json_text import plain_text
 from .match import Match
 from .record import is_seat, load_record
-from .requests import left_of
 from .views import filter_events, view
-
-#: The share of a move's or a hint's budget its search keeps, however long the request took before it.
-SEARCH_SHARE_KEPT = 0.5
-
-
-def kept_for_search(budget_ms: int, started: float | None) -> int:
-    """What is left of ``budget_ms`` since ``started``, but at least SEARCH_SHARE_KEPT of it."""
-    left = left_of(budget_ms, started)
-    return max(int(budget_ms * SEARCH_SHARE_KEPT), left if left is not None else budget_ms)
-
 
 Mode = Literal["computer", "hotseat", "watch", "online"]
 MODES: tuple[Mode, ...] = ("computer", "hotseat", "watch", "online")
 LEVELS = (1, 2, 3, 4, 5)
 #: The computer's level at a table when none is given (a new player's first opponent).
 DEFAULT_LEVEL = 3
-#: The computer's time for one move in the browser, by level (milliseconds). Levels 1-4 stop at
-#: their iteration counts well within it; level 5 searches for its whole second.
-LEVEL_BUDGET_MS = {1: 2500, 2: 2500, 3: 2500, 4: 2500, 5: 1000}
 NAME_MAX = 24
 PERSON = 0  # the person's seat against the computer
 COMPUTER = 1
@@ -283,9 +268,9 @@ class Table:
     ) -> dict[str, Any]:
         """The computer's move at the seat that has one; ``level`` overrides the seating's (against the computer).
 
-        ``started``: when the request came (``time.perf_counter()``); the budget counts from then, so the
-        first move, which also imports the computer player, answers within it, unless that import took
-        more than half of it: the search keeps at least half (SEARCH_SHARE_KEPT).
+        ``budget_ms`` None: the level's own (``Level.budget_ms``). ``started``: when the request came
+        (``time.perf_counter()``); the budget counts from then (``ai.player.search_seconds``: the first move
+        also imports the computer player). ``clock=False``: no time limit, the level's fixed iterations.
         """
         seat = self.computer_seat()
         if seat is None:
@@ -297,13 +282,8 @@ class Table:
         chosen = level if level is not None else (self.seating.levels[seat] or DEFAULT_LEVEL)
         from .. import ai  # imported on first use (the protocol's lazy modules)
 
-        budget = budget_ms if budget_ms is not None else LEVEL_BUDGET_MS[chosen]
         request = ai.Request(
-            level=chosen,
-            budget_ms=kept_for_search(budget, started) if clock else None,
-            iterations=iterations,
-            seed=seed,
-            clock=clock,
+            level=chosen, budget_ms=budget_ms, iterations=iterations, seed=seed, clock=clock, started=started
         )
         decision = ai.choose(self.match, seat, request)
         viewer = self.viewer()
@@ -421,8 +401,7 @@ class Table:
             raise GameOverError("the game is over")
         from .. import ai  # imported on first use
 
-        budget = kept_for_search(budget_ms if budget_ms is not None else BUDGETS.hint_ms, started)
-        ranking = ai.rank(self.match, viewer.seat, ai.Request(budget_ms=budget, seed=seed))
+        ranking = ai.rank(self.match, viewer.seat, ai.Request(budget_ms=budget_ms, seed=seed, started=started))
         return {"ranking": [{"action": action_name(a), "value": v} for a, v in ranking]}
 
     def _what(self) -> str:

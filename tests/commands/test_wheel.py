@@ -77,7 +77,7 @@ from py_engine.service import protocol, table
 def call(**r): return json.loads(protocol.handle(json.dumps({"v": 1, **r})))
 t = call(cmd="table_new", preset="AT20", seed=3, seating={"mode": "watch", "levels": [5, 5]})["table"]
 move = call(cmd="table_computer", table=t, seed=1, timed=False)
-json.dumps({"file": table.kept_for_search.__code__.co_filename, "action": move.get("action")})
+json.dumps({"file": table.Table.computer_move.__code__.co_filename, "action": move.get("action")})
 `));
 """
 
