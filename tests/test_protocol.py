@@ -49,12 +49,32 @@ def test_presets_lists_all_eight(engine: Engine) -> None:
     r = call(engine, cmd="presets")
     assert [p["id"] for p in r["presets"]] == list(PRESET_IDS)
     assert all(p["name"] and p["rules"]["id"] == p["id"] for p in r["presets"])
-    # the levels a table offers and the default: the engine's, the page has no list of its own
+    # the levels a table offers and the default: the engine's (the page's copy: the next test)
     assert r["levels"] == [1, 2, 3, 4, 5] and r["default_level"] in r["levels"]
     for level in r["levels"]:
         seating = {"mode": "computer", "levels": [None, level]}
         started = call(engine, cmd="table_new", preset="AT20", seed=1, seating=seating)
         assert started["seating"]["levels"] == [None, level]
+
+
+def test_the_page_starts_with_the_engines_levels_and_default_level(engine: Engine) -> None:
+    """The page reads its settings from storage before the engine has started, so it keeps the levels and the
+    default level itself (web/screens/settings.js): the engine's. A table and an ai_move without a level play it."""
+    import re
+    from pathlib import Path
+
+    from py_engine.ai import Request
+    from py_engine.service.defaults import DEFAULT_LEVEL
+
+    page = (Path(__file__).resolve().parent.parent / "web" / "screens" / "settings.js").read_text(encoding="utf-8")
+    default = re.search(r"^export const DEFAULT_LEVEL = (\d+);$", page, re.M)
+    levels = re.search(r"^export const LEVELS = \[([\d, ]+)\];$", page, re.M)
+    r = call(engine, cmd="presets")
+    assert default and int(default.group(1)) == r["default_level"] == DEFAULT_LEVEL
+    assert levels and [int(v) for v in levels.group(1).split(",")] == r["levels"]
+    started = call(engine, cmd="table_new", preset="AT20", seed=1, seating={"mode": "computer"})
+    assert started["seating"]["levels"] == [None, DEFAULT_LEVEL]
+    assert Request().level == DEFAULT_LEVEL
 
 
 def test_new_game_view_and_legal(engine: Engine) -> None:

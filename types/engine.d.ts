@@ -512,7 +512,8 @@ export interface PuzzleSolution {
 
 /** The answer to each command the page sends (py_engine/service/protocol.py), by command. */
 export interface Answers {
-  presets: { presets: Preset[] };
+  /** ``levels``: the computer's levels a table offers; ``default_level``: the engine's (py_engine/service/defaults.py). */
+  presets: { presets: Preset[]; levels: number[]; default_level: number };
   rules: { parameters: RulesParameter[] };
   check_rules: { rules: RuleSet };
   table_new: TableAnswer & { table: string };

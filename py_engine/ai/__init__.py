@@ -8,11 +8,10 @@ and its limits.
 
 from .config import SearchConfig
 from .open_cards import OpenCards
-from .player import DEFAULT_LEVEL, Decision, match_utility
+from .player import Decision, match_utility
 from .service import Request, choose, rank, rank_all_cards, rank_exactly
 
 __all__ = [
-    "DEFAULT_LEVEL",
     "Decision",
     "OpenCards",
     "Request",

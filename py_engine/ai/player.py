@@ -144,7 +144,6 @@ LEVELS: dict[str, Level] = {
         config=TOP_CONFIG,
     ),
 }
-DEFAULT_LEVEL = "4"
 #: The share of a time budget the search itself may use: the rest answers the request in time (in the
 #: browser about 50 ms of level 5's second go to the answer, the view and the message: docs/arena.md).
 SEARCH_SHARE = 0.95

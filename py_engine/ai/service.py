@@ -16,11 +16,11 @@ from typing import Any
 from ..core.actions import CLAIM, NEXT, PASS, RESIGN
 from ..core.deal import Deal
 from ..core.errors import EngineError, GameOverError, NotYourTurnError
-from ..service.defaults import BUDGETS
+from ..service.defaults import BUDGETS, DEFAULT_LEVEL
 from ..service.match import Match
 from .ismcts import Utility
 from .open_cards import OpenCards
-from .player import DEFAULT_LEVEL, Decision, decide, forced_decision, level_named, match_utility, seat_to_decide
+from .player import Decision, decide, forced_decision, level_named, match_utility, seat_to_decide
 
 
 @dataclass(frozen=True, slots=True)

@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any
 from ..core.actions import action_name, sorted_names
 from ..core.errors import EngineError
 from ..core.rules import BOOLEANS, CHOICES, PARAMETERS, PRESET_IDS, PRESETS, Rules, RulesError, make_rules
+from .defaults import DEFAULT_LEVEL, LEVELS
 from .json_text import JsonLimitError, JsonTextError, dump_json, finite, parse_json
 from .match import SEED_LIMIT, Match, check_deck, is_seed
 from .record import load_record
@@ -53,7 +54,7 @@ from .requests import (
     positive,
     step_index,
 )
-from .table import DEFAULT_LEVEL, LEVELS, Seating, Table
+from .table import Seating, Table
 from .views import filter_events, view
 
 if TYPE_CHECKING:
@@ -333,7 +334,7 @@ class Engine:
         from .. import ai  # imported on first use: see _LAZY_MODULES
 
         asked = ai.Request(
-            level=arg(req, "level", (int, str), ai.DEFAULT_LEVEL, what="a level 1-5"),
+            level=arg(req, "level", (int, str), DEFAULT_LEVEL, what="a level 1-5"),
             budget_ms=positive(req, "budget_ms", MAX_BUDGET_MS, MS),
             iterations=positive(req, "iterations", MAX_ITERATIONS, "a positive integer"),
             seed=arg(req, "seed", int, None),

@@ -40,6 +40,7 @@ from typing import Any, Literal, NamedTuple
 from ..core.actions import CLAIM, NEXT, action_name, parse_action
 from ..core.errors import BadActionError, EngineError, GameOverError, IllegalActionError, NotYourTurnError
 from ..core.events import Event
+from .defaults import DEFAULT_LEVEL, LEVELS
 from .json_text import plain_text
 from .match import Match
 from .record import is_seat, load_record
@@ -47,9 +48,6 @@ from .views import filter_events, view
 
 Mode = Literal["computer", "hotseat", "watch", "online"]
 MODES: tuple[Mode, ...] = ("computer", "hotseat", "watch", "online")
-LEVELS = (1, 2, 3, 4, 5)
-#: The computer's level at a table when none is given (a new player's first opponent).
-DEFAULT_LEVEL = 3
 NAME_MAX = 24
 PERSON = 0  # the person's seat against the computer
 COMPUTER = 1

@@ -7,7 +7,7 @@
 
 import { loadEntry } from "../platform/damage.js";
 import { computerName, defaultName } from "../table/names.js";
-import { LEVELS } from "./settings.js";
+import { DEFAULT_LEVEL, LEVELS } from "./settings.js";
 
 /** @import { Seating } from "../../types/engine.js" */
 /**
@@ -27,7 +27,7 @@ export const PREFERENCE_DEFAULTS = Object.freeze(
     mode: "computer",
     ranked: false,
     names: ["", ""],
-    watchLevel: 3,
+    watchLevel: DEFAULT_LEVEL,
   }),
 );
 
@@ -107,6 +107,6 @@ export function seatNames(meta) {
   if (meta.mode === "hotseat" || meta.mode === "online") {
     return [0, 1].map((seat) => meta.names?.[seat] || defaultName(seat));
   }
-  if (meta.mode === "watch") return [0, 1].map((seat) => computerName(seat, meta.levels ? meta.levels[seat] : 3));
+  if (meta.mode === "watch") return [0, 1].map((seat) => computerName(seat, meta.levels?.[seat] ?? DEFAULT_LEVEL));
   return null;
 }

@@ -29,6 +29,13 @@ import { DECK_STYLES } from "../table/cards.js";
 const KEY = "sixty-six.settings.v1";
 
 export const LEVELS = [1, 2, 3, 4, 5];
+/**
+ * The computer's level until the player chooses one: the engine's DEFAULT_LEVEL
+ * (py_engine/service/defaults.py, the "presets" answer's default_level). The
+ * page keeps the number because its settings are read from storage before the
+ * engine has started; tests/test_protocol.py checks that both agree.
+ */
+export const DEFAULT_LEVEL = 3;
 export const DEALERS = ["random", "me", "computer"];
 export const POINTS_MODES = ["auto", "hide", "own", "both"];
 /** How fast the table moves: the pauses and card movements of each are in game/state.js (timing). */
@@ -47,7 +54,7 @@ const DECK_BY_LANGUAGE = { en: "french", hu: "tell", de: "tell", ro: "tell", pl:
 /** @type {Readonly<Settings>} */
 export const DEFAULTS = Object.freeze({
   preset: "AT20",
-  level: 3,
+  level: DEFAULT_LEVEL,
   dealer: "random",
   points: "auto",
   confirmClaim: true,
