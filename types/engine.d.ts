@@ -181,6 +181,8 @@ export interface View {
   strict: boolean;
   points_to_win: number;
   claim_window: boolean;
+  /** A claim of 66 now would be valid: it is legal and the seat's own points reach 66. */
+  claim_valid: boolean;
   awaiting_final_claims: boolean;
   legal: Action[];
   deal_result: DealResult | null;
@@ -469,13 +471,98 @@ export interface PuzzleEntry {
 }
 
 /** puzzle_open's answer: the attempt's handle, the puzzle and its position. */
-export type PuzzleAnswer = PuzzleState & { puzzle: string; entry: PuzzleEntry };
+export type PuzzleAnswer = PuzzleState & {
+  puzzle: string;
+  entry: PuzzleEntry;
+  /** With the request's ``progress``: whether this attempt is the first at the puzzle (the one that is rated). */
+  first?: boolean;
+};
 
 /** puzzle_resume's answer: a new attempt at the position, the daily date checked, and how the attempt cut short stood. */
 export type PuzzleResumeAnswer = PuzzleAnswer & {
   daily: string | null;
   earlier: { state: "playing" | "solved" | "failed"; moves: number };
 };
+
+/** One puzzle's record: the first attempt's result, whether it was ever solved, how many attempts, the last date. */
+export interface PuzzleRecord {
+  first: "solved" | "failed";
+  solved: boolean;
+  tries: number;
+  last: string;
+}
+
+/** The player's puzzles as the page keeps them and the engine updates them (py_engine/puzzles/progress.py). */
+export interface PuzzleProgress {
+  version: number;
+  rating: number;
+  deviation: number;
+  volatility: number;
+  streak: number;
+  best: number;
+  puzzles: Record<string, PuzzleRecord>;
+  daily: { last: string | null; streak: number; days: Record<string, "solved" | "failed"> };
+  history: number[];
+}
+
+/** puzzle_rate's answer: the player's numbers after an attempt. */
+export interface PuzzleRated {
+  rating: number;
+  deviation: number;
+  volatility: number;
+  change: number;
+  expected: number;
+  streak: number;
+  best: number;
+  daily?: { last: string | null; streak: number };
+}
+
+/** puzzle_record's answer: the progress after the attempt; ``rated`` only for a first attempt. */
+export interface PuzzleRecordAnswer {
+  progress: PuzzleProgress;
+  first: boolean;
+  rated: PuzzleRated | null;
+  /** The run of daily puzzles after it, when the attempt counted as that day's daily puzzle. */
+  daily: { last: string | null; streak: number } | null;
+}
+
+/** puzzle_progress's answer: what the puzzles screen shows (a puzzle not in ``states`` is new). */
+export interface PuzzleProgressAnswer {
+  states: Record<string, "solved" | "failed">;
+  summary: { tried: number; first_try: number; solved: number };
+  daily_run: number;
+  daily_today: "solved" | "failed" | null;
+}
+
+/** Won and lost counts. */
+export type WonLost = {
+  won: number;
+  lost: number;
+};
+
+/** Counts summed over the statistics' buckets: a bucket's own, or a sum of some. */
+export type StatsTotals = {
+  deals: WonLost & { none: number };
+  matches: WonLost;
+  points: WonLost;
+  basis: Record<string, WonLost>;
+  closes: { made: number; won: number };
+  marriages: { count: number; points: number };
+};
+
+/** One rule set ("custom": changed rules) at one level (0: unknown, from schema 1). */
+export type StatsBucket = StatsTotals & { preset: string; custom: boolean; level: number };
+
+/** The statistics of games against the computer, schema 2 (py_engine/service/game_stats.py). */
+export interface GameStats {
+  schema: number;
+  since: number;
+  rating: number;
+  rated: number;
+  history: { t: number; rating: number; level: number; won: boolean }[];
+  buckets: Record<string, StatsBucket>;
+  current: { recorded: string[]; counted: boolean; assisted?: boolean } | null;
+}
 
 /** An attempt's state (py_engine/puzzles/solving.py Session.state). */
 export interface PuzzleState {
@@ -542,17 +629,13 @@ export interface Answers {
   puzzle_move: PuzzleMoveAnswer;
   puzzle_solution: PuzzleState & { solution: PuzzleSolution };
   puzzle_daily: { date: string; entry: PuzzleEntry };
-  puzzle_rate: {
-    rating: number;
-    deviation: number;
-    volatility: number;
-    change: number;
-    expected: number;
-    streak: number;
-    best: number;
-    daily?: { last: string | null; streak: number };
-  };
+  puzzle_rate: PuzzleRated;
+  puzzle_record: PuzzleRecordAnswer;
+  puzzle_progress: PuzzleProgressAnswer;
   puzzle_close: Record<string, never>;
+  stats_begin: { stats: GameStats };
+  stats_assisted: { stats: GameStats; changed: boolean };
+  stats_record: { stats: GameStats; changed: boolean };
   peer_offer: { room: PeerRoom };
   peer_open: PeerAnswer & { session: string };
   peer_receive: PeerAnswer;

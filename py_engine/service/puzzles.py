@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.errors import EngineError
 from ..core.rules import PRESET_IDS
-from ..puzzles import catalogue
+from ..puzzles import catalogue, progress
 from ..puzzles.catalogue import KINDS, THEMES, Puzzle
 from ..puzzles.daily import daily_for
 from ..puzzles.rating import (
@@ -77,7 +77,12 @@ def puzzle_list(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
 
 
 def puzzle_open(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
-    return _opened(engine, _puzzle(req))
+    puzzle = _puzzle(req)
+    held = _progress(req) if req.get("progress") is not None else None
+    answer = _opened(engine, puzzle)
+    if held is not None:
+        answer["first"] = progress.is_first_attempt(held, puzzle.id)
+    return answer
 
 
 def _opened(engine: Engine, puzzle: Puzzle) -> dict[str, Any]:
@@ -100,19 +105,20 @@ def puzzle_resume(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
     if daily is not None:
         _date(daily, "daily")
         # The daily puzzle of its own rules, or (for a player whose rules have none) the one of all rules.
-        if puzzle.id not in (
-            daily_for(daily, catalogue.builtin(), puzzle.preset),
-            daily_for(daily, catalogue.builtin()),
-        ):
-            raise ProtocolError("bad_request", f"{puzzle.id!r} is not the daily puzzle of {daily}")
+        _check_daily(puzzle, daily)
     moves: list[Any] = arg(req, "moves", list, [], what="a list of actions")
     if not all(isinstance(move, str) for move in moves):
         raise ProtocolError("bad_request", "argument 'moves' must be a list of actions")
+    held = _progress(req) if req.get("progress") is not None else None
     try:
         earlier = replayed(puzzle, moves)
     except EngineError as e:
         raise ProtocolError("bad_request", f"the attempt's moves do not replay: {e}") from None
-    return {**_opened(engine, puzzle), "daily": daily, "earlier": earlier}
+    answer = {**_opened(engine, puzzle), "daily": daily, "earlier": earlier}
+    if held is not None:
+        # The earlier attempt, if it was over, is recorded first: the new one is then never the first.
+        answer["first"] = earlier["state"] == "playing" and progress.is_first_attempt(held, puzzle.id)
+    return answer
 
 
 def puzzle_move(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
@@ -164,10 +170,41 @@ def _count(req: dict[str, Any], name: str) -> int:
 def puzzle_rate(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
     puzzle = _puzzle(req)
     solved = arg(req, "solved", bool)
-    rating = _number(req, "rating", START_RATING, 0, 4000)
-    deviation = _number(req, "deviation", START_DEVIATION, 1, 1000)
-    volatility = _number(req, "volatility", START_VOLATILITY, 0.001, 1)
-    streak, best = streak_after(_count(req, "streak"), _count(req, "best"), solved)
+    daily = arg(req, "daily", dict, None)
+    daily_args = None
+    if daily is not None:
+        date = _date(daily.get("date"), "daily.date")
+        last = daily.get("last")
+        if last is not None:
+            last = _date(last, "daily.last")
+        days = daily.get("streak", 0)
+        if type(days) is not int or days < 0:
+            raise ProtocolError("bad_request", "argument 'daily.streak' must be a count (0 or more)")
+        daily_args = (date, last, days)
+    return _rated(
+        puzzle,
+        solved,
+        _number(req, "rating", START_RATING, 0, 4000),
+        _number(req, "deviation", START_DEVIATION, 1, 1000),
+        _number(req, "volatility", START_VOLATILITY, 0.001, 1),
+        _count(req, "streak"),
+        _count(req, "best"),
+        daily_args,
+    )
+
+
+def _rated(
+    puzzle: Puzzle,
+    solved: bool,
+    rating: float,
+    deviation: float,
+    volatility: float,
+    streak: int,
+    best: int,
+    daily: tuple[str, str | None, int] | None,
+) -> dict[str, Any]:
+    """The rating's answer to an attempt: the player's numbers after it, and the run of days if ``daily``."""
+    streak, best = streak_after(streak, best, solved)
     new_rating, new_deviation, new_volatility = rate(rating, deviation, puzzle.difficulty, solved, volatility)
     answer: dict[str, Any] = {
         "rating": round(new_rating, 1),
@@ -178,18 +215,72 @@ def puzzle_rate(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
         "streak": streak,
         "best": best,
     }
-    daily = arg(req, "daily", dict, None)
     if daily is not None:
-        date = _date(daily.get("date"), "daily.date")
-        last = daily.get("last")
-        if last is not None:
-            last = _date(last, "daily.last")
-        days = daily.get("streak", 0)
-        if type(days) is not int or days < 0:
-            raise ProtocolError("bad_request", "argument 'daily.streak' must be a count (0 or more)")
-        last, days = daily_after(date, last, days, solved)
+        last, days = daily_after(daily[0], daily[1], daily[2], solved)
         answer["daily"] = {"last": last, "streak": days}
     return answer
+
+
+def _progress(req: dict[str, Any]) -> dict[str, Any]:
+    if "progress" not in req:
+        raise ProtocolError("bad_request", "missing argument 'progress'")
+    try:
+        return progress.check_progress(req["progress"])
+    except progress.ProgressError as e:
+        raise ProtocolError("bad_request", f"argument 'progress': {e}") from None
+
+
+def _check_daily(puzzle: Puzzle, date: str) -> None:
+    """Refuse a date whose daily puzzle is not ``puzzle`` (of its own rules, or of all rules)."""
+    if puzzle.id not in (
+        daily_for(date, catalogue.builtin(), puzzle.preset),
+        daily_for(date, catalogue.builtin()),
+    ):
+        raise ProtocolError("bad_request", f"{puzzle.id!r} is not the daily puzzle of {date}")
+
+
+def puzzle_record(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
+    """An attempt is over: the player's progress after it (only a first attempt is rated; a daily puzzle's run
+    of days counts once a day)."""
+    puzzle = _puzzle(req)
+    solved = arg(req, "solved", bool)
+    date = _date(arg(req, "date", str, what="a date YYYY-MM-DD"), "date")
+    daily = arg(req, "daily", str, None, what="a date YYYY-MM-DD")
+    if daily is not None:
+        _date(daily, "daily")
+        _check_daily(puzzle, daily)
+    before = _progress(req)
+    first = progress.is_first_attempt(before, puzzle.id)
+    daily = daily if daily is not None and progress.counts_as_daily(before, daily) else None
+    rated = _rated(
+        puzzle,
+        solved,
+        before["rating"],
+        before["deviation"],
+        before["volatility"],
+        before["streak"],
+        before["best"],
+        None if daily is None else (daily, before["daily"]["last"], before["daily"]["streak"]),
+    )
+    after = progress.record_attempt(before, puzzle.id, solved, date, rated, daily)
+    return {
+        "progress": after,
+        "first": first,
+        "rated": rated if first else None,
+        "daily": {"last": after["daily"]["last"], "streak": after["daily"]["streak"]} if daily else None,
+    }
+
+
+def puzzle_progress(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
+    """What the puzzles screen shows of the player's progress on ``today``."""
+    held = _progress(req)
+    today = _date(arg(req, "today", str, what="a date YYYY-MM-DD"), "today")
+    return {
+        "states": {puzzle_id: progress.puzzle_state(held, puzzle_id) for puzzle_id in held["puzzles"]},
+        "summary": progress.summary(held),
+        "daily_run": progress.daily_run(held, today),
+        "daily_today": held["daily"]["days"].get(today),
+    }
 
 
 #: The commands by name, each taking the engine and the request.
@@ -201,5 +292,7 @@ HANDLERS: dict[str, Callable[[Engine, dict[str, Any]], dict[str, Any]]] = {
     "puzzle_solution": puzzle_solution,
     "puzzle_daily": puzzle_daily,
     "puzzle_rate": puzzle_rate,
+    "puzzle_record": puzzle_record,
+    "puzzle_progress": puzzle_progress,
     "puzzle_close": puzzle_close,
 }

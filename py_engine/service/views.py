@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core.actions import MARRY, is_marry, sorted_names
+from ..core.actions import CLAIM, MARRY, is_marry, sorted_names
 from ..core.cards import CARD_NAMES, POINTS, SUITS, names
 from ..core.deal import WIN_POINTS, marriage_offer
 from ..core.events import Event, describe_result
@@ -103,6 +103,8 @@ def view(match: Match, seat: int, *, show_opponent: bool = False) -> dict[str, A
         "strict": not over and deal.strict,
         "points_to_win": WIN_POINTS,
         "claim_window": bool(deal.windows >> seat & 1),
+        # A claim now would reach 66: the seat's own points, nothing hidden (a wrong claim loses the deal).
+        "claim_valid": CLAIM in legal and deal.claim_is_valid(seat),
         "awaiting_final_claims": bool(deal.final_order),
         "legal": sorted_names(legal),
         "deal_result": None,
