@@ -434,6 +434,21 @@ def test_the_computer_player_is_imported_on_first_use_and_by_warm_up() -> None:
         sys.modules.update(ours)
 
 
+def test_an_untimed_top_level_move_searches_its_fixed_count(engine: Engine) -> None:
+    """``timed: false`` (the page's test mode) reaches the search: level 5 runs its fixed iterations, whatever the
+    clock says (before, it stopped on its 1 s budget: 2,544 iterations in 953 ms in a page)."""
+    from py_engine.ai.player import LEVELS
+
+    level = LEVELS["5"]
+    fixed = {level.iterations_for(20, False), level.reading_iterations_for(20, False)}
+    game = call(engine, cmd="new_game", preset="AT20", seed=3, dealer=1)["game"]
+    move = call(engine, cmd="ai_move", game=game, seat=0, level=5, seed=1, timed=False)
+    assert move["stats"]["iterations"] in fixed, move["stats"]
+    seat = move["view"]["to_act"]  # after a marriage, seat 0 again
+    timed = call(engine, cmd="ai_move", game=game, seat=seat, level=5, seed=1, budget_ms=50)
+    assert timed["stats"]["iterations"] not in fixed, timed["stats"]  # the clock stops a timed one
+
+
 def test_a_move_budget_counts_from_the_request() -> None:
     """What importing the computer player took on the first move is taken from that move's search, which keeps
     at least SEARCH_FLOOR of its budget."""
