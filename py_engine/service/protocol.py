@@ -18,7 +18,9 @@ Extensions beyond PROTOCOL.md (additive, so ``v`` stays 1):
 * ``undo`` ``{game, seat}`` → takes back the seat's last action and all that
   followed it (the game is replayed from its record).
 * ``puzzle_*`` (docs/protocol.md, "Puzzles"): the built-in puzzles, attempts at
-  them by handle, the daily puzzle and the puzzle rating; the page's.
+  them by handle, the daily puzzle, the puzzle rating and the player's progress; the page's.
+* ``stats_*`` (docs/protocol.md, "Statistics"): what a game against the computer
+  counts in the statistics the page keeps, and the rating; the page's.
 * ``review`` ``{game, deal?, evaluate?, budget_ms?, from_step?}`` → a finished
   deal of the current match step by step with every card shown; with
   ``evaluate: seat`` each decision of that seat carries the computer's ranking
@@ -120,8 +122,14 @@ PUZZLE_COMMANDS = (
     "puzzle_solution",
     "puzzle_daily",
     "puzzle_rate",
+    "puzzle_record",
+    "puzzle_progress",
     "puzzle_close",
 )
+
+#: The statistics of games against the computer (py_engine/service/game_stats.py), all the page's: the page
+#: keeps them, the engine decides what a finished deal and match count and what the rating becomes.
+STATS_COMMANDS = ("stats_begin", "stats_assisted", "stats_record")
 
 
 def warm_up() -> None:
@@ -181,6 +189,8 @@ class Engine:
             self._commands[name] = functools.partial(self._puzzle, name)
         for name in ANALYSIS_COMMANDS:
             self._commands[name] = functools.partial(self._analysis, name)
+        for name in STATS_COMMANDS:
+            self._commands[name] = functools.partial(self._stats, name)
 
     def handle_page(self, request: str) -> str:
         """Answer a request from the page: the table commands and the rules' lists, nothing that shows a seat.
@@ -508,6 +518,14 @@ class Engine:
 
         return puzzles.HANDLERS[name](self, req)
 
+    # -------------------------------------------------------------- statistics
+
+    def _stats(self, name: str, req: dict[str, Any]) -> dict[str, Any]:
+        """A ``stats_*`` command: what a game against the computer counts in the player's statistics."""
+        from . import game_stats
+
+        return game_stats.HANDLERS[name](self, req)
+
     def _close_game(self, req: dict[str, Any]) -> dict[str, Any]:
         self._game(req)
         del self.games[req["game"]]
@@ -536,6 +554,7 @@ PAGE_COMMANDS = frozenset(
         *(name for name in PEER_COMMANDS if name not in ("peer_save", "peer_restore")),
         *PUZZLE_COMMANDS,
         *ANALYSIS_COMMANDS,
+        *STATS_COMMANDS,
     }
 )
 
