@@ -84,8 +84,6 @@ VENDOR = (
 ESBUILD_BUNDLE = ("--bundle", "--format=esm", "--target=es2022", "--legal-comments=none", "--log-level=warning")
 #: The vendor packages are minified; the page's own bundle is not (readable in the browser's tools).
 ESBUILD_ARGS = (*ESBUILD_BUNDLE, "--minify")
-#: The engine's developer tools (arena, benchmarks, fuzzer): never needed by the page, so not in its wheel.
-WHEEL_LEAVES_OUT = "tools"
 #: The page's modules (web/app.js and all it imports) are bundled into this folder of dist/. It is one
 #: level deep, as every module but app.js is, so that the bundle's relative URLs (../boot.js, ../vendor/,
 #: the translations' ../i18n/) mean what they mean in the sources. The sources are copied too (tests
@@ -299,7 +297,7 @@ def build_wheel(project: Project, package_dir: Path, bytecode: bool = True) -> t
     members: list[tuple[str, bytes]] = []
     for path in sorted(package_dir.rglob("*")):
         inside = path.relative_to(package_dir).parts
-        if inside[:1] == (WHEEL_LEAVES_OUT,) or "__pycache__" in inside:
+        if "__pycache__" in inside:
             continue
         if path.is_file() and path.suffix == ".py":
             members.append((path.relative_to(package_dir.parent).as_posix(), shipped_source(path.read_text("utf-8"))))

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from lab.fuzz import random_action
 from py_engine.ai import ismcts
 from py_engine.ai.config import DEFAULT_CONFIG, DEFAULTS, SearchConfig, parse_setting
 from py_engine.ai.heuristic import claim_choice, rollout_action
@@ -27,7 +28,6 @@ from py_engine.core.cards import cards_of
 from py_engine.core.deal import Deal
 from py_engine.core.rules import PRESET_IDS, PRESETS
 from py_engine.service.match import Match
-from py_engine.tools.fuzz import random_action
 
 from .scenario import record_reads, start
 

@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
+from lab import arena
 from py_engine.ai import ismcts, player
 from py_engine.ai.config import DEFAULT_CONFIG
 from py_engine.core.deal import Deal
 from py_engine.core.rules import PRESETS
-from py_engine.tools import arena
 
 
 def test_one_side_settings_apply_to_that_sides_searches_only(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -60,7 +60,7 @@ def test_the_arena_prints_shares_and_the_command_that_reproduces_them(capsys: py
     row = out.strip().splitlines()[-1]
     assert row.startswith("| AT20 | heuristic | random | 3 | ")
     assert row.endswith(
-        "`python -m py_engine.tools.arena --a heuristic --b random --preset AT20 --pairs 3 --seed 4"
+        "`python -m lab.arena --a heuristic --b random --preset AT20 --pairs 3 --seed 4"
         " --iterations-a 9 --set-b ROLLOUT_RANDOM=0.5` |"
     )
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from py_engine.tools import bench
+from lab import bench
 
 from .scenario import record_reads
 
@@ -28,7 +28,7 @@ def test_a_bad_setting_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_the_review_benchmark_prints_its_figures(capsys: pytest.CaptureFixture[str]) -> None:
-    from py_engine.tools import review_bench
+    from lab import review_bench
 
     assert review_bench.main(["--budget", "20", "--deals", "1"]) == 0
     out = capsys.readouterr().out

@@ -167,7 +167,7 @@ def _after(deal: Deal, action: int) -> Deal:
 
 
 def test_the_endgames_command_compares_the_two_on_the_same_positions(capsys: pytest.CaptureFixture[str]) -> None:
-    from py_engine.tools import endgames
+    from lab import endgames
 
     assert endgames.main(["--positions", "12", "--seed", "2"]) == 0
     lines = capsys.readouterr().out.splitlines()

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from lab import score_gaps
 from py_engine.ai import ismcts, player
 from py_engine.ai import service as ai_service
 from py_engine.ai.equity import MatchEquity, Outcomes, equity_for, score_utility, score_values
@@ -17,7 +18,6 @@ from py_engine.core.deal import Deal
 from py_engine.core.rules import PRESET_IDS, PRESETS
 from py_engine.core.scoring import DealResult
 from py_engine.service.match import Match
-from py_engine.tools import score_gaps
 
 #: A model with a tie, the forehand a little stronger than the dealer.
 MODEL = Outcomes((0.30, 0.14, 0.06), (0.28, 0.12, 0.05), 0.05)
@@ -129,7 +129,7 @@ def test_the_search_values_results_by_the_match_only_where_its_config_plays_the_
 
 
 def test_the_outcomes_command_measures_shares_that_add_up_to_one(capsys: pytest.CaptureFixture[str]) -> None:
-    from py_engine.tools import outcomes
+    from lab import outcomes
 
     measured = outcomes.measure(PRESETS["DE24"], 60, "heuristic", 3)
     assert sum(measured.forehand) + sum(measured.dealer) + measured.tie == pytest.approx(1.0, abs=1e-3)

@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from lab.fuzz import fuzz_match, random_action, record_errors
 from py_engine.core.actions import NEXT
 from py_engine.core.rules import BOOLEANS, CHOICES, PARAMETERS, PRESET_IDS, PRESETS, Rules, make_rules
 from py_engine.service.match import Match
@@ -21,7 +22,6 @@ from py_engine.service.protocol import Engine
 from py_engine.service.record import load_record
 from py_engine.service.review import undo
 from py_engine.service.views import view
-from py_engine.tools.fuzz import fuzz_match, random_action, record_errors
 
 IN_PYODIDE = os.environ.get("ENGINE_IN_PYODIDE") == "1"
 #: The issue asks for at least 2,000 fuzzed deals per preset (CPython); Pyodide runs a tenth.

@@ -13,10 +13,10 @@ import random
 
 import pytest
 
+from lab.online_sim import new_channel, run
 from py_engine.core.rules import PRESET_IDS, PRESETS
 from py_engine.fairplay import pack
 from py_engine.service.record import load_record
-from py_engine.tools.online_sim import new_channel, run
 
 
 def test_two_engines_play_a_whole_match_and_agree(monkeypatch: pytest.MonkeyPatch, preset: str = "AT20") -> None:

@@ -12,15 +12,17 @@ from collections.abc import Callable
 
 import pytest
 
+from lab import arena
+from lab.fuzz import random_action
+from lab.psellos import decide, level_named, psellos_action
+from py_engine.ai import player
 from py_engine.ai.heuristic import heuristic_action
-from py_engine.ai.player import decide, level_named, match_utility, seat_to_decide
-from py_engine.ai.psellos import psellos_action
+from py_engine.ai.player import match_utility, seat_to_decide
 from py_engine.core.actions import CLAIM, NEXT, RESIGN, action_name
 from py_engine.core.deal import Deal
+from py_engine.core.errors import UnknownLevelError
 from py_engine.core.rules import PRESET_IDS, PRESETS
 from py_engine.service.match import Match
-from py_engine.tools import arena
-from py_engine.tools.fuzz import random_action
 
 from .scenario import play, start
 
@@ -258,9 +260,11 @@ def test_it_takes_the_trick_that_would_bring_the_opponent_to_66() -> None:
 # ------------------------------------------------------------- as a level
 
 
-def test_it_is_a_level_of_the_arena() -> None:
+def test_it_is_a_level_of_the_arena_but_not_of_the_page() -> None:
     level = level_named("psellos")
     assert level.kind == "psellos"
+    with pytest.raises(UnknownLevelError):
+        player.level_named("psellos")
     match = start("AT20", ["JD", "AS", "TC", "KC", "KH"], ["JH", "QS", "KS", "TD", "JS"], "AC")
     utility = match_utility(N, match.scores, match.rules.match_target, match.carry)
     assert action_name(decide(match.deal, N, level, random.Random(0), utility).action) == "play:JD"

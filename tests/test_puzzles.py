@@ -14,6 +14,8 @@ from typing import Any
 
 import pytest
 
+from lab.puzzle_generate import examine, positions, run
+from lab.puzzle_verify import verify
 from py_engine.core.actions import action_name
 from py_engine.core.cards import CARD_NAMES, cards_of
 from py_engine.core.errors import GameOverError, IllegalActionError
@@ -21,7 +23,6 @@ from py_engine.core.rules import PRESET_IDS
 from py_engine.puzzles import catalogue
 from py_engine.puzzles.catalogue import THEMES, Puzzle, dumps, loads, puzzle_id
 from py_engine.puzzles.daily import EPOCH, daily_for, daily_id
-from py_engine.puzzles.generate import examine, positions, run
 from py_engine.puzzles.rating import (
     LOWEST,
     MIN_DEVIATION,
@@ -37,7 +38,6 @@ from py_engine.puzzles.rating import (
     streak_after,
 )
 from py_engine.puzzles.solving import Session
-from py_engine.puzzles.verify import verify
 from py_engine.service.protocol import Engine
 
 IN_PYODIDE = os.environ.get("ENGINE_IN_PYODIDE") == "1"
@@ -504,7 +504,7 @@ def test_the_protocol_refuses_a_damaged_attempt() -> None:
 
 def test_the_levels_check_of_the_difficulty_counts_ranks_and_solves() -> None:
     """``tools.puzzles validate``: the rank correlation, and a level playing a puzzle to its end."""
-    from py_engine.tools.puzzles import solves, spearman
+    from lab.puzzles import solves, spearman
 
     assert spearman([1, 2, 3, 4], [10, 20, 30, 40]) == pytest.approx(1.0)
     assert spearman([1, 2, 3, 4], [4, 3, 2, 1]) == pytest.approx(-1.0)

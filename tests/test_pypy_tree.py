@@ -1,4 +1,4 @@
-"""The engine's copy for PyPy 3.9: the rewritten calls keep their results, and journals are compared."""
+"""The engine and the lab copied for PyPy 3.9: the rewritten calls keep their results, and journals are compared."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from py_engine.tools import arena, pypy_tree
+from lab import arena, pypy_tree
 
 NEWER = """
 from dataclasses import dataclass
@@ -48,7 +48,9 @@ def test_the_rewritten_source_parses_as_python_3_9_and_computes_the_same() -> No
 def test_the_whole_engine_is_written_in_python_3_9(tmp_path: Path) -> None:
     written = pypy_tree.write_tree(tmp_path)
     sources = list((tmp_path / "py_engine").rglob("*.py"))
-    assert written == len(sources) > 50
+    lab = list((tmp_path / "lab").rglob("*.py"))
+    assert written == len(sources) + len(lab) and len(sources) > 50 and (tmp_path / "lab" / "arena.py") in lab
+    sources += lab
     for source in sources:
         ast.parse(source.read_text(), str(source), feature_version=pypy_tree.OLDEST)
 

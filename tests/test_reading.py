@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from lab.fuzz import random_action
 from py_engine.ai import reading
 from py_engine.ai.config import DEFAULT_CONFIG, SearchConfig
 from py_engine.ai.heuristic import claim_choice
@@ -17,7 +18,6 @@ from py_engine.core.deal import Deal
 from py_engine.core.info import InfoState
 from py_engine.core.rules import PRESETS
 from py_engine.service.match import Match
-from py_engine.tools.fuzz import random_action
 
 from .scenario import start
 

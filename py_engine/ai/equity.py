@@ -6,7 +6,7 @@ as surely as three, and behind 0:6 a risky close that may win three is worth
 more than a safe single point, since one point leaves the match all but lost.
 :class:`MatchEquity` gives the chance that a seat wins the match from any
 score, pending carry-over and dealer, for two equal players whose deals end
-as :data:`OUTCOMES` says (measured by ``python -m py_engine.tools.outcomes``).
+as :data:`OUTCOMES` says (measured by ``python -m lab.outcomes``).
 :func:`score_utility` turns it into the search's reward: each result of the
 deal being played is valued by the chance to win the match after it, scaled
 so that the best result (winning three) is +1 and the worst (losing three)
@@ -41,7 +41,7 @@ class Outcomes:
     tie: float = 0.0
 
 
-#: The outcomes of rule-of-thumb deals, by preset (``python -m py_engine.tools.outcomes --deals 20000``:
+#: The outcomes of rule-of-thumb deals, by preset (``python -m lab.outcomes --deals 20000``:
 #: the rule-of-thumb player against itself, 20,000 single deals a preset, seed 1). A model of two
 #: equal players, not of level 5's own games. The dealer wins 50-52% of the deals; on most
 #: presets a win of two game points is about as common as one of one.

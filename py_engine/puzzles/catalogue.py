@@ -1,7 +1,7 @@
 """The puzzles as data: one :class:`Puzzle` each, and the built-in set shipped with the engine.
 
 The built-in set is ``catalogue.json`` beside this module (package data, in
-the engine's wheel), written by ``python -m py_engine.tools.puzzles
+the engine's wheel), written by ``python -m lab.puzzles
 generate --all``. It is one JSON object: ``fields`` names the columns and
 each puzzle is one row, with its actions as the short tokens of
 :mod:`.position`, so that the file stays small (docs/puzzles.md gives its

@@ -290,7 +290,7 @@ def test_two_browsers_play_by_room_code_reload_and_catch_a_cheat(
     host_identity = host.page.evaluate(IDENTITY_JS)
     until_blocked(guest, [host_identity])
     checked = subprocess.run(
-        [sys.executable, "-m", "py_engine.tools.verify_match", "--json", str(path)],
+        [sys.executable, "-m", "lab.verify_match", "--json", str(path)],
         capture_output=True,
         text=True,
         cwd=ROOT,

@@ -1,6 +1,6 @@
 """Two engines, each holding only its seat's cards, play whole matches; every cheat of either seat is caught.
 
-The channel is :mod:`py_engine.tools.online_sim`'s: messages as JSON text, in
+The channel is :mod:`lab.online_sim`'s: messages as JSON text, in
 order. A cheater is a seat whose messages the test rewrites, or whose engine
 skips its own checks (:class:`Cheater`); each cheat is tried by seat 0 (who
 opened the room) and by seat 1, and must be attributed to it, at once where
@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from lab.online_sim import Channel, new_channel, random_move, run
 from py_engine.core.actions import CLAIM, EXCHANGE, MARRY, action_name
 from py_engine.core.cards import SUIT_MASK, cards_of
 from py_engine.core.deal import Deal
@@ -25,7 +26,6 @@ from py_engine.core.rules import PRESET_IDS, PRESETS
 from py_engine.fairplay.pack import Cheat, Shuffle, scalar_hex
 from py_engine.service.online.referee import Message, Referee
 from py_engine.service.record import load_record
-from py_engine.tools.online_sim import Channel, new_channel, random_move, run
 
 
 def honest_state(referee: Referee) -> Any:
@@ -37,7 +37,7 @@ def honest_state(referee: Referee) -> Any:
 
 @pytest.mark.parametrize("preset", PRESET_IDS)
 def test_two_engines_play_a_deal_on_every_preset(preset: str) -> None:
-    """A whole deal, verified by both (whole matches on every preset: python -m py_engine.tools.online_sim)."""
+    """A whole deal, verified by both (whole matches on every preset: python -m lab.online_sim)."""
     seed = 100 + PRESET_IDS.index(preset)
     channel = new_channel(PRESETS[preset], seed)
     verified: list[int] = []

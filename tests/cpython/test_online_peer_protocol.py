@@ -164,13 +164,13 @@ def test_bad_requests_are_refused_in_words_and_leave_nothing() -> None:
 
 
 def test_checking_a_report_in_the_page_needs_nothing_the_wheel_leaves_out() -> None:
-    """The browser's wheel ships no py_engine.tools: the page's own check of a report must not reach for it."""
+    """The browser's wheel ships no lab: the page's own check of a report must not reach for it."""
     import subprocess
     import sys
 
     code = (
         "import json, sys; from py_engine.service.protocol import handle_page; "
         "a = json.loads(handle_page(json.dumps({'v': 1, 'cmd': 'peer_verify_report', 'report': {'format': 'x'}}))); "
-        "assert a['ok'], a; assert not any(m.startswith('py_engine.tools') for m in sys.modules), 'tools imported'"
+        "assert a['ok'], a; assert not any(m.split('.')[0] == 'lab' for m in sys.modules), 'lab imported'"
     )
     subprocess.run([sys.executable, "-c", code], check=True)

@@ -2,9 +2,9 @@
 // Run `python -m MODULE ARGS...` inside real Pyodide under Node, with the
 // repository mounted and on sys.path; exit with the module's exit status.
 //
-//   node tests/pyodide/run_module.mjs py_engine.tools.bench --runs 3
+//   node tests/pyodide/run_module.mjs lab.bench --runs 3
 //
-// Used by `python -m py_engine.tools.bench --pyodide` to print CPython and Pyodide
+// Used by `python -m lab.bench --pyodide` to print CPython and Pyodide
 // figures side by side. Needs `npm ci`; loads nothing from the network.
 
 import fs from "node:fs";

@@ -573,7 +573,7 @@ export function intend(intent) {
 
 /**
  * Report: the signed transcript of this match and the chat, as a file anyone can check
- * (``python -m py_engine.tools.verify_match FILE``, or "Check a report" in the online dialog).
+ * (``python -m lab.verify_match FILE``, or "Check a report" in the online dialog).
  * @returns {Promise<{name: string, text: string} | null>}
  */
 export async function reportOnline() {

@@ -575,7 +575,7 @@ class PeerSession:
 
     def report(self) -> dict[str, Any]:
         """What "Report" saves: this page's game, with its secret for this match, so anyone can replay it
-        (``python -m py_engine.tools.verify_match``). The secret opens this match's deals only."""
+        (``python -m lab.verify_match``). The secret opens this match's deals only."""
         return {"format": REPORT_FORMAT, "game": self.to_json(), "chat": list(self.chat)}
 
     def rematch(self, now: int) -> list[str]:

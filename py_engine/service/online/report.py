@@ -1,5 +1,5 @@
 """Checking a reported online game: the verdict the page (``peer_verify_report``) and the command
-(``python -m py_engine.tools.verify_match FILE``) both give.
+(``python -m lab.verify_match FILE``) both give.
 
 A report (the page's "Report" control) holds the reporting page's saved game:
 both seats' signed transcript and the reporter's secret for that match. The

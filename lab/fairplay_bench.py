@@ -1,4 +1,4 @@
-"""The shared pack's cost: ``python -m py_engine.tools.fairplay_bench [--pyodide]``.
+"""The shared pack's cost: ``python -m lab.fairplay_bench [--pyodide]``.
 
 For a 20- and a 24-card pack, the median and the worst of several runs of:
 
@@ -34,10 +34,10 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from ..core.cards import deck_cards
-from ..core.deal import deal_hands
-from ..fairplay import group
-from ..fairplay.pack import FIRST, SECOND, Shuffle, context_of
+from py_engine.core.cards import deck_cards
+from py_engine.core.deal import deal_hands
+from py_engine.fairplay import group
+from py_engine.fairplay.pack import FIRST, SECOND, Shuffle, context_of
 
 # RFC 3526, group 14: the 2048-bit MODP safe prime.
 _MODP_2048 = int(
@@ -110,9 +110,9 @@ def one_deal(size: int, seed: int) -> dict[str, float]:
 def move_costs(moves: int, seed: int) -> dict[str, list[float]]:
     """Milliseconds of one move on each page (protocol 2): the mover's engine (check, sign) and the other's
     (signature, chain, referee), over the first ``moves`` card plays of a match."""
-    from ..core.rules import PRESETS
-    from ..fairplay import p256
-    from ..service.online.peer import PeerSession
+    from py_engine.core.rules import PRESETS
+    from py_engine.fairplay import p256
+    from py_engine.service.online.peer import PeerSession
 
     rng = random.Random(seed)
     keys = [p256.new_key(rng), p256.new_key(rng)]
@@ -214,7 +214,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     _print(f"CPython {platform.python_version()}", figures)
     if args.pyodide:
-        root = Path(__file__).resolve().parents[2]
+        root = Path(__file__).resolve().parents[1]
         out = subprocess.run(
             ["node", str(root / "tests/pyodide/run_module.mjs"), __spec__.name, "--runs", str(args.runs), "--json"],
             capture_output=True,

@@ -1,4 +1,4 @@
-"""Bot against bot: ``python -m py_engine.tools.arena --a 5 --b heuristic --preset AT20 --pairs 500``.
+"""Bot against bot: ``python -m lab.arena --a 5 --b heuristic --preset AT20 --pairs 500``.
 
 Deals are *paired*: each shuffled pack is played twice with the seats
 swapped, so the luck of the cards cancels out. Prints game points won by
@@ -46,11 +46,13 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from ..ai.config import DEFAULTS, SearchConfig, add_option
-from ..ai.player import Level, decide, level_named, match_utility, seat_to_decide
-from ..core.actions import NEXT
-from ..core.rules import PRESET_IDS, PRESETS, Rules
-from ..service.match import Match, shuffled_deck
+from py_engine.ai.config import DEFAULTS, SearchConfig, add_option
+from py_engine.ai.player import Level, match_utility, seat_to_decide
+from py_engine.core.actions import NEXT
+from py_engine.core.rules import PRESET_IDS, PRESETS, Rules
+from py_engine.service.match import Match, shuffled_deck
+
+from .psellos import decide, level_named
 
 
 @dataclass
@@ -436,7 +438,7 @@ def main(argv: list[str] | None = None) -> int:
         cells = " | ".join(f.cell() for f in (figures[-1:] + figures[:-1] if args.matches else figures))
         print(
             f"| {args.preset} | {args.a} | {args.b} | {args.pairs} | {cells} | {per_move} "
-            f"| `python -m py_engine.tools.arena {command_line(args)}` |"
+            f"| `python -m lab.arena {command_line(args)}` |"
         )
     return 0
 

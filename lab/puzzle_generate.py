@@ -27,18 +27,19 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from ..ai.heuristic import claim_choice, heuristic_action, scored_actions
-from ..core.actions import CLAIM, CLOSE, EXCHANGE, MARRY, RESIGN, is_marry
-from ..core.cards import KING, QUEEN, rank_of, suit_of
-from ..core.deal import Deal
-from ..core.rules import PRESETS
-from ..service.match import Match
-from .catalogue import Other, Puzzle, puzzle_id
-from .line import Follow, best_line
-from .position import Position
-from .proof import Analysis, BudgetExceeded, Prover, analyse, equal_cards, world_count, world_list
-from .rating import difficulty
-from .verify import verify
+from py_engine.ai.heuristic import claim_choice, heuristic_action, scored_actions
+from py_engine.core.actions import CLAIM, CLOSE, EXCHANGE, MARRY, RESIGN, is_marry
+from py_engine.core.cards import KING, QUEEN, rank_of, suit_of
+from py_engine.core.deal import Deal
+from py_engine.core.rules import PRESETS
+from py_engine.puzzles.catalogue import Other, Puzzle, puzzle_id
+from py_engine.puzzles.line import Follow, best_line
+from py_engine.puzzles.position import Position
+from py_engine.puzzles.proof import Analysis, BudgetExceeded, Prover, analyse, equal_cards, world_count, world_list
+from py_engine.puzzles.rating import difficulty
+from py_engine.service.match import Match
+
+from .puzzle_verify import verify
 
 MAX_WORLDS = 400
 #: Nodes one examination may take (its proof and its line) before the position is given up.

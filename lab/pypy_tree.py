@@ -1,11 +1,11 @@
-"""A copy of the engine that PyPy 3.9 runs, for long arena runs: about twice CPython's speed.
+"""A copy of the engine and the lab that PyPy 3.9 runs, for long arena runs: about twice CPython's speed.
 
-``python -m py_engine.tools.pypy_tree write DEST`` writes ``DEST/py_engine``
+``python -m lab.pypy_tree write DEST`` writes ``DEST/py_engine`` and ``DEST/lab``
 with the few spellings newer than Python 3.9 rewritten (``n.bit_count()``,
 ``zip(..., strict=True)``, ``@dataclass(slots=True)``, ``isinstance(x, A | B)``);
-then ``cd DEST && pypy3 -m py_engine.tools.arena ...`` plays the same games
+then ``cd DEST && pypy3 -m lab.arena ...`` plays the same games
 as CPython (searching levels count iterations, never the clock).
-``python -m py_engine.tools.pypy_tree compare JOURNAL JOURNAL`` checks that:
+``python -m lab.pypy_tree compare JOURNAL JOURNAL`` checks that:
 the pairs both journals hold must agree in everything but the times.
 The copy is for running only; the arena's commands and rows stay CPython's.
 """
@@ -20,7 +20,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-PACKAGE = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent
+#: The packages the copy holds: the engine and the lab that runs it.
+PACKAGES = ("py_engine", "lab")
 OLDEST = (3, 9)  # PyPy's Python in Debian 12
 DROPPED_KEYWORDS = ("strict", "slots", "kw_only")  # only where set to True
 
@@ -69,18 +71,19 @@ def older_source(source: str, name: str = "<source>") -> str:
 
 
 def write_tree(dest: Path) -> int:
-    """Write ``dest/py_engine``, rewritten; the number of files written."""
-    target = dest / "py_engine"
-    if target.exists():
-        shutil.rmtree(target)
+    """Write ``dest/py_engine`` and ``dest/lab``, rewritten; the number of files written."""
     count = 0
-    for source in sorted(PACKAGE.rglob("*.py")):
-        if "__pycache__" in source.parts:
-            continue
-        out = target / source.relative_to(PACKAGE)
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(older_source(source.read_text(), str(source)))
-        count += 1
+    for name in PACKAGES:
+        target = dest / name
+        if target.exists():
+            shutil.rmtree(target)
+        for source in sorted((ROOT / name).rglob("*.py")):
+            if "__pycache__" in source.parts:
+                continue
+            out = target / source.relative_to(ROOT / name)
+            out.parent.mkdir(parents=True, exist_ok=True)
+            out.write_text(older_source(source.read_text(), str(source)))
+            count += 1
     return count
 
 
@@ -104,15 +107,15 @@ def compare_journals(first: Path, second: Path) -> tuple[int, list[int]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m py_engine.tools.pypy_tree", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m lab.pypy_tree", description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
-    write = sub.add_parser("write", help="write DEST/py_engine for PyPy 3.9")
+    write = sub.add_parser("write", help="write DEST/py_engine and DEST/lab for PyPy 3.9")
     write.add_argument("dest", type=Path)
     compare = sub.add_parser("compare", help="check that two journals of one run hold the same games")
     compare.add_argument("journals", type=Path, nargs=2)
     args = parser.parse_args(argv)
     if args.command == "write":
-        print(f"wrote {write_tree(args.dest)} files to {args.dest / 'py_engine'}")
+        print(f"wrote {write_tree(args.dest)} files to {args.dest / 'py_engine'} and {args.dest / 'lab'}")
         return 0
     try:
         common, differing = compare_journals(*args.journals)

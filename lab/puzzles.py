@@ -1,10 +1,10 @@
 """Generate, check and measure the puzzles (docs/puzzles.md).
 
-    python -m py_engine.tools.puzzles generate --preset AT20 --seed 1 --count 5   # puzzles of one run, as rows
-    python -m py_engine.tools.puzzles generate --all                              # the built-in set
-    python -m py_engine.tools.puzzles check                                       # re-prove the built-in set
-    python -m py_engine.tools.puzzles bench --deals 12 --runs 3                   # puzzles found per minute
-    python -m py_engine.tools.puzzles validate --levels 1,2,3,4                   # the levels solve them, by band
+    python -m lab.puzzles generate --preset AT20 --seed 1 --count 5   # puzzles of one run, as rows
+    python -m lab.puzzles generate --all                              # the built-in set
+    python -m lab.puzzles check                                       # re-prove the built-in set
+    python -m lab.puzzles bench --deals 12 --runs 3                   # puzzles found per minute
+    python -m lab.puzzles validate --levels 1,2,3,4                   # the levels solve them, by band
 
 ``generate --all`` runs, for each preset, deals of seed 1 (``--seed``) until
 its pool holds :data:`POOL_FACTOR` times :data:`PER_PRESET` puzzles with a
@@ -26,21 +26,22 @@ from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
-from ..core.actions import action_name
-from ..core.errors import EngineError
-from ..core.rules import PRESET_IDS
-from ..puzzles import catalogue
-from ..puzzles.catalogue import THEMES, Puzzle, dumps
-from ..puzzles.generate import Tally, check_cost, deal_seed, examine, positions, run
-from ..puzzles.rating import BANDS, band
-from ..puzzles.verify import verify
+from py_engine.core.actions import action_name
+from py_engine.core.errors import EngineError
+from py_engine.core.rules import PRESET_IDS
+from py_engine.puzzles import catalogue
+from py_engine.puzzles.catalogue import THEMES, Puzzle, dumps
+from py_engine.puzzles.rating import BANDS, band
+
+from .puzzle_generate import Tally, check_cost, deal_seed, examine, positions, run
+from .puzzle_verify import verify
 
 PER_PRESET = 40
 POOL_FACTOR = 2.0
 MAX_DEALS = 400
 #: The share of double-dummy puzzles the selection aims at.
 DOUBLE_DUMMY_SHARE = 0.15
-CATALOGUE_PATH = Path(__file__).resolve().parent.parent / "puzzles" / catalogue.CATALOGUE_FILE
+CATALOGUE_PATH = Path(__file__).resolve().parent.parent / "py_engine" / "puzzles" / catalogue.CATALOGUE_FILE
 
 
 def deal_of(puzzle: Puzzle) -> int:
@@ -183,8 +184,8 @@ def bench(presets: list[str], deals: int, runs: int) -> None:
 def solves(puzzle: Puzzle, level: int, seed: int) -> bool:
     """Does the computer at ``level``, knowing what the side knows, play ``puzzle`` to its goal against the
     defence of :class:`~py_engine.puzzles.solving.Session`?"""
-    from ..ai import Request, choose
-    from ..puzzles.solving import SOLVED, Session
+    from py_engine.ai import Request, choose
+    from py_engine.puzzles.solving import SOLVED, Session
 
     session = Session(puzzle)
     for move in range(64):

@@ -1,11 +1,11 @@
 """How long the all-cards (double-dummy) values of the analysis board take, by trick.
 
-``python -m py_engine.tools.open_cards_bench [--deals N] [--limit S] [--preset ID ...]`` plays N seeded
+``python -m lab.open_cards_bench [--deals N] [--limit S] [--preset ID ...]`` plays N seeded
 deals of each preset by the rule of thumb and, at the first lead of each trick while cards are still
 drawn, times the exact minimax over every option (:class:`py_engine.ai.OpenCards`, no deadline up to
 ``--limit`` seconds). Prints, per preset and trick, the median and the longest time and how many of
 the deals finished within the limit. Run it inside Pyodide with
-``node tests/pyodide/run_module.mjs py_engine.tools.open_cards_bench``.
+``node tests/pyodide/run_module.mjs lab.open_cards_bench``.
 """
 
 from __future__ import annotations
@@ -15,13 +15,13 @@ import random
 import statistics
 import time
 
-from ..ai import OpenCards
-from ..ai.heuristic import claim_choice, rollout_action
-from ..ai.ismcts import Utility
-from ..core.actions import CLAIM
-from ..core.cards import deck_cards
-from ..core.deal import Deal
-from ..core.rules import PRESETS
+from py_engine.ai import OpenCards
+from py_engine.ai.heuristic import claim_choice, rollout_action
+from py_engine.ai.ismcts import Utility
+from py_engine.core.actions import CLAIM
+from py_engine.core.cards import deck_cards
+from py_engine.core.deal import Deal
+from py_engine.core.rules import PRESETS
 
 
 def measure(preset_id: str, deals: int, limit: float) -> dict[int, list[float]]:

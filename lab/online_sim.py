@@ -1,4 +1,4 @@
-"""Two engines play whole online matches over a simulated channel: ``python -m py_engine.tools.online_sim``.
+"""Two engines play whole online matches over a simulated channel: ``python -m lab.online_sim``.
 
 Each seat is a :class:`~py_engine.service.online.referee.Referee` that holds
 only its own seat's cards; the channel carries their messages in order, as
@@ -22,9 +22,9 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..core.actions import CLAIM
-from ..core.rules import PRESET_IDS, PRESETS, Rules
-from ..service.online.referee import Message, Referee
+from py_engine.core.actions import CLAIM
+from py_engine.core.rules import PRESET_IDS, PRESETS, Rules
+from py_engine.service.online.referee import Message, Referee
 
 
 @dataclass

@@ -9,10 +9,10 @@ world holds it below the goal).
 
 from __future__ import annotations
 
-from ..core.actions import CLAIM, RESIGN
-from ..core.deal import Deal
-from .catalogue import Puzzle
-from .proof import Prover, world_list
+from py_engine.core.actions import CLAIM, RESIGN
+from py_engine.core.deal import Deal
+from py_engine.puzzles.catalogue import Puzzle
+from py_engine.puzzles.proof import Prover, world_list
 
 
 def position_deal(puzzle: Puzzle) -> Deal:

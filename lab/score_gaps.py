@@ -1,4 +1,4 @@
-"""Where playing the score changes the search's rewards: ``python -m py_engine.tools.score_gaps AT20``.
+"""Where playing the score changes the search's rewards: ``python -m lab.score_gaps AT20``.
 
 The deal-only search values a result by its game points capped at what the
 winner still needs (:class:`~py_engine.ai.ismcts.Utility`); the score-aware
@@ -32,13 +32,13 @@ import sys
 from collections.abc import Callable
 from dataclasses import replace
 
-from ..ai.equity import equity_for, scaled, score_values
-from ..ai.ismcts import Utility
-from ..ai.player import decide, forced_decision, level_named, seat_to_decide
-from ..core.deal import Deal
-from ..core.rules import PRESET_IDS, PRESETS, Rules
-from ..core.scoring import DealResult
-from ..service.match import Match
+from py_engine.ai.equity import equity_for, scaled, score_values
+from py_engine.ai.ismcts import Utility
+from py_engine.ai.player import decide, forced_decision, level_named, seat_to_decide
+from py_engine.core.deal import Deal
+from py_engine.core.rules import PRESET_IDS, PRESETS, Rules
+from py_engine.core.scoring import DealResult
+from py_engine.service.match import Match
 
 #: A state between two deals: (seat 0's score, seat 1's score, carried-over points, whether seat 0 deals).
 State = tuple[int, int, int, bool]

@@ -1,4 +1,4 @@
-"""How long one review request holds the engine: ``python -m py_engine.tools.review_bench [--budget MS]``.
+"""How long one review request holds the engine: ``python -m lab.review_bench [--budget MS]``.
 
 Plays a few single-deal games (the computer at both seats, few iterations),
 then reviews each with both seats' decisions evaluated at ``--budget`` ms a
@@ -17,7 +17,7 @@ import sys
 import time
 from typing import Any
 
-from ..service.protocol import Engine
+from py_engine.service.protocol import Engine
 
 #: The deals reviewed: (preset, seed).
 DEALS = (("HU24", 1), ("AT20", 2), ("DE24", 3), ("PL24", 4), ("KLUB20", 5))

@@ -1,4 +1,4 @@
-"""Check a reported online game: ``python -m py_engine.tools.verify_match FILE``.
+"""Check a reported online game: ``python -m lab.verify_match FILE``.
 
 Prints the verdict of :mod:`py_engine.service.online.report` (``--json``: as
 JSON); exits 0 when the report checks out, 1 when it does not (damaged,
@@ -12,7 +12,7 @@ import json
 import sys
 from pathlib import Path
 
-from ..service.online.report import describe, verdict
+from py_engine.service.online.report import describe, verdict
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,6 +1,6 @@
 """Random-playout fuzzing of the engine's invariants.
 
-``python -m py_engine.tools.fuzz --deals 100000`` plays random deals under every
+``python -m lab.fuzz --deals 100000`` plays random deals under every
 preset and prints the number of invariant violations (it must be 0). The
 test suite runs the same checks on fewer deals.
 
@@ -26,15 +26,15 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from ..core.actions import CLAIM, NEXT, NUM_ACTIONS, PASS, RESIGN, action_name
-from ..core.cards import CARD_NAMES, POINTS, cards_of, deck_mask
-from ..core.deal import Deal
-from ..core.errors import EngineError
-from ..core.events import Event
-from ..core.rules import PRESET_IDS, PRESETS, Rules
-from ..service.match import Match
-from ..service.record import load_record
-from ..service.views import filter_events, view
+from py_engine.core.actions import CLAIM, NEXT, NUM_ACTIONS, PASS, RESIGN, action_name
+from py_engine.core.cards import CARD_NAMES, POINTS, cards_of, deck_mask
+from py_engine.core.deal import Deal
+from py_engine.core.errors import EngineError
+from py_engine.core.events import Event
+from py_engine.core.rules import PRESET_IDS, PRESETS, Rules
+from py_engine.service.match import Match
+from py_engine.service.record import load_record
+from py_engine.service.views import filter_events, view
 
 _CARD_NAME_SET = frozenset(CARD_NAMES)
 

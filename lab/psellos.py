@@ -43,7 +43,7 @@ Where a rule is about 20 cards, its 24-card form is the natural one: the
 trump exchanged is the 9, and the opponent adds at least its smallest cards
 (nines count 0). The player never resigns (the strategy never gives up a
 deal), always claims a valid 66 and never a wrong one. It reads only what its
-seat may know (:mod:`.knowledge`): its hand, the trump card, the cards played,
+seat may know (:mod:`py_engine.core.info`): its hand, the trump card, the cards played,
 the cards the opponent showed, the card counts and the scores. It draws no
 random numbers: the same position gives the same move.
 """
@@ -51,12 +51,18 @@ random numbers: the same position gives the same move.
 from __future__ import annotations
 
 import random
+import time
 from dataclasses import dataclass
+from typing import Any
 
-from ..core.actions import CLAIM, CLOSE, EXCHANGE, MARRY, PASS
-from ..core.cards import ACE, HIGHER, KING, NINE, POINTS, QUEEN, SUIT_MASK, TEN, card_of, cards_of
-from ..core.deal import Deal
-from ..core.info import played_mask
+from py_engine.ai import player
+from py_engine.ai.ismcts import Utility
+from py_engine.ai.player import Decision, Level
+from py_engine.core.actions import CLAIM, CLOSE, EXCHANGE, MARRY, PASS, RESIGN
+from py_engine.core.cards import ACE, HIGHER, KING, NINE, POINTS, QUEEN, SUIT_MASK, TEN, card_of, cards_of
+from py_engine.core.deal import Deal
+from py_engine.core.errors import NotYourTurnError
+from py_engine.core.info import played_mask
 
 
 @dataclass(frozen=True, slots=True)
@@ -445,3 +451,31 @@ def _pairs_mask(v: _View) -> int:
         if v.hand & pair == pair:
             mask |= pair
     return mask
+
+
+# ---------------------------------------------------------------- as a level of the lab
+
+#: The psellos player as a level. Only the lab plays it: the page's levels are 1-5.
+PSELLOS = Level("psellos", "psellos")
+
+
+def level_named(name: str | int) -> Level:
+    """A level of :func:`py_engine.ai.player.level_named`, or ``psellos``."""
+    return PSELLOS if str(name) == PSELLOS.name else player.level_named(name)
+
+
+def decide(deal: Deal, seat: int, level: Level, rng: random.Random, utility: Utility, **options: Any) -> Decision:
+    """:func:`py_engine.ai.player.decide`, which also plays the psellos level (the same forced moves first)."""
+    if level.kind != PSELLOS.kind:
+        return player.decide(deal, seat, level, rng, utility, **options)
+    start = time.perf_counter()
+    forced = player.forced_decision(deal, seat)
+    if forced is not None:
+        return Decision(forced, [(forced, 1.0)], {"iterations": 0, "ms": 0.0})
+    if seat != deal.to_act:
+        raise NotYourTurnError(f"seat {seat} is not on turn and has no valid claim")
+    actions = [a for a in deal.legal_actions(seat) if a not in (CLAIM, PASS, RESIGN)]
+    if not actions:
+        return Decision(deal.legal_actions(seat)[0], [], {"iterations": 0, "ms": 0.0})
+    action = actions[0] if len(actions) == 1 else psellos_action(deal, seat, rng)
+    return Decision(action, [(action, 0.0)], {"iterations": 0, "ms": round((time.perf_counter() - start) * 1000, 1)})

@@ -1,4 +1,4 @@
-"""How deals between equal players end, by who deals: ``python -m py_engine.tools.outcomes --deals 20000``.
+"""How deals between equal players end, by who deals: ``python -m lab.outcomes --deals 20000``.
 
 Plays single deals of a level against itself on every preset (or those
 named) and prints, for each, the share of deals that the forehand (who
@@ -12,10 +12,10 @@ import argparse
 import random
 import sys
 
-from ..ai.equity import Outcomes
-from ..ai.player import decide, level_named, match_utility, seat_to_decide
-from ..core.rules import PRESET_IDS, PRESETS, Rules
-from ..service.match import Match
+from py_engine.ai.equity import Outcomes
+from py_engine.ai.player import decide, level_named, match_utility, seat_to_decide
+from py_engine.core.rules import PRESET_IDS, PRESETS, Rules
+from py_engine.service.match import Match
 
 
 def measure(rules: Rules, deals: int, level: str, seed: int) -> Outcomes:

@@ -1,4 +1,4 @@
-"""Engine speed: ``python -m py_engine.tools.bench``.
+"""Engine speed: ``python -m lab.bench``.
 
 Prints, per preset, the median of several runs of:
 
@@ -32,13 +32,13 @@ import sys
 import time
 from pathlib import Path
 
-from ..ai.config import DEFAULT_CONFIG, DEFAULTS, SearchConfig, add_option
-from ..ai.heuristic import claim_choice, heuristic_action
-from ..ai.ismcts import Utility, search
-from ..core.actions import CLAIM, PASS, RESIGN
-from ..core.cards import deck_cards
-from ..core.deal import Deal
-from ..core.rules import PRESET_IDS, PRESETS, Rules
+from py_engine.ai.config import DEFAULT_CONFIG, DEFAULTS, SearchConfig, add_option
+from py_engine.ai.heuristic import claim_choice, heuristic_action
+from py_engine.ai.ismcts import Utility, search
+from py_engine.core.actions import CLAIM, PASS, RESIGN
+from py_engine.core.cards import deck_cards
+from py_engine.core.deal import Deal
+from py_engine.core.rules import PRESET_IDS, PRESETS, Rules
 
 
 def random_deal(rules: Rules, rng: random.Random) -> Deal:
@@ -142,8 +142,8 @@ def in_pyodide(
     presets: list[str], runs: int, seconds: float, ai: bool, settings: list[str]
 ) -> dict[str, tuple[float, ...]]:
     """The same figures measured inside Pyodide under Node (needs ``npm ci``)."""
-    root = Path(__file__).resolve().parents[2]  # the repository: py_engine/tools/bench.py
-    command = ["node", str(root / "tests" / "pyodide" / "run_module.mjs"), "py_engine.tools.bench", "--json"]
+    root = Path(__file__).resolve().parents[1]  # the repository: lab/bench.py
+    command = ["node", str(root / "tests" / "pyodide" / "run_module.mjs"), "lab.bench", "--json"]
     command += ["--runs", str(runs), "--seconds", str(seconds)] + (["--ai"] if ai else [])
     for text in settings:
         command += ["--set", text]
@@ -172,7 +172,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps({"python": impl, "figures": figures}))
         return 0
     settings = f", with {' '.join(args.set)}" if args.set else ""
-    print(f"py_engine.tools.bench on {impl}: median of {args.runs} runs of {args.seconds:g} s{settings}", flush=True)
+    print(f"lab.bench on {impl}: median of {args.runs} runs of {args.seconds:g} s{settings}", flush=True)
     figures = measure(presets, args.runs, args.seconds, args.ai, config)
     other = in_pyodide(presets, args.runs, args.seconds, args.ai, args.set) if args.pyodide else {}
     names = ["deals/s", "ops/s"] + (["search it/s"] if args.ai else [])

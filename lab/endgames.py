@@ -1,4 +1,4 @@
-"""Expert endgames measured where they act: ``python -m py_engine.tools.endgames --b heuristic --positions 2000``.
+"""Expert endgames measured where they act: ``python -m lab.endgames --b heuristic --positions 2000``.
 
 Each position is the first moment of a rule-of-thumb deal (both seats the
 rule-of-thumb player) at which the seat on turn decides exactly: the talon
@@ -20,11 +20,13 @@ import statistics
 import sys
 from dataclasses import replace
 
-from ..ai.ismcts import Utility, known_exactly
-from ..ai.player import TOP_CONFIG, decide, level_named, seat_to_decide
-from ..core.deal import Deal
-from ..core.rules import PRESET_IDS, PRESETS, Rules
-from ..service.match import Match
+from py_engine.ai.ismcts import Utility, known_exactly
+from py_engine.ai.player import TOP_CONFIG, seat_to_decide
+from py_engine.core.deal import Deal
+from py_engine.core.rules import PRESET_IDS, PRESETS, Rules
+from py_engine.service.match import Match
+
+from .psellos import decide, level_named
 
 
 def endgame(rules: Rules, seed: int) -> Deal | None:
