@@ -75,10 +75,11 @@ def conceded(
 def test_a_finished_match_gives_one_certificate_both_pages_agree_on() -> None:
     pages = sessions(1)
     exchange(pages, 0, pages[0].start(NOW), NOW)
-    assert certificate_of(pages[0].transcript) is None  # not over yet
+    assert certificate_of(pages[0].transcript) is None and pages[0].status()["certificate"] is None  # not over
     exchange(pages, 0, pages[0].concede(NOW), NOW)
     certificate = certificate_of(pages[0].transcript)
     assert certificate is not None and certificate == certificate_of(pages[1].transcript)
+    assert pages[0].status()["certificate"] == pages[1].status()["certificate"] == certificate
     result = check(certificate, NOW + DAY)
     assert result.identities == (KEYS[0][1], KEYS[1][1]) and result.names == ("Player 0", "Player 1")
     assert (result.winner, result.reason, result.at) == (1, "conceded", NOW)

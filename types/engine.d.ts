@@ -636,6 +636,21 @@ export interface Answers {
   stats_begin: { stats: GameStats };
   stats_assisted: { stats: GameStats; changed: boolean };
   stats_record: { stats: GameStats; changed: boolean };
+  lobby_rating: LobbyRating;
+  lobby_open: LobbyOffer & { table: string };
+  lobby_renew: LobbyOffer & { expires: number };
+  lobby_answer:
+    | { joined: { identity: string; name: string } }
+    | {
+        refused: {
+          what: "taken" | "closed" | "expired" | "forged" | "blocked" | "flood" | "malformed";
+          message: string;
+        };
+      };
+  lobby_close: { closed: string };
+  lobby_read: { tables: LobbyTable[]; refused: Record<string, number> };
+  lobby_quick: { table: LobbyTable | null };
+  lobby_request: { request: string };
   peer_offer: { room: PeerRoom };
   peer_open: PeerAnswer & { session: string };
   peer_receive: PeerAnswer;
@@ -696,11 +711,53 @@ export interface PeerStatus {
   ending: PeerEnding | null;
   /** The result both seats signed (null until they have). */
   result: { winner: Seat | null; reason: PeerEnding["reason"]; evidence: Record<string, unknown> } | null;
+  /** That result as a signed result anyone can check (py_engine/service/lobby/certificate.py); kept by the page. */
+  certificate: SignedResult | null;
   /** A cheat this page proved against the other. */
   cheat: { by: Seat | null; what: string } | null;
   /** The other page's claim that this one cheated (never signed here). */
   accused: { what: string; detail: string } | null;
   rematch: Seat[];
+}
+
+/** A signed result: four links of a finished match's transcript (docs/online.md, "Strangers"). */
+export interface SignedResult {
+  format: "sixty-six/result-1";
+  match: string;
+  identities: [string, string];
+  links: Record<string, unknown>[];
+}
+
+/** A player's rating in one pool of rules, and the signed results that did not count, each with why. */
+export interface LobbyRating {
+  pool: string;
+  rating: number;
+  games: number;
+  refused: { index: number | null; what: string; message: string }[];
+}
+
+/** An open table's offer to publish (``offer``: its text), its id and the rating it claims. */
+export interface LobbyOffer {
+  offer: string;
+  id: string;
+  pool: string;
+  rating: number;
+  games: number;
+}
+
+/** A table in the lobby; ``checked``: its rating is what its attached signed results give. */
+export interface LobbyTable {
+  id: string;
+  identity: string;
+  name: string;
+  lang: string;
+  rules: RuleSet;
+  pool: string;
+  rating: number;
+  games: number;
+  checked: boolean;
+  open_ms: number;
+  expires: number;
 }
 
 /** Protocol 2: every peer_* answer. */

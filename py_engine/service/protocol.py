@@ -19,6 +19,8 @@ Extensions beyond PROTOCOL.md (additive, so ``v`` stays 1):
   followed it (the game is replayed from its record).
 * ``puzzle_*`` (docs/protocol.md, "Puzzles"): the built-in puzzles, attempts at
   them by handle, the daily puzzle, the puzzle rating and the player's progress; the page's.
+* ``lobby_*`` (docs/protocol.md, "The lobby"): open tables on the relays, joining
+  one, and ratings from signed results; the page's.
 * ``stats_*`` (docs/protocol.md, "Statistics"): what a game against the computer
   counts in the statistics the page keeps, and the rating; the page's.
 * ``review`` ``{game, deal?, evaluate?, budget_ms?, from_step?}`` → a finished
@@ -62,6 +64,7 @@ from .views import filter_events, view
 if TYPE_CHECKING:
     from ..puzzles.solving import Session as PuzzleSession
     from .analysis import Board
+    from .lobby.join import Opening
     from .online.peer import PeerSession
 
 #: Online play of protocol 2 (py_engine/service/online/peer_commands.py); all but saving and restoring are the
@@ -111,6 +114,7 @@ _LAZY_MODULES = (
     "py_engine.service.online",
     "py_engine.service.analysis_commands",
     "py_engine.service.puzzles",
+    "py_engine.service.lobby.commands",
 )
 
 #: The puzzle commands (py_engine/service/puzzles.py), all the page's.
@@ -125,6 +129,19 @@ PUZZLE_COMMANDS = (
     "puzzle_record",
     "puzzle_progress",
     "puzzle_close",
+)
+
+#: Meeting strangers (py_engine/service/lobby/commands.py), all the page's: open tables, joining, ratings from
+#: signed results.
+LOBBY_COMMANDS = (
+    "lobby_rating",
+    "lobby_open",
+    "lobby_renew",
+    "lobby_answer",
+    "lobby_close",
+    "lobby_read",
+    "lobby_quick",
+    "lobby_request",
 )
 
 #: The statistics of games against the computer (py_engine/service/game_stats.py), all the page's: the page
@@ -152,6 +169,9 @@ class Engine:
         self.peers: dict[str, PeerSession] = {}
         self.puzzles: dict[str, PuzzleSession] = {}
         self.boards: dict[str, Board] = {}
+        #: This page's open tables, and what it read of the lobby (py_engine/service/lobby/commands.py).
+        self.openings: dict[str, Opening] = {}
+        self.lobby_state: dict[str, Any] = {}
         self._counter = 0
         self._commands: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
             "presets": self._presets,
@@ -191,6 +211,8 @@ class Engine:
             self._commands[name] = functools.partial(self._analysis, name)
         for name in STATS_COMMANDS:
             self._commands[name] = functools.partial(self._stats, name)
+        for name in LOBBY_COMMANDS:
+            self._commands[name] = functools.partial(self._lobby, name)
 
     def handle_page(self, request: str) -> str:
         """Answer a request from the page: the table commands and the rules' lists, nothing that shows a seat.
@@ -518,6 +540,12 @@ class Engine:
 
         return puzzles.HANDLERS[name](self, req)
 
+    def _lobby(self, name: str, req: dict[str, Any]) -> dict[str, Any]:
+        """A ``lobby_*`` command: open tables and ratings from signed results, imported on first use."""
+        from .lobby import commands
+
+        return commands.COMMANDS[name](self, req)
+
     # -------------------------------------------------------------- statistics
 
     def _stats(self, name: str, req: dict[str, Any]) -> dict[str, Any]:
@@ -555,6 +583,7 @@ PAGE_COMMANDS = frozenset(
         *PUZZLE_COMMANDS,
         *ANALYSIS_COMMANDS,
         *STATS_COMMANDS,
+        *LOBBY_COMMANDS,
     }
 )
 

@@ -31,7 +31,7 @@ from ..json_text import JsonTextError, parse_json, plain_text
 from ..online.messages import NAME_MAX, is_time
 from .certificate import Verifier, digest_of
 from .history import Checked, History, check_history
-from .rating import Rating, pool_of, rating_of
+from .rating import RATED_GAMES, Rating, pool_of, rated, rating_of
 
 FORMAT = "sixty-six/table-1"
 PREFIX = "sixty-six table 1\n"
@@ -42,7 +42,7 @@ RENEW_MS = 60 * 1000
 OFFERS_PER_MINUTE = 6
 #: The most tables a lobby keeps, and the most results an offer attaches.
 TABLES_MAX = 200
-RESULTS_ATTACHED = 20
+RESULTS_ATTACHED = RATED_GAMES
 #: The longest offer text read (20 results of four links each fit well within it).
 OFFER_TEXT_MAX = 96 * 1024
 LANGUAGES = ("en", "de", "hu", "pl", "ro", "sr")
@@ -111,13 +111,14 @@ def open_table(
     history: History,
     rng: random.Random,
 ) -> Offer:
-    """A new table's offer: the rating claimed is the one its checked ``history`` gives (the newest
-    :data:`RESULTS_ATTACHED` of those results are attached, so others can check it)."""
+    """A new table's offer: the rating claimed is the one its checked ``history`` gives, and the results it
+    comes from are attached, so others can work it out again."""
     if language not in LANGUAGES:
         raise OfferError("malformed", f"the language is one of {', '.join(LANGUAGES)}")
-    kept = {r.digest for r in history.results if pool_of(r.rules) == pool_of(rules)}
-    attached = [value for value in results if _digest(value) in kept][-RESULTS_ATTACHED:]
-    claimed = rating_of(identity, history.results, pool_of(rules))
+    counted = rated(identity, history.results, pool_of(rules))
+    by_digest = {_digest(value): value for value in results}
+    attached = [by_digest[r.digest] for r in counted]
+    claimed = rating_of(identity, counted, pool_of(rules))
     table = rng.randbytes(16).hex()
     return Offer(table, identity, plain_text(name, NAME_MAX), language, rules, now, now, claimed, tuple(attached))
 
@@ -194,7 +195,7 @@ class Listed:
     def to_json(self, now: int) -> dict[str, Any]:
         o = self.offer
         return {
-            "table": o.table,
+            "id": o.table,
             "identity": o.identity,
             "name": o.name,
             "lang": o.language,

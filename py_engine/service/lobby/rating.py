@@ -1,6 +1,8 @@
 """An online rating per pool of rules, from signed results only: Elo, as a page can work it out alone.
 
-Everyone starts at :data:`START`. A rated game moves a rating by
+A rating is worked out from a player's newest :data:`RATED_GAMES` results in
+the pool, which its offers attach, so anyone can work it out again. It
+starts at :data:`START`; a rated game moves a rating by
 ``K * (score - expected)``, where ``expected = 1 / (1 + 10 ** ((other - own) / 400))``
 and ``K`` is :data:`K_NEW` for a player's first :data:`NEW_GAMES` games of a
 pool, :data:`K_SETTLED` after (a newcomer's rating finds its level quickly,
@@ -21,7 +23,8 @@ from .certificate import SignedResult, digest_of
 START = 1500
 K_NEW = 32
 K_SETTLED = 16
-NEW_GAMES = 30
+NEW_GAMES = 10
+RATED_GAMES = 20
 
 
 @dataclass(frozen=True)
@@ -44,14 +47,21 @@ def pool_of(rules: Rules) -> str:
     return "custom-" + digest_of(rules.to_dict())[:12]
 
 
+def rated(identity: str, results: Iterable[SignedResult], pool: str) -> list[SignedResult]:
+    """The results ``identity``'s rating in ``pool`` comes from: its newest :data:`RATED_GAMES` there with a
+    winner, oldest first (the same whatever order they are given in)."""
+    counted = [
+        r for r in results if r.seat_of(identity) is not None and r.winner is not None and pool_of(r.rules) == pool
+    ]
+    return sorted(counted, key=lambda r: (r.at, r.match))[-RATED_GAMES:]
+
+
 def rating_of(identity: str, results: Iterable[SignedResult], pool: str) -> Rating:
-    """``identity``'s rating in ``pool`` after its results there, oldest first (the same one whatever order
-    they are given in)."""
+    """``identity``'s rating in ``pool`` after the results :func:`rated` picks."""
     rating = Rating()
-    for result in sorted(results, key=lambda r: (r.at, r.match)):
+    for result in rated(identity, results, pool):
         seat = result.seat_of(identity)
-        if seat is None or result.winner is None or pool_of(result.rules) != pool:
-            continue
+        assert seat is not None
         other = result.claimed[1 - seat]
         rating = rating.after(START if other is None else other, 1.0 if result.winner == seat else 0.0)
     return rating

@@ -43,6 +43,7 @@ from ...fairplay.pack import Cheat
 from ...fairplay.source import new_secret
 from ...fairplay.transcript import ChainError, Link, Transcript, signing_text
 from ..json_text import plain_text
+from ..lobby.certificate import certificate_of
 from .messages import (
     CHAT_KEPT,
     NAME_MAX,
@@ -557,6 +558,7 @@ class PeerSession:
             "shown": None if self.shown is None else {"cards": self.shown_cards(), "until": self.shown[1]},
             "ending": self.ending,
             "result": self.result,
+            "certificate": certificate_of(self.transcript),
             "cheat": None if self.cheat is None else {"by": self.cheat.by, "what": self.cheat.what},
             "accused": self.accused,
             "identities": list(self.transcript.identities),

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from ..protocol import Engine
 
 
-def _signer(key: Any) -> Callable[[bytes], str]:
+def signer(key: Any) -> Callable[[bytes], str]:
     """The seat's signature from its private key (base64url of 32 bytes, as a JWK's ``d``)."""
     raw = p256.b64decode(key) if isinstance(key, str) else None
     if raw is None or len(raw) != 32 or not 0 < int.from_bytes(raw, "big") < p256.N:
@@ -38,6 +38,14 @@ def _signer(key: Any) -> Callable[[bytes], str]:
     private = int.from_bytes(raw, "big")
     source = random.SystemRandom()
     return lambda text: p256.sign(private, text, source)
+
+
+def identity_signer(key: Any, identity: str) -> Callable[[bytes], str]:
+    """:func:`signer`, which must sign as ``identity``."""
+    sign = signer(key)
+    if not p256.verify(identity, b"x", sign(b"x")):
+        raise ProtocolError("bad_request", "'key' is not the private key of this identity")
+    return sign
 
 
 def _session(engine: Engine, req: dict[str, Any]) -> PeerSession:
@@ -163,9 +171,7 @@ def open_session(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
     else:
         room = _offer(req)
         rules, match_id = rules_from_dict(room["rules"]), room["match"]
-    sign = _signer(req.get("key"))
-    if not p256.verify(identities[seat], b"x", sign(b"x")):
-        raise ProtocolError("bad_request", "'key' is not the private key of this seat's identity")
+    sign = identity_signer(req.get("key"), identities[seat])
     session = PeerSession(seat, rules, match_id, identities, new_secret(), sign, name=name)
     sent = session.start(now)
     if seat == 1:
@@ -217,7 +223,7 @@ def save(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
 
 def restore(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
     now = request_now(req)
-    sign = _signer(req.get("key"))
+    sign = signer(req.get("key"))
     try:
         session = PeerSession.restore(req.get("saved"), sign, now=now)
         sent = session.tick(now)
