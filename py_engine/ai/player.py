@@ -7,7 +7,6 @@ how they choose the rest:
 ========  =====================================================
 random    uniformly among the legal non-claim actions (arena)
 heuristic the rule-of-thumb player, no noise (arena baseline)
-psellos   Tompa's published strategy (psellos.com), the field's yardstick (arena)
 1         the rule of thumb with noise: beginner's slips
 2..5      ISMCTS with more iterations and less imprecision (2-4 choose among
           close actions by a softmax, like a player who cannot always tell
@@ -36,7 +35,6 @@ from .config import DEFAULT_CONFIG, SearchConfig
 from .equity import score_utility
 from .heuristic import heuristic_action
 from .ismcts import Utility, exact_ranking, known_exactly, search
-from .psellos import psellos_action
 
 T = TypeVar("T")
 
@@ -44,7 +42,7 @@ T = TypeVar("T")
 @dataclass(frozen=True, slots=True)
 class Level:
     name: str
-    kind: str  # "random", "heuristic", "psellos" or "search"
+    kind: str  # "random", "heuristic" or "search" (the lab adds "psellos": lab/psellos.py)
     noise: float = 0.0
     iterations: int | None = None
     #: The level's time for one move against the clock (milliseconds), counted from the request
@@ -113,7 +111,7 @@ TOP_CONFIG = replace(
 
 #: Iterations the top level reaches in Pyodide within 95% of a 1 s budget: the plain search reaches
 #: 8,000 on 20-card presets and 3,500 on 24-card ones from the opening and early middle game
-#: (``python -m py_engine.tools.bench --ai --pyodide``). The arena plays the top level with these counts,
+#: (``python -m lab.bench --ai --pyodide``). The arena plays the top level with these counts,
 #: so its results say how the browser's level 5 plays, on any machine and under any load. (Reading
 #: the opponent's play once per decision costs about 1% of them, left out.)
 BROWSER_ITERATIONS = (8000, 3500)
@@ -127,7 +125,6 @@ READING_ITERATIONS = (6000, 2700)
 LEVELS: dict[str, Level] = {
     "random": Level("random", "random"),
     "heuristic": Level("heuristic", "heuristic"),
-    "psellos": Level("psellos", "psellos"),
     "1": Level("1", "heuristic", noise=14.0),
     # Levels 2-4 stop at their iteration counts well within their 2.5 s (a cap for a slow device);
     # level 5 searches for its whole second.
@@ -251,8 +248,6 @@ def decide(
         ranking = [(rng.choice(actions), 0.0)]
     elif level.kind == "heuristic":
         ranking = [(heuristic_action(deal, seat, rng, level.noise), 0.0)]
-    elif level.kind == "psellos":
-        ranking = [(psellos_action(deal, seat, rng), 0.0)]
     elif known_exactly(deal, config):
         ranking = exact_ranking(deal, seat, utility, config.expert_endgame)
         stats["exact"] = True

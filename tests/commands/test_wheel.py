@@ -1,7 +1,8 @@
-"""The engine wheel the page downloads: without the tools, docstrings and comments, and still the same engine."""
+"""The engine wheel the page downloads: without the lab, docstrings and comments, and still the same engine."""
 
 from __future__ import annotations
 
+import ast
 import io
 import json
 import subprocess
@@ -22,12 +23,83 @@ def wheel() -> zipfile.ZipFile:
     return zipfile.ZipFile(io.BytesIO(wheel_bytes()))
 
 
-def test_the_wheel_leaves_out_the_tools_and_the_docstrings() -> None:
+def test_the_wheel_leaves_out_the_docstrings() -> None:
     names = wheel().namelist()
     assert "py_engine/service/protocol.py" in names and "py_engine/ai/ismcts.py" in names
-    assert not [n for n in names if n.startswith("py_engine/tools/")]
     source = wheel().read("py_engine/service/table.py").decode("utf-8")
     assert '"""' not in source and "#: " not in source and "class Table" in source
+
+
+def _module_of(member: str) -> str:
+    """``py_engine/ai/player.py`` → ``py_engine.ai.player``; a package's ``__init__.py`` → the package."""
+    parts = member.removesuffix(".py").split("/")
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _imports(module: str, is_package: bool, source: str) -> list[tuple[str, str | None]]:
+    """Every import of ``source`` as (module, name or None), absolute, the relative ones resolved:
+    ``import m`` gives (m, None), ``from m import n`` gives (m, n)."""
+    package = module if is_package else module.rpartition(".")[0]
+    found: list[tuple[str, str | None]] = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found += [(alias.name, None) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")
+                base = ".".join([*parts[: len(parts) - (node.level - 1)], *([base] if base else [])])
+            found += [(base, alias.name) for alias in node.names]
+    return found
+
+
+def _bound_names(source: str) -> set[str]:
+    """The names a module binds at its top level (what ``from it import name`` may take)."""
+    names: set[str] = set()
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names.add(node.name)
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            names |= {(alias.asname or alias.name).partition(".")[0] for alias in node.names}
+        elif isinstance(node, ast.Assign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names |= {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+    return names
+
+
+def _unshipped_imports(archive: zipfile.ZipFile) -> list[str]:
+    """Each import of a shipped module that is the lab's, or neither the wheel's nor the standard library's."""
+    sources = {_module_of(n): (n, archive.read(n).decode("utf-8")) for n in archive.namelist() if n.endswith(".py")}
+    wrong = []
+    for module, (member, source) in sources.items():
+        for name, attribute in _imports(module, member.endswith("/__init__.py"), source):
+            top = name.partition(".")[0]
+            if top != "lab" and (top in sys.stdlib_module_names or top == "__future__"):
+                continue
+            shipped = top != "lab" and name in sources
+            if shipped and attribute is not None and attribute != "*":
+                shipped = f"{name}.{attribute}" in sources or attribute in _bound_names(sources[name][1])
+            if not shipped:
+                wrong.append(f"{member}: {name}" + (f" ({attribute})" if attribute else ""))
+    return wrong
+
+
+def test_no_shipped_module_imports_the_lab_or_anything_not_shipped() -> None:
+    """The wheel is py_engine/ alone: no lab file in it, and no module of it imports one (or any other
+    module the wheel lacks, but the standard library's), absolutely or relatively."""
+    archive = wheel()
+    names = archive.namelist()
+    assert not [n for n in names if not n.startswith(("py_engine/", "py_engine-"))]
+    modules = [p for p in (ROOT / "lab").rglob("*.py") if p.name != "__init__.py"]  # (its __init__ is a docstring)
+    lab = {build.shipped_source(p.read_text("utf-8")): p.name for p in modules}
+    assert {"arena.py", "psellos.py", "puzzle_generate.py"} <= set(lab.values())
+    assert not [(n, lab[data]) for n in names if (data := archive.read(n)) in lab]  # not under another name either
+    assert _imports("py_engine.ai.player", False, "from ..core import deal\nfrom . import x\nimport lab.arena") == [
+        ("py_engine.core", "deal"),
+        ("py_engine.ai", "x"),
+        ("lab.arena", None),
+    ]
+    assert _unshipped_imports(archive) == []
 
 
 def test_the_shipped_engine_plays_the_same_game(tmp_path: Path) -> None:
