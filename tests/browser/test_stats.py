@@ -167,13 +167,18 @@ def pure(page: Page, script: str) -> Any:
     return page.evaluate(f"async () => {{ const S = await import('./platform/stats.js'); {script} }}")
 
 
+def engine(page: Page, request: dict[str, Any]) -> dict[str, Any]:
+    """The engine's answer to a request through the page's worker: {ok, result} or {ok: false, code, message}."""
+    answer: dict[str, Any] = page.evaluate("request => window.__test.request(request)", request)
+    return answer
+
+
 @pytest.mark.page_logic
-def test_the_pure_statistics_functions(site: Site, page: Page, watch: Watch) -> None:
+def test_the_engine_decides_what_a_deal_counts(site: Site, page: Page, watch: Watch) -> None:
     watch.attach(page)
     open_table(page, site.url)
-    assert pure(page, "return S.expectedScore(1200, 3);") == pytest.approx(0.5)
-    assert pure(page, "return S.ratedAfter(1200, 5, true);") == pytest.approx(1200 + 32 * (1 - expected(1200, 5)))
     view = {
+        "seat": 0,
         "phase": "deal_over",
         "rules": {"id": "HU24", "deck": 24},
         "closed_by": 1,
@@ -181,25 +186,25 @@ def test_the_pure_statistics_functions(site: Site, page: Page, watch: Watch) -> 
         "match": {"match_number": 1, "deal_number": 2, "winner": None},
         "deal_result": {"winner": 1, "game_points": 2, "code": "close_success", "basis": "schneider"},
     }
-    result = page.evaluate(
-        """async (view) => {
-            const S = await import('./platform/stats.js');
-            const presets = [{id: 'HU24', rules: {id: 'HU24', deck: 24}}];
-            const once = S.recordView(S.startGame(S.emptyStats(5)), view, {level: 2, presets, now: 9});
-            const twice = S.recordView(once, view, {level: 2, presets, now: 9});
-            const tutorial = S.recordView(S.startGame(S.emptyStats(5), {counted: false}), view, {level: 2, presets});
-            return {once, same: once === twice, tutorial: tutorial.buckets};
-        }""",
-        view,
-    )
-    bucket = result["once"]["buckets"]["HU24|2"]
+    empty = pure(page, "return S.emptyStats(5);")
+    begun = engine(page, {"cmd": "stats_begin", "stats": empty})["result"]["stats"]
+    record = {"cmd": "stats_record", "view": view, "level": 2, "mode": "computer", "now": 9}
+    once = engine(page, {**record, "stats": begun})["result"]
+    assert once["changed"] is True
+    bucket = once["stats"]["buckets"]["HU24*|2"]  # the rules differ from the preset's
     assert bucket["deals"] == {"won": 0, "lost": 1, "none": 0}
     assert bucket["basis"] == {"schneider": {"won": 0, "lost": 1}}
     assert bucket["closes"] == {"made": 0, "won": 0}  # the computer closed
     assert bucket["marriages"] == {"count": 1, "points": 20}  # only yours
-    assert result["same"] is True
-    assert result["tutorial"] == {}
-    # Damaged statistics are refused with a reason.
+    twice = engine(page, {**record, "stats": once["stats"]})["result"]
+    assert twice["changed"] is False and twice["stats"] == once["stats"]
+    tutorial = engine(page, {"cmd": "stats_begin", "stats": empty, "counted": False})["result"]["stats"]
+    assert engine(page, {**record, "stats": tutorial})["result"]["stats"]["buckets"] == {}
+    # Damaged statistics are refused in words, by the engine and by the page's storage check.
+    damaged = {**empty, "rating": -1}
+    refused = engine(page, {**record, "stats": damaged})
+    assert refused["ok"] is False and refused["code"] == "bad_request"
+    assert "argument 'stats': rating" in refused["message"]
     refused = pure(
         page,
         """const bad = S.emptyStats(1); bad.buckets['AT20|3'] = {preset: 'AT20'};

@@ -1,6 +1,7 @@
-// web/platform/stats.js under Node: how a finished deal and a finished match are
-// counted (once), the Elo rating, the migration from schema 1, validation,
-// the sums the statistics screen shows, and storage (localStorage in memory).
+// web/platform/stats.js under Node: the migration from schema 1, validation,
+// repair, the sums the statistics screen shows, storage (localStorage in
+// memory), and the updates the engine answers (a stand-in engine here: what a
+// finished deal counts and the rating are the engine's, tests/test_game_stats.py).
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
@@ -12,144 +13,40 @@ const { onDamage } = await import("../../web/platform/damage.js");
 const { StatsError } = stats;
 
 const HU24 = { id: "HU24", name: "Snapszer", deck: 24, resign: false, match_target: 7 };
-const AT20 = { id: "AT20", name: "Schnapsen", deck: 20, resign: false, match_target: 7 };
 const PRESETS = [
   { id: "HU24", name: "Snapszer", rules: HU24 },
-  { id: "AT20", name: "Schnapsen", rules: AT20 },
+  { id: "AT20", name: "Schnapsen", rules: { id: "AT20", name: "Schnapsen", deck: 20, resign: false, match_target: 7 } },
 ];
 
-/** A view of a finished deal, as the engine sends it to seat 0. */
-function finished({
-  match = 1,
-  deal = 1,
-  winner = 0,
-  points = 1,
-  basis = "simple",
-  rules = HU24,
-  closedBy = null,
-  marriages = [],
-  matchWinner = null,
-} = {}) {
-  return {
-    rules,
-    phase: matchWinner === null ? "deal_over" : "match_over",
-    match: { match_number: match, deal_number: deal, winner: matchWinner },
-    deal_result: { winner, game_points: points, basis, code: "auto" },
-    closed_by: closedBy,
-    marriages,
-  };
+/**
+ * Statistics holding the given buckets, as the engine's answers build them: ``[preset, custom, level, counts]``,
+ * counts being {deals: [won, lost, none], points: [won, lost], basis: {name: [won, lost]}, matches, closes, marriages}.
+ */
+function holding(buckets, since = 0) {
+  const s = stats.emptyStats(since);
+  for (const [preset, custom, level, c] of buckets) {
+    const pair = ([won, lost] = [0, 0]) => ({ won, lost });
+    const [won, lost, none] = c.deals ?? [0, 0, 0];
+    s.buckets[stats.bucketKey(preset, custom, level)] = {
+      preset,
+      custom,
+      level,
+      deals: { won, lost, none },
+      matches: pair(c.matches),
+      points: pair(c.points),
+      basis: Object.fromEntries(Object.entries(c.basis ?? {}).map(([name, v]) => [name, pair(v)])),
+      closes: { made: c.closes?.[0] ?? 0, won: c.closes?.[1] ?? 0 },
+      marriages: { count: c.marriages?.[0] ?? 0, points: c.marriages?.[1] ?? 0 },
+    };
+  }
+  return s;
 }
 
-const context = { level: 3, presets: PRESETS, now: 1000 };
-
-test("the Elo expectation and update", () => {
-  assert.equal(stats.expectedScore(1200, 3), 0.5);
-  assert.equal(stats.expectedScore(1200, 5), 1 / 11);
-  assert.equal(stats.expectedScore(1600, 1), 1 / (1 + 10 ** -2));
-  // An unknown level counts as level 3.
-  assert.equal(stats.expectedScore(1000, 9), stats.expectedScore(1000, 3));
-  assert.equal(stats.ratedAfter(1200, 3, true), 1216);
-  assert.equal(stats.ratedAfter(1200, 3, false), 1184);
-  assert.ok(Math.abs(stats.ratedAfter(1200, 5, true) - (1200 + 32 * (10 / 11))) < 1e-9);
-  assert.ok(Math.abs(stats.ratedAfter(1200, 1, false) - (1200 - 32 * (1 / (1 + 10 ** -1)))) < 1e-9);
-});
-
-test("a finished deal is counted once, in its rule set and level", () => {
-  const start = stats.startGame(stats.emptyStats(0));
-  const view = finished({
-    deal: 2,
-    winner: 0,
-    points: 2,
-    basis: "schneider",
-    closedBy: 0,
-    marriages: [
-      { seat: 0, points: 20 },
-      { seat: 1, points: 40 },
-    ],
-  });
-  const after = stats.recordView(start, view, context);
-  assert.notEqual(after, start);
-  assert.deepEqual(after.current.recorded, ["1.2"]);
-  const bucket = after.buckets["HU24|3"];
-  assert.deepEqual(bucket, {
-    preset: "HU24",
-    custom: false,
-    level: 3,
-    deals: { won: 1, lost: 0, none: 0 },
-    matches: { won: 0, lost: 0 },
-    points: { won: 2, lost: 0 },
-    basis: { schneider: { won: 1, lost: 0 } },
-    closes: { made: 1, won: 1 },
-    marriages: { count: 1, points: 20 },
-  });
-  assert.equal(after.rating, stats.START_RATING);
-  assert.equal(after.rated, 0);
-  // The same deal again (a reload shows it again) changes nothing.
-  assert.equal(stats.recordView(after, view, context), after);
-  // The input was not changed.
-  assert.deepEqual(start.buckets, {});
-  assert.deepEqual(start.current.recorded, []);
-});
-
-test("a lost deal, a deal without a winner, and a view of a deal in play", () => {
-  let s = stats.startGame(stats.emptyStats(0));
-  s = stats.recordView(s, finished({ deal: 1, winner: 1, points: 3, basis: "schwarz", closedBy: 0 }), context);
-  s = stats.recordView(s, finished({ deal: 2, winner: null, basis: "none" }), context);
-  const b = s.buckets["HU24|3"];
-  assert.deepEqual(b.deals, { won: 0, lost: 1, none: 1 });
-  assert.deepEqual(b.points, { won: 0, lost: 3 });
-  assert.deepEqual(b.basis, { schwarz: { won: 0, lost: 1 } });
-  assert.deepEqual(b.closes, { made: 1, won: 0 });
-  const playing = { ...finished({ deal: 3 }), deal_result: null };
-  assert.equal(stats.recordView(s, playing, context), s);
-  assert.equal(stats.recordView(s, null, context), s);
-});
-
-test("a won match raises the rating and is remembered in the history", () => {
-  const start = stats.startGame(stats.emptyStats(0));
-  const after = stats.recordView(start, finished({ deal: 5, matchWinner: 0 }), { ...context, level: 5, now: 777 });
-  const bucket = after.buckets["HU24|5"];
-  assert.deepEqual(bucket.matches, { won: 1, lost: 0 });
-  const rating = stats.ratedAfter(stats.START_RATING, 5, true);
-  assert.equal(after.rating, rating);
-  assert.equal(after.rated, 1);
-  assert.deepEqual(after.history, [{ t: 777, rating, level: 5, won: true }]);
-
-  const lost = stats.recordView(after, finished({ match: 2, deal: 1, winner: 1, matchWinner: 1 }), context);
-  assert.deepEqual(lost.buckets["HU24|3"].matches, { won: 0, lost: 1 });
-  assert.equal(lost.rating, stats.ratedAfter(rating, 3, false));
-  assert.equal(lost.rated, 2);
-  assert.equal(lost.history.length, 2);
-});
-
-test("an assisted match counts in the totals but not in the rating", () => {
-  const assisted = stats.markAssisted(stats.startGame(stats.emptyStats(0)));
-  assert.equal(assisted.current.assisted, true);
-  assert.equal(stats.markAssisted(assisted), assisted);
-  const after = stats.recordView(assisted, finished({ matchWinner: 0 }), context);
-  assert.deepEqual(after.buckets["HU24|3"].matches, { won: 1, lost: 0 });
-  assert.equal(after.rating, stats.START_RATING);
-  assert.equal(after.rated, 0);
-  assert.deepEqual(after.history, []);
-});
-
-test("a game that does not count (the tutorial) records its deals but no numbers", () => {
-  const start = stats.startGame(stats.emptyStats(0), { counted: false });
-  const after = stats.recordView(start, finished({ matchWinner: 0 }), context);
-  assert.deepEqual(after.current.recorded, ["1.1"]);
-  assert.deepEqual(after.buckets, {});
-  assert.equal(after.rated, 0);
-});
-
-test("changed rules count apart from their preset", () => {
+test("changed rules are named apart from their preset", () => {
   assert.equal(stats.isCustom(HU24, PRESETS), false);
   assert.equal(stats.isCustom({ ...HU24, resign: true }, PRESETS), true);
   assert.equal(stats.isCustom({ ...HU24, id: "XX24" }, PRESETS), true);
-  const after = stats.recordView(stats.emptyStats(0), finished({ rules: { ...HU24, match_target: 3 } }), context);
-  assert.deepEqual(Object.keys(after.buckets), ["HU24*|3"]);
-  assert.equal(after.buckets["HU24*|3"].custom, true);
   assert.equal(stats.bucketKey("HU24", true, 3), "HU24*|3");
-  assert.equal(stats.dealKey(finished({ match: 4, deal: 9 })), "4.9");
 });
 
 test("schema 1 migrates to schema 2 (its totals at level 0)", () => {
@@ -193,17 +90,19 @@ test("unusable statistics are refused with a StatsError", () => {
   ];
   for (const data of bad) assert.throws(() => stats.migrate(data), StatsError, JSON.stringify(data));
   assert.throws(() => stats.migrate({ schema: 3 }), /schema 3 is newer/);
-  const good = stats.recordView(stats.emptyStats(0), finished(), context);
+  const good = holding([["HU24", false, 3, { deals: [1, 0, 0], points: [1, 0], basis: { simple: [1, 0] } }]]);
+  good.current = { recorded: ["1.1"], counted: true };
   assert.deepEqual(stats.migrate(good), good);
   assert.notEqual(stats.migrate(good), good);
 });
 
 test("totals, rows per rule set and per level", () => {
-  let s = stats.emptyStats(0);
-  s = stats.recordView(s, finished({ deal: 1, winner: 0, points: 2 }), { ...context, level: 3 });
-  s = stats.recordView(s, finished({ deal: 2, winner: 1, points: 1 }), { ...context, level: 2 });
-  s = stats.recordView(s, finished({ deal: 3, winner: 0, points: 3, rules: AT20 }), { ...context, level: 3 });
-  s = stats.recordView(s, finished({ deal: 4, winner: 0, points: 1, rules: { ...HU24, resign: true } }), context);
+  const s = holding([
+    ["HU24", false, 3, { deals: [1, 0, 0], points: [2, 0], basis: { simple: [1, 0] } }],
+    ["HU24", false, 2, { deals: [0, 1, 0], points: [0, 1], basis: { simple: [0, 1] } }],
+    ["AT20", false, 3, { deals: [1, 0, 0], points: [3, 0], basis: { simple: [1, 0] } }],
+    ["HU24", true, 3, { deals: [1, 0, 0], points: [1, 0], basis: { simple: [1, 0] } }],
+  ]);
   s.buckets["AT20|0"] = stats.migrate({
     schema: 1,
     presets: { AT20: { dealsWon: 1, dealsLost: 0, matchesWon: 0, matchesLost: 0, pointsWon: 2, pointsLost: 0 } },
@@ -273,9 +172,14 @@ test("storage: empty, migrated and stored back, damaged, full", async () => {
 });
 
 test("damaged statistics keep every count that is still good", () => {
-  let good = stats.emptyStats(1000);
-  good = stats.recordView(good, finished({ deal: 1, winner: 0, points: 2 }), { ...context, level: 3 });
-  good = stats.recordView(good, finished({ deal: 2, winner: 0, points: 3, rules: AT20 }), { ...context, level: 3 });
+  const good = holding(
+    [
+      ["HU24", false, 3, { deals: [1, 0, 0], points: [2, 0], basis: { simple: [1, 0] } }],
+      ["AT20", false, 3, { deals: [1, 0, 0], points: [3, 0], basis: { simple: [1, 0] } }],
+    ],
+    1000,
+  );
+  good.current = { recorded: ["1.1", "1.2"], counted: true };
   const [hu, at] = ["HU24|3", "AT20|3"];
   const damaged = structuredClone(good);
   damaged.buckets[hu].points.won = -4; // one bad count
@@ -301,24 +205,49 @@ test("damaged statistics keep every count that is still good", () => {
   assert.deepEqual(JSON.parse(storage.getItem("sixty-six.damaged.stats")), damaged);
 });
 
-test("the storage helpers count a finished deal once across reloads", () => {
+test("the engine's updates: the stored statistics go with each request and its answer is stored", async () => {
   const storage = new MemoryStorage();
-  globalThis.localStorage = storage; // the default storage of every helper
-  try {
-    stats.beginGame();
-    const view = finished({ deal: 1, winner: 0, points: 2 });
-    stats.noteFinishedDeal(view, context);
-    stats.noteFinishedDeal(view, context);
-    stats.noteAssistance();
-    stats.noteFinishedDeal(finished({ deal: 2, matchWinner: 0 }), context);
-    const saved = JSON.parse(storage.getItem(stats.STORAGE_KEY));
-    assert.deepEqual(saved.buckets["HU24|3"].deals, { won: 2, lost: 0, none: 0 });
-    assert.deepEqual(saved.buckets["HU24|3"].matches, { won: 1, lost: 0 });
-    assert.equal(saved.rated, 0); // assisted
-    assert.deepEqual(saved.current.recorded, ["1.1", "1.2"]);
-    stats.beginGame({ counted: false });
-    assert.deepEqual(JSON.parse(storage.getItem(stats.STORAGE_KEY)).current, { recorded: [], counted: false });
-  } finally {
-    delete globalThis.localStorage;
-  }
+  const asked = [];
+  /** A stand-in engine: begins a game, marks it assisted, counts a deal as a won deal of HU24 at its level. */
+  const ask = async (request) => {
+    asked.push(structuredClone(request));
+    const s = structuredClone(request.stats);
+    if (request.cmd === "stats_begin") return { stats: { ...s, current: { recorded: [], counted: request.counted } } };
+    if (request.cmd === "stats_assisted")
+      return { stats: { ...s, current: { ...s.current, assisted: true } }, changed: true };
+    if (request.view.match.deal_number === 9) throw Object.assign(new Error("refused"), { code: "bad_request" });
+    if (request.view.match.deal_number === 8) return { stats: s, changed: false };
+    return { stats: { ...s, rated: s.rated + 1 }, changed: true };
+  };
+  const view = { deal_result: { winner: 0 }, match: { match_number: 1, deal_number: 1 } };
+  stats.beginGame({ counted: false }, ask, storage);
+  stats.noteAssistance("computer", ask, storage);
+  stats.noteFinishedDeal({ ...view, deal_result: null }, { level: 3, mode: "computer" }, ask, storage); // not over
+  stats.noteFinishedDeal(view, { level: 3, mode: "computer", now: 7 }, ask, storage);
+  await stats.statsSettled();
+  assert.deepEqual(
+    asked.map((r) => r.cmd),
+    ["stats_begin", "stats_assisted", "stats_record"],
+  );
+  // Each update reads what the one before it stored.
+  assert.deepEqual(asked[1].stats.current, { recorded: [], counted: false });
+  assert.deepEqual(asked[2].stats.current, { recorded: [], counted: false, assisted: true });
+  assert.deepEqual(asked[2], { ...asked[2], view, level: 3, mode: "computer", now: 7 });
+  const stored = JSON.parse(storage.getItem(stats.STORAGE_KEY));
+  assert.equal(stored.rated, 1);
+  // Nothing changed, or refused: the stored statistics stay as they were.
+  const text = storage.getItem(stats.STORAGE_KEY);
+  await stats.noteFinishedDeal(
+    { ...view, match: { match_number: 1, deal_number: 8 } },
+    { level: 3, mode: "computer" },
+    ask,
+    storage,
+  );
+  await stats.noteFinishedDeal(
+    { ...view, match: { match_number: 1, deal_number: 9 } },
+    { level: 3, mode: "computer" },
+    ask,
+    storage,
+  );
+  assert.equal(storage.getItem(stats.STORAGE_KEY), text);
 });

@@ -91,24 +91,23 @@ export async function run(task) {
   proceed();
 }
 
-/** Only games against the computer count in the statistics (not two people, nor the computer against itself). */
-function countsInStats() {
+/** Only games against the computer count in the session's tally (not two people, nor the computer against itself). */
+function countsInTally() {
   return state.meta.mode === "computer";
 }
 
 /**
- * Count a finished deal (and match) against the computer in the statistics, once.
+ * Count a finished deal (and match) in the statistics, once: the engine says whether and what it counts.
  * @param {View | null} [view]
  */
 export function recordStats(view = state.view) {
-  if (!countsInStats()) return;
-  noteFinishedDeal(view, { level: state.settings.level, presets: state.presets });
-  if (view) tallyMatch(view);
+  noteFinishedDeal(view, { level: state.settings.level, mode: state.meta.mode }, ask);
+  if (countsInTally() && view) tallyMatch(view);
 }
 
-/** An undo or a hint: the match in play will count in the totals but not in the rating. */
+/** An undo or a hint: the engine marks the match in play assisted (counted in the totals, not rated). */
 export function noteHelpTaken() {
-  if (countsInStats()) noteAssistance();
+  noteAssistance(state.meta.mode, ask);
 }
 
 /**
@@ -272,7 +271,7 @@ export async function startGame(options, { animate = true, counted = true } = {}
   }
   state.game = answer.table;
   state.gameStart = state.steps;
-  beginGame({ counted });
+  beginGame({ counted }, ask);
   if (counted) newTallyGame(`${Date.now()}.${answer.table}`);
   state.message = "";
   state.hint = null;

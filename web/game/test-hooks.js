@@ -5,7 +5,7 @@
 import { missingKeys } from "../platform/i18n.js";
 import { loadProgress } from "../platform/puzzle-progress.js";
 import { lastSaved } from "../platform/save-file.js";
-import { loadStats } from "../platform/stats.js";
+import { loadStats, statsSettled } from "../platform/stats.js";
 import { savePreferences } from "../screens/modes.js";
 import { saveSettings } from "../screens/settings.js";
 import { soundStats } from "../table/sound.js";
@@ -32,8 +32,8 @@ export function installTestHooks() {
     puzzleProgress: () => loadProgress(),
     /** Open a puzzle on the table by its id (as a link would); resolves when it is shown. */
     openPuzzle: (/** @type {string} */ id) => import("./puzzle.js").then((module) => module.openPuzzle(id)),
-    /** The statistics as stored (stats.js, schema 2). */
-    stats: () => loadStats(),
+    /** The statistics as stored (stats.js, schema 2), once the engine's updates asked for so far are stored. */
+    stats: () => statsSettled().then(() => loadStats()),
     /** Translation keys the page asked for that its language lacks (none, if all is well). */
     missingKeys: () => missingKeys(),
     /** What the sound module scheduled and dropped, and its switch (sound.js). */

@@ -1,7 +1,7 @@
 // @ts-check
 // Statistics of the games played against the computer, kept in this browser
-// (localStorage). Everything here except loadStats/saveStats is a pure
-// function of its arguments, so the browser tests call it directly.
+// (localStorage). Everything here except the storage and the engine's updates
+// (at the end) is a pure function of its arguments.
 //
 // What is recorded comes only from the views the page already receives: a
 // finished deal's deal_result (winner, game points, code, basis), who closed
@@ -20,51 +20,26 @@
 // matchesLost, pointsWon, pointsLost}}}. migrate() turns it into schema 2
 // (its totals go to level 0, "level unknown").
 //
-// The rating is an Elo rating of the player against the computer, updated
-// after every match (first to the target number of game points) the player
-// finishes: expected = 1 / (1 + 10^((R_level - R_player) / 400)), then
-// R_player += K * (result - expected) with result 1 for a won match and 0 for
-// a lost one. Each level has a fixed nominal rating (LEVEL_RATINGS, 200
-// apart); a new player starts at START_RATING. A match in which the player
-// took a move back or asked for a hint ("assisted") counts in the totals but
-// does not change the rating: the rating measures unaided play.
+// What a finished deal and match count, the rating (Elo against the
+// computer's levels) and the rule that an assisted match (an undo or a hint)
+// is not rated are the engine's (stats_begin, stats_assisted, stats_record;
+// py_engine/service/game_stats.py): this module keeps the statistics, sends
+// them with each request and stores the answer. LEVEL_RATINGS and
+// START_RATING are the engine's numbers, for the screen to show and for new
+// statistics.
 
 import { noteDamage } from "./damage.js";
 
-/** @import { Preset, Rules, View } from "../../types/engine.js" */
-/** @typedef {{won: number, lost: number}} WonLost */
-/**
- * Counts summed over buckets: a bucket's own, totals(), a row of byRules() or byLevel().
- * @typedef {{
- *   deals: WonLost & {none: number},
- *   matches: WonLost,
- *   points: WonLost,
- *   basis: Record<string, WonLost>,
- *   closes: {made: number, won: number},
- *   marriages: {count: number, points: number},
- * }} Totals
- */
-/** @typedef {Totals & {preset: string, custom: boolean, level: number}} Bucket One rule set at one level. */
-/** @typedef {{t: number, rating: number, level: number, won: boolean}} HistoryPoint */
-/** @typedef {{recorded: string[], counted: boolean, assisted?: boolean}} CurrentGame */
-/**
- * The statistics (schema 2).
- * @typedef {{
- *   schema: number,
- *   since: number,
- *   rating: number,
- *   rated: number,
- *   history: HistoryPoint[],
- *   buckets: Record<string, Bucket>,
- *   current: CurrentGame | null,
- * }} Stats
- */
-/** @typedef {{level: number, presets?: Preset[], now?: number}} RecordContext What a finished deal is counted with. */
+/** @import { GameStats, Preset, Rules, StatsBucket, StatsTotals, View } from "../../types/engine.js" */
+/** @typedef {StatsTotals} Totals Counts summed over buckets: a bucket's own, totals(), a row of byRules() or byLevel(). */
+/** @typedef {StatsBucket} Bucket One rule set at one level. */
+/** @typedef {GameStats} Stats The statistics (schema 2). */
+/** @typedef {(request: {cmd: "stats_begin" | "stats_assisted" | "stats_record"} & Record<string, unknown>) => Promise<{stats: Stats, changed?: boolean}>} Ask The engine's answer to a statistics request. */
 
 export const SCHEMA = 2;
 export const STORAGE_KEY = "sixty-six.stats";
+/** A new player's rating and each level's nominal rating: the engine's (py_engine/service/game_stats.py). */
 export const START_RATING = 1200;
-export const K_FACTOR = 32;
 /** @type {Readonly<Record<number, number>>} */
 export const LEVEL_RATINGS = Object.freeze({ 1: 800, 2: 1000, 3: 1200, 4: 1400, 5: 1600 });
 /** The rating history keeps at most this many points (the oldest go first). */
@@ -309,59 +284,11 @@ export function migrate(data) {
   return validate(structuredClone(current));
 }
 
-// ------------------------------------------------------------- recording
+// ---------------------------------------------------------------- rules
 
 /**
- * The statistics with a new game begun (``counted`` false: a game that does not count, e.g. the tutorial).
- * @param {Stats} stats
- * @param {{counted?: boolean}} [options]
- * @returns {Stats}
- */
-export function startGame(stats, { counted = true } = {}) {
-  return { ...stats, current: { recorded: [], counted } };
-}
-
-/**
- * The statistics with the game in play marked as assisted (an undo or a hint): its matches are not rated.
- * @param {Stats} stats
- * @returns {Stats}
- */
-export function markAssisted(stats) {
-  const current = stats.current ?? { recorded: [], counted: true };
-  if (current.assisted) return stats;
-  return { ...stats, current: { ...current, assisted: true } };
-}
-
-/**
- * Which deal of the game a view shows: "<match number>.<deal number>".
- * @param {Pick<View, "match">} view
- */
-export function dealKey(view) {
-  return `${view.match.match_number}.${view.match.deal_number}`;
-}
-
-/**
- * The Elo expectation of the player (rating ``player``) against a computer level.
- * @param {number} player
- * @param {number} level
- */
-export function expectedScore(player, level) {
-  const opponent = LEVEL_RATINGS[level] ?? LEVEL_RATINGS[3];
-  return 1 / (1 + 10 ** ((opponent - player) / 400));
-}
-
-/**
- * The player's new rating after a match against ``level``.
- * @param {number} player
- * @param {number} level
- * @param {boolean} won
- */
-export function ratedAfter(player, level, won) {
-  return player + K_FACTOR * ((won ? 1 : 0) - expectedScore(player, level));
-}
-
-/**
- * Are these rules one of the engine's presets unchanged? (``presets``: the engine's "presets" answer.)
+ * Are these rules one of the engine's presets unchanged? (``presets``: the engine's "presets" answer.) For the
+ * rules' name on the screen; the engine decides the bucket a deal counts in.
  * @param {Rules} rules
  * @param {Preset[]} presets
  */
@@ -369,64 +296,6 @@ export function isCustom(rules, presets) {
   const base = presets.find((p) => p.id === rules.id);
   if (!base) return true;
   return Object.keys(base.rules).some((name) => base.rules[name] !== rules[name]);
-}
-
-/**
- * Count a finished deal (and match) shown by ``view`` once: the statistics
- * after it, or the same object if there is nothing (new) to count.
- * ``context``: {level, presets, now}.
- * @param {Stats} stats
- * @param {View} view
- * @param {RecordContext} context
- * @returns {Stats}
- */
-export function recordView(stats, view, { level, presets = [], now = Date.now() }) {
-  const result = view?.deal_result;
-  if (!result) return stats;
-  const current = stats.current ?? { recorded: [], counted: true };
-  const key = dealKey(view);
-  if (current.recorded.includes(key)) return stats;
-  const next = structuredClone(stats);
-  next.current = { ...current, recorded: [...current.recorded, key].slice(-RECORDED_LIMIT) };
-  if (!current.counted) return next;
-
-  const custom = isCustom(view.rules, presets);
-  const bKey = bucketKey(view.rules.id, custom, level);
-  const b = next.buckets[bKey] ?? emptyBucket(view.rules.id, custom, level);
-  next.buckets[bKey] = b;
-  const me = view.seat ?? 0; // the player whose statistics these are
-  const winner = result.winner ?? null;
-  if (winner === null) {
-    b.deals.none += 1;
-  } else {
-    const side = winner === me ? "won" : "lost";
-    b.deals[side] += 1;
-    b.points[side] += result.game_points;
-    if (WORD.test(result.basis) && result.basis !== "none") {
-      b.basis[result.basis] ??= { won: 0, lost: 0 };
-      b.basis[result.basis][side] += 1;
-    }
-  }
-  if (view.closed_by === me) {
-    b.closes.made += 1;
-    if (winner === me) b.closes.won += 1;
-  }
-  for (const marriage of view.marriages || []) {
-    if (marriage.seat === me) {
-      b.marriages.count += 1;
-      b.marriages.points += marriage.points;
-    }
-  }
-  const matchWinner = view.match.winner;
-  if (view.phase === "match_over" && (matchWinner === 0 || matchWinner === 1)) {
-    const won = matchWinner === me;
-    b.matches[won ? "won" : "lost"] += 1;
-    if (current.assisted) return next;
-    next.rating = ratedAfter(next.rating, level, won);
-    next.rated += 1;
-    next.history = [...next.history, { t: now, rating: next.rating, level, won }].slice(-HISTORY_LIMIT);
-  }
-  return next;
 }
 
 // ----------------------------------------------------------------- totals
@@ -547,29 +416,60 @@ export function saveStats(stats, storage = globalThis.localStorage) {
   }
 }
 
+// ------------------------------------------------------- the engine's updates
+
+/** The updates in flight, one after another: each reads what the one before stored. */
+let pending = Promise.resolve();
+
+/**
+ * Ask the engine for the statistics after ``request`` (the stored ones sent with it) and store its answer if
+ * they changed. A refusal or a failure changes nothing (the statistics are never worth an error on the table).
+ * @param {Ask} ask
+ * @param {Record<string, unknown> & {cmd: "stats_begin" | "stats_assisted" | "stats_record"}} request
+ * @param {Storage} storage
+ */
+function update(ask, request, storage) {
+  pending = pending
+    .then(async () => {
+      const answer = await ask({ ...request, stats: loadStats(storage) });
+      if (answer.changed !== false) saveStats(answer.stats, storage);
+    })
+    .catch(() => {});
+  return pending;
+}
+
+/** Resolves once every update asked for so far is stored. */
+export function statsSettled() {
+  return pending;
+}
+
 /**
  * A new game has begun (``counted`` false: it does not count, e.g. the tutorial).
- * @param {{counted?: boolean}} [options]
+ * @param {{counted?: boolean}} options
+ * @param {Ask} ask
  */
-export function beginGame({ counted = true } = {}, storage = globalThis.localStorage) {
-  saveStats(startGame(loadStats(storage), { counted }), storage);
-}
-
-/** The player took a move back or asked for a hint in the game in play. */
-export function noteAssistance(storage = globalThis.localStorage) {
-  const stats = loadStats(storage);
-  const next = markAssisted(stats);
-  if (next !== stats) saveStats(next, storage);
+export function beginGame({ counted = true }, ask, storage = globalThis.localStorage) {
+  return update(ask, { cmd: "stats_begin", counted }, storage);
 }
 
 /**
- * Count the deal ``view`` shows if it is finished and not counted yet (context as for recordView).
- * @param {View | null} view
- * @param {RecordContext} context
+ * The player took a move back or asked for a hint in the game in play (``mode``: the table's; the engine says
+ * whether it counts).
+ * @param {string} mode
+ * @param {Ask} ask
  */
-export function noteFinishedDeal(view, context, storage = globalThis.localStorage) {
-  if (!view?.deal_result) return;
-  const stats = loadStats(storage);
-  const next = recordView(stats, view, context);
-  if (next !== stats) saveStats(next, storage);
+export function noteAssistance(mode, ask, storage = globalThis.localStorage) {
+  return update(ask, { cmd: "stats_assisted", mode }, storage);
+}
+
+/**
+ * Count the deal ``view`` shows if it is finished and not counted yet: ``level`` the computer's, ``mode`` the
+ * table's, ``now`` the time of a match's rating.
+ * @param {View | null} view
+ * @param {{level: number, mode: string, now?: number}} context
+ * @param {Ask} ask
+ */
+export function noteFinishedDeal(view, { level, mode, now = Date.now() }, ask, storage = globalThis.localStorage) {
+  if (!view?.deal_result) return pending;
+  return update(ask, { cmd: "stats_record", view, level, mode, now }, storage);
 }
