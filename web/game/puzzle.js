@@ -17,17 +17,7 @@
 // first attempt (docs/puzzles.md, "A reload").
 
 import { t, tp } from "../platform/i18n.js";
-import {
-  clearAttempt,
-  countsAsDaily,
-  isFirstAttempt,
-  loadProgress,
-  localDate,
-  rateRequest,
-  recordAttempt,
-  saveAttempt,
-  saveProgress,
-} from "../platform/puzzle-progress.js";
+import { clearAttempt, loadProgress, localDate, saveAttempt, saveProgress } from "../platform/puzzle-progress.js";
 import { confirmStep } from "../screens/confirm.js";
 import { copyLink, linkUrl } from "../screens/links.js";
 import { showLines } from "../screens/puzzle-lines.js";
@@ -49,8 +39,11 @@ import { adoptTable, ask, cancelAi, errorText, run } from "./loop.js";
 import { clone, dom, params, state, TEST } from "./state.js";
 
 /** @import { EngineClient, EngineError } from "../engine/engine-client.js" */
-/** @import { Card, PuzzleAnswer, PuzzleEntry, PuzzleMoveAnswer, PuzzleSolution, Seating } from "../../types/engine.js" */
-/** @import { RateAnswer, StoredAttempt } from "../platform/puzzle-progress.js" */
+/**
+ * @import { Card, PuzzleAnswer, PuzzleEntry, PuzzleMoveAnswer, PuzzleRated, PuzzleRecordAnswer, PuzzleSolution,
+ *   Seating } from "../../types/engine.js"
+ */
+/** @import { StoredAttempt } from "../platform/puzzle-progress.js" */
 /** @import { PuzzleHooks } from "./state.js" */
 /**
  * The attempt on the table. ``daily``: the date whose daily puzzle it is (null: not a daily puzzle); ``sent``:
@@ -68,7 +61,7 @@ import { clone, dom, params, state, TEST } from "./state.js";
  *   wrong: string | null,
  *   refutation: PuzzleMoveAnswer["refutation"] | null,
  *   solution: PuzzleSolution | null,
- *   rated: RateAnswer | null,
+ *   rated: PuzzleRated | null,
  *   first: boolean,
  *   message: string,
  * }} Attempt
@@ -206,7 +199,7 @@ function newAttempt(answer, daily) {
     refutation: null,
     solution: null,
     rated: null,
-    first: isFirstAttempt(loadProgress(), answer.entry.id),
+    first: answer.first ?? false, // the engine's: only a first attempt is rated
     message: t("puzzles.yourMove"),
   };
 }
@@ -281,7 +274,7 @@ export async function openPuzzle(id, daily = false) {
   await run(async () => {
     let answer;
     try {
-      answer = await ask({ cmd: "puzzle_open", puzzle_id: id });
+      answer = await ask({ cmd: "puzzle_open", puzzle_id: id, progress: loadProgress() });
     } catch (error) {
       const code = /** @type {EngineError} */ (error).code;
       dom.root.dataset.linkError = code;
@@ -311,7 +304,7 @@ export async function resumePuzzle(kept) {
   let answer;
   try {
     answer = await ask(
-      { cmd: "puzzle_resume", puzzle_id: kept.id, daily: kept.daily, moves: kept.moves },
+      { cmd: "puzzle_resume", puzzle_id: kept.id, daily: kept.daily, moves: kept.moves, progress: loadProgress() },
       { timeoutMs: RESUME_TIMEOUT_MS },
     );
   } catch (error) {
@@ -334,7 +327,8 @@ export async function resumePuzzle(kept) {
     said.push(solved ? t("puzzles.resume.solved") : t("puzzles.resume.failed"), ...(await record(before, solved)));
   }
   said.push(t("puzzles.resume.back"));
-  said.push(isFirstAttempt(loadProgress(), answer.entry.id) ? t("puzzles.resume.rated") : t("puzzles.notRated"));
+  // The engine's: an earlier attempt that was over is recorded above, so the new one is not the first.
+  said.push(answer.first ? t("puzzles.resume.rated") : t("puzzles.notRated"));
   await take(
     answer,
     daily,
@@ -418,33 +412,36 @@ function perform(action) {
 }
 
 /**
- * The attempt is over: the engine rates it and the page keeps the numbers (and, for a reload, a fresh attempt at
- * the same puzzle: a reload now opens a new one). Answers what to say about it after the result itself.
+ * The attempt is over: the engine records it in the player's progress (rated if it was the first attempt, the daily
+ * run once a day) and the page keeps the answer (and, for a reload, a fresh attempt at the same puzzle: a reload now
+ * opens a new one). Answers what to say about it after the result itself.
  * @param {Attempt} here
  * @param {boolean} solved
  * @returns {Promise<string[]>}
  */
 async function record(here, solved) {
-  const date = today();
-  const progress = loadProgress();
-  const daily =
-    here.daily !== null && countsAsDaily(progress, here.daily, here.entry.id, here.entry.id) ? here.daily : null;
-  /** @type {RateAnswer | null} */
-  let rated = null;
+  /** @type {PuzzleRecordAnswer | null} */
+  let recorded = null;
   try {
-    rated = /** @type {RateAnswer} */ (
-      await ask(/** @type {any} */ (rateRequest(progress, { id: here.entry.id, solved, daily })))
-    );
+    recorded = await ask({
+      cmd: "puzzle_record",
+      puzzle_id: here.entry.id,
+      solved,
+      date: today(),
+      daily: here.daily,
+      progress: loadProgress(),
+    });
   } catch {
-    // not rated: the result is still kept
+    // not recorded: the progress stays as it was
   }
+  if (recorded) saveProgress(recorded.progress);
+  const rated = recorded?.rated ?? null;
   here.rated = rated;
-  saveProgress(recordAttempt(progress, { id: here.entry.id, solved, date, rated, daily }));
   here.sent = [];
   if (attempt === here) keep(here);
   /** @type {string[]} */
   const parts = [];
-  if (rated && here.first) {
+  if (rated) {
     const change = Math.round(rated.change);
     parts.push(
       t("puzzles.rated", {
@@ -452,10 +449,10 @@ async function record(here, solved) {
         change: change > 0 ? `+${change}` : change < 0 ? `−${-change}` : "±0",
       }),
     );
-  } else if (!here.first) {
+  } else if (recorded && !recorded.first) {
     parts.push(t("puzzles.notRated"));
   }
-  if (daily && rated?.daily) parts.push(tp("puzzles.daily.runNow", rated.daily.streak));
+  if (recorded?.daily) parts.push(tp("puzzles.daily.runNow", recorded.daily.streak));
   return parts;
 }
 

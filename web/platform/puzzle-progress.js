@@ -3,12 +3,11 @@
 // (its own localStorage key, versioned): which puzzles were solved or
 // failed, the puzzle rating, its deviation and volatility (Glicko-2), the run of puzzles solved in a
 // row and the best run, and the daily puzzle's run of days. The engine
-// computes every number (puzzle_rate, docs/puzzles.md); this module only
-// stores its answers and repairs what it finds damaged (platform/damage.js:
-// the damaged text is kept as a copy and the page says so in words).
-//
-// Only the first attempt at a puzzle changes the rating and the run of
-// puzzles solved: trying again once the solution is known proves nothing.
+// decides every rule and number (puzzle_record: which attempt is rated and
+// counts for the daily run; puzzle_progress: what the list shows;
+// py_engine/puzzles/progress.py, docs/puzzles.md); this module only stores
+// its answers and repairs what it finds damaged (platform/damage.js: the
+// damaged text is kept as a copy and the page says so in words).
 //
 // The attempt on the table is kept too, under its own key (ATTEMPT_KEY), so
 // that a reload brings it back (game/puzzle.js): which puzzle, its daily
@@ -22,8 +21,6 @@ export const VERSION = 1;
 export const START_RATING = 1500;
 export const START_DEVIATION = 120;
 export const START_VOLATILITY = 0.06;
-/** The daily puzzles remembered (the latest ones). */
-export const DAYS_KEPT = 60;
 /** The rating after each rated attempt, for the latest ones. */
 export const HISTORY_KEPT = 100;
 
@@ -31,30 +28,8 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const ID = /^[A-Za-z0-9_.:+-]{1,64}$/;
 const RESULTS = ["solved", "failed"];
 
-/**
- * One puzzle's record: the first attempt's result, whether it was ever solved, how many attempts, the last date.
- * @typedef {{first: "solved" | "failed", solved: boolean, tries: number, last: string}} PuzzleRecord
- */
-/**
- * Everything stored.
- * @typedef {{
- *   version: number,
- *   rating: number,
- *   deviation: number,
- *   volatility: number,
- *   streak: number,
- *   best: number,
- *   puzzles: Record<string, PuzzleRecord>,
- *   daily: {last: string | null, streak: number, days: Record<string, "solved" | "failed">},
- *   history: number[],
- * }} Progress
- */
-/**
- * The engine's puzzle_rate answer.
- * @typedef {{rating: number, deviation: number, volatility: number, change: number, expected: number, streak: number,
- *   best: number,
- *   daily?: {last: string | null, streak: number}}} RateAnswer
- */
+/** @import { PuzzleProgress, PuzzleRecord } from "../../types/engine.js" */
+/** @typedef {PuzzleProgress} Progress Everything stored. */
 
 /** @returns {Progress} */
 export function emptyProgress() {
@@ -175,127 +150,6 @@ export function saveProgress(progress, storage = globalThis.localStorage) {
 export function localDate(now = new Date()) {
   const pad = (/** @type {number} */ n) => String(n).padStart(2, "0");
   return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
-}
-
-/**
- * Is this attempt the first at the puzzle (the one that is rated)?
- * @param {Progress} progress
- * @param {string} id
- */
-export function isFirstAttempt(progress, id) {
-  return !Object.hasOwn(progress.puzzles, id);
-}
-
-/**
- * Does this attempt count for the daily run: the daily puzzle of ``today``, not finished yet today?
- * @param {Progress} progress
- * @param {string} today
- * @param {string | null} dailyId today's daily puzzle
- * @param {string} id
- */
-export function countsAsDaily(progress, today, dailyId, id) {
-  return dailyId === id && !Object.hasOwn(progress.daily.days, today);
-}
-
-/**
- * The arguments of puzzle_rate for an attempt at ``id``: the stored numbers, and the daily run if it counts.
- * @param {Progress} progress
- * @param {{id: string, solved: boolean, daily: string | null}} attempt ``daily``: today's date if it counts as
- * the daily puzzle, else null
- */
-export function rateRequest(progress, { id, solved, daily }) {
-  /** @type {Record<string, unknown>} */
-  const request = {
-    cmd: "puzzle_rate",
-    puzzle_id: id,
-    solved,
-    rating: progress.rating,
-    deviation: progress.deviation,
-    volatility: progress.volatility,
-    streak: progress.streak,
-    best: progress.best,
-  };
-  if (daily) {
-    request.daily = {
-      date: daily,
-      streak: progress.daily.streak,
-      ...(progress.daily.last ? { last: progress.daily.last } : {}),
-    };
-  }
-  return request;
-}
-
-/**
- * The progress after an attempt (a new value; ``progress`` is unchanged). ``rated``: the engine's puzzle_rate
- * answer, applied to the rating and the run only for a first attempt; ``daily``: the date, if the attempt was
- * that day's daily puzzle and counts.
- * @param {Progress} progress
- * @param {{id: string, solved: boolean, date: string, rated: RateAnswer | null, daily: string | null}} attempt
- * @returns {Progress}
- */
-export function recordAttempt(progress, { id, solved, date, rated, daily }) {
-  const next = cleanProgress(JSON.parse(JSON.stringify(progress)));
-  const before = next.puzzles[id];
-  const result = solved ? "solved" : "failed";
-  next.puzzles[id] = before
-    ? { ...before, solved: before.solved || solved, tries: before.tries + 1, last: date }
-    : { first: result, solved, tries: 1, last: date };
-  if (rated && !before) {
-    next.rating = rated.rating;
-    next.deviation = rated.deviation;
-    next.volatility = rated.volatility;
-    next.streak = rated.streak;
-    next.best = Math.max(rated.best, rated.streak);
-    next.history = [...next.history, rated.rating].slice(-HISTORY_KEPT);
-  }
-  if (daily && rated?.daily && !Object.hasOwn(next.daily.days, daily)) {
-    const days = { ...next.daily.days, [daily]: result };
-    const kept = Object.keys(days).sort().slice(-DAYS_KEPT);
-    next.daily = {
-      last: rated.daily.last,
-      streak: rated.daily.streak,
-      days: /** @type {Record<string, "solved" | "failed">} */ (
-        Object.fromEntries(kept.map((day) => [day, days[day]]))
-      ),
-    };
-  }
-  return next;
-}
-
-/**
- * A puzzle's state for the list: "solved" (ever), "failed" (tried, never solved) or "new".
- * @param {Progress} progress
- * @param {string} id
- */
-export function puzzleState(progress, id) {
-  const record = progress.puzzles[id];
-  if (!record) return "new";
-  return record.solved ? "solved" : "failed";
-}
-
-/**
- * The run of daily puzzles as of ``today``: the stored run, unless a day was missed since the last one solved.
- * @param {Progress} progress
- * @param {string} today
- */
-export function dailyRun(progress, today) {
-  const last = progress.daily.last;
-  if (!last || progress.daily.streak === 0) return 0;
-  const days = (Date.parse(`${today}T00:00:00Z`) - Date.parse(`${last}T00:00:00Z`)) / 86_400_000;
-  return days <= 1 ? progress.daily.streak : 0;
-}
-
-/**
- * Counts for the list's summary: puzzles tried, solved at the first attempt, solved in all.
- * @param {Progress} progress
- */
-export function summary(progress) {
-  const records = Object.values(progress.puzzles);
-  return {
-    tried: records.length,
-    firstTry: records.filter((r) => r.first === "solved").length,
-    solved: records.filter((r) => r.solved).length,
-  };
 }
 
 // ------------------------------------------------------------------ the attempt on the table

@@ -2,17 +2,19 @@
 // The puzzles screen: today's puzzle on top, the player's puzzle rating and
 // runs, and the built-in puzzles with filters (rules, theme, difficulty,
 // solved or not). The engine lists the puzzles and chooses the daily one
-// (puzzle_list, puzzle_daily); the progress is the page's own
-// (platform/puzzle-progress.js). Choosing a puzzle hands it to the table
+// (puzzle_list, puzzle_daily); the page keeps the progress
+// (platform/puzzle-progress.js) and the engine says what it shows
+// (puzzle_progress: each puzzle's state, the counts, the run of days). Choosing a puzzle hands it to the table
 // (game/puzzle.js), which solves it.
 
 import { t, tp } from "../platform/i18n.js";
-import { dailyRun, loadProgress, puzzleState, summary } from "../platform/puzzle-progress.js";
+import { loadProgress, localDate } from "../platform/puzzle-progress.js";
 import { h, presetName } from "../table/table.js";
 
 /** @import { Client } from "./records.js" */
-/** @import { PuzzleEntry } from "../../types/engine.js" */
+/** @import { PuzzleEntry, PuzzleProgressAnswer } from "../../types/engine.js" */
 /** @import { Progress } from "../platform/puzzle-progress.js" */
+/** @typedef {PuzzleProgressAnswer} Standing What the engine says the progress shows. */
 /**
  * ``preset``: the player's rules: the daily puzzle is of them, and the list starts filtered to them.
  * @typedef {{client: Client, today: string, preset: string, onChoose: (id: string, daily: boolean) => void}} PuzzlesOptions
@@ -31,6 +33,8 @@ let dialog = null;
 let catalogue = null;
 /** @type {{preset: string, theme: string, band: string, state: string}} */
 const filters = { preset: "", theme: "", band: "", state: "" };
+/** @type {Standing | null} the engine's answer for the progress the screen was opened with */
+let standing = null;
 /** The player's rules the list was last opened with: the rules filter starts at them again when they change. */
 let playersPreset = "";
 
@@ -89,17 +93,34 @@ export async function loadCatalogue(client) {
 }
 
 /**
+ * What the engine says the stored progress shows on ``today``.
+ * @param {Client} client
+ * @param {string} today
+ * @returns {Promise<Standing>}
+ */
+function askStanding(client, today) {
+  return client.request({ cmd: "puzzle_progress", progress: loadProgress(), today });
+}
+
+/**
+ * A puzzle's state in the list: the engine's, "new" for one it does not name.
+ * @param {Standing} known
+ * @param {string} id
+ */
+const stateOf = (known, id) => known.states[id] ?? "new";
+
+/**
  * The next puzzle after ``id`` in the set that the player has not solved (else simply the next one).
  * @param {Client} client
  * @param {string} id
  */
 export async function nextPuzzle(client, id) {
   const all = await loadCatalogue(client);
-  const progress = loadProgress();
+  const known = await askStanding(client, localDate());
   const at = all.findIndex((entry) => entry.id === id);
   for (let i = 1; i <= all.length; i++) {
     const entry = all[(at + i) % all.length];
-    if (puzzleState(progress, entry.id) !== "solved") return entry.id;
+    if (stateOf(known, entry.id) !== "solved") return entry.id;
   }
   return all[(at + 1) % all.length]?.id ?? id;
 }
@@ -133,9 +154,9 @@ function entryWords(entry) {
 
 /**
  * @param {PuzzlesOptions} options
- * @param {Progress} progress
+ * @param {Standing} known
  */
-async function dailySection(options, progress) {
+async function dailySection(options, known) {
   const section = h("section", { class: "puzzle-daily", id: "puzzle-daily", "aria-labelledby": "puzzle-daily-title" });
   section.append(h("h3", { id: "puzzle-daily-title", text: t("puzzles.daily.title") }));
   let daily;
@@ -145,8 +166,8 @@ async function dailySection(options, progress) {
     section.append(h("p", { class: "muted", text: t("puzzles.failed") }));
     return section;
   }
-  const done = progress.daily.days[options.today];
-  const run = dailyRun(progress, options.today);
+  const done = known.daily_today;
+  const run = known.daily_run;
   section.dataset.puzzle = daily.id;
   section.dataset.date = options.today;
   section.dataset.state = done ?? "new";
@@ -177,9 +198,12 @@ async function dailySection(options, progress) {
   return section;
 }
 
-/** @param {Progress} progress */
-function ratingSection(progress) {
-  const counts = summary(progress);
+/**
+ * @param {Progress} progress
+ * @param {Standing} known
+ */
+function ratingSection(progress, known) {
+  const counts = known.summary;
   const dl = h("dl", { class: "puzzle-numbers" });
   /**
    * @param {string} stat
@@ -201,7 +225,7 @@ function ratingSection(progress) {
   row(
     "solved",
     t("puzzles.solvedCount"),
-    t("puzzles.solvedOf", { solved: counts.solved, tried: counts.tried, first: counts.firstTry }),
+    t("puzzles.solvedOf", { solved: counts.solved, tried: counts.tried, first: counts.first_try }),
   );
   return h(
     "section",
@@ -259,19 +283,19 @@ function filterSection() {
 
 /** Draw the list as the filters say. */
 function drawList() {
-  if (!dialog || !catalogue) return;
-  const progress = loadProgress();
+  if (!dialog || !catalogue || !standing) return;
+  const known = standing;
   const shown = catalogue.filter(
     (entry) =>
       (!filters.preset || entry.preset === filters.preset) &&
       (!filters.theme || entry.themes.includes(filters.theme)) &&
       (!filters.band || entry.band === filters.band) &&
-      (!filters.state || puzzleState(progress, entry.id) === filters.state),
+      (!filters.state || stateOf(known, entry.id) === filters.state),
   );
   const list = /** @type {HTMLElement} */ (dialog.querySelector("#puzzle-list"));
   list.replaceChildren(
     ...shown.map((entry) => {
-      const state = puzzleState(progress, entry.id);
+      const state = stateOf(known, entry.id);
       const button = h(
         "button",
         { type: "button", class: "puzzle-item", "data-puzzles": "open", "data-id": entry.id, "data-state": state },
@@ -324,22 +348,26 @@ export async function openPuzzles(options) {
   close.focus();
   const progress = loadProgress();
   let daily;
+  /** @type {Standing} */
+  let known;
   try {
     await loadCatalogue(options.client);
+    known = await askStanding(options.client, options.today);
     if (options.preset !== playersPreset) {
       playersPreset = options.preset;
       filters.preset = catalogue?.some((entry) => entry.preset === options.preset) ? options.preset : "";
     }
-    daily = await dailySection(options, progress);
+    daily = await dailySection(options, known);
   } catch {
     /** @type {HTMLElement} */ (here.querySelector("#puzzles-loading")).textContent = t("puzzles.failed");
     return;
   }
   if (dialog !== here) return;
   /** @type {HTMLElement} */ (here.querySelector("#puzzles-loading")).remove();
+  standing = known;
   here.append(
     daily,
-    ratingSection(progress),
+    ratingSection(progress, known),
     h("h3", { id: "puzzle-list-title", text: t("puzzles.all") }),
     filterSection(),
     h("p", { class: "muted small", id: "puzzle-count", role: "status" }),
