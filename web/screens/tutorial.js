@@ -73,7 +73,8 @@ function markSeen(how, storage = globalThis.localStorage) {
 
 const legal = (/** @type {View} */ view, /** @type {Action} */ action) => view.legal.includes(action);
 const strict = (/** @type {View} */ view) => view.strict;
-const canClaim = (/** @type {View} */ view) => legal(view, "claim") && view.my_points >= view.points_to_win;
+/** The engine's answer: a claim now would reach 66. */
+const canClaim = (/** @type {View} */ view) => view.claim_valid;
 
 // Each step: when(view) it applies; "until" an action of yours (its prefix) or "next" (a button) ends it;
 // text(view) says it; target is what it points at.
