@@ -17,18 +17,18 @@ from py_engine.core.rules import PRESETS
 
 
 def test_one_side_settings_apply_to_that_sides_searches_only(monkeypatch: pytest.MonkeyPatch) -> None:
-    seen: list[tuple[bool, int | None]] = []
+    seen: list[tuple[float, int | None]] = []
     search = player.search
 
     def recording(deal: Deal, seat: int, *args: Any, **kwargs: Any) -> ismcts.SearchResult:
-        seen.append((kwargs["config"].sees_all, kwargs["iterations"]))
+        seen.append((kwargs["config"].exploration, kwargs["iterations"]))
         return search(deal, seat, *args, **kwargs)
 
     monkeypatch.setattr(player, "search", recording)
-    sees_all = DEFAULT_CONFIG.with_settings(("SEES_ALL=1",))
-    job = arena.Job(PRESETS["AT20"], "2", "3", 5, False, None, iterations_a=30, iterations_b=20, config_a=sees_all)
+    wider = DEFAULT_CONFIG.with_settings(("EXPLORATION=1.5",))
+    job = arena.Job(PRESETS["AT20"], "2", "3", 5, False, None, iterations_a=30, iterations_b=20, config_a=wider)
     first = arena.play_pair(job)
-    assert set(seen) == {(True, 30), (False, 20)}  # A searches 30 iterations seeing all, B 20 without
+    assert set(seen) == {(1.5, 30), (DEFAULT_CONFIG.exploration, 20)}  # A: 30 iterations, its constant; B: 20
     again = arena.play_pair(job)
     for ours, theirs in zip(first, again, strict=True):  # a pair depends on its seed alone (not the times)
         assert (ours.game_points, ours.deals_won, ours.iterations) == (

@@ -33,11 +33,6 @@ class SearchConfig:
     prior_scale: float = 20.0
     #: Whose decisions get the prior: False both seats', True only the opponent's.
     prior_opponent_only: bool = False
-    #: A diagnostic, never for play: the search is shown the real cards (an upper bound on what
-    #: inference can gain).
-    sees_all: bool = False
-    #: A diagnostic, never for play: the search is shown the opponent's real hand, not the talon order.
-    sees_hand: bool = False
     #: Draw worlds from particles weighed by the opponent's play so far (:mod:`.reading`).
     read_play: bool = False
     #: With ``read_play``, the search trusts its reading only while the opponent's play so far makes
@@ -49,8 +44,6 @@ class SearchConfig:
     exact_cards: int = 12
     #: Share of playout moves that are a random legal card instead of the rule of thumb.
     rollout_random: float = 0.15
-    #: Do playouts close the talon when the rule of thumb would?
-    rollout_close: bool = False
     #: The reader's belief, before any play, that the opponent is the sharp kind (:mod:`.reading`).
     prior_sharp: float = 0.5
     #: How many particles a reading draws its worlds from.

@@ -27,7 +27,6 @@ from functools import partial
 
 from ..core.actions import CLAIM
 from ..core.deal import Deal
-from ..core.info import reshuffle_talon
 from ..core.scoring import DealResult
 from .config import DEFAULT_CONFIG, SearchConfig
 from .heuristic import after_claims, claim_choice, rollout_action
@@ -96,13 +95,16 @@ def search(
     budget_s: float | None = None,
     reading_iterations: int | None = None,
     claim_at_root: bool = True,
+    every_card_known: bool = False,
 ) -> SearchResult:
     """Search the decision of ``seat`` (on turn) and rank its actions, playing by ``config``.
 
     ``reading_iterations``, if given, replaces ``iterations`` when the search trusts its reading of
     the opponent (``config.read_play``, ``config.read_trust``): the arena's stand-in for the
     iterations the reading costs against the clock. With ``claim_at_root=False`` the seat does not
-    claim at the root, though it may: its other actions are searched (to rank them all).
+    claim at the root, though it may: its other actions are searched (to rank them all). With
+    ``every_card_known`` every iteration searches ``deal`` itself, its hidden cards included: only for
+    a finished deal's analysis (:mod:`.open_cards`), never for a deal in play.
     """
     start = time.perf_counter()
     deadline = start + budget_s if budget_s is not None else math.inf
@@ -119,10 +121,8 @@ def search(
         limit = reading_iterations
     if read is not None:
         sample = read.draw
-    elif config.sees_all:
+    elif every_card_known:
         sample = deal.clone
-    elif config.sees_hand:
-        sample = partial(_talon_shuffled, deal, rng)
     else:
         sample = partial(deal.resample, knowledge, rng)
     table: Table = {}
@@ -135,7 +135,6 @@ def search(
     prior_scale = config.prior_scale
     solve_cards = config.solve_cards
     randomness = config.rollout_random
-    close = config.rollout_close
     while done < limit:
         if done & 3 == 0 and time.perf_counter() >= deadline and done:
             break
@@ -161,7 +160,7 @@ def search(
             untried = [a for a in actions if a not in children]
             prior = -1
             if prior_weight and (mover != seat or not prior_opponent_only):
-                prior = rollout_action(world, rng, 0.0, close)
+                prior = rollout_action(world, rng, 0.0, False)
             if untried:
                 action = prior if prior in untried else untried[int(rng.random() * len(untried))]
                 child = _Node()
@@ -187,7 +186,7 @@ def search(
             if untried:
                 break
         if value is None:
-            value = _playout(world, seat, utility, table, rng, solve_cards, randomness, close)
+            value = _playout(world, seat, utility, table, rng, solve_cards, randomness)
         for n, mover in path:
             n.visits += 1
             n.value += value if mover == seat else -value
@@ -203,13 +202,6 @@ def _solvable(world: Deal, solve_cards: int) -> bool:
     return (world.closed_by >= 0 or world.exhausted) and (world.hands[0] | world.hands[1]).bit_count() <= solve_cards
 
 
-def _talon_shuffled(deal: Deal, rng: random.Random) -> Deal:
-    """The real deal with its face-down talon dealt anew (for the ``sees_hand`` diagnostic)."""
-    world = deal.clone()
-    reshuffle_talon(world, rng)
-    return world
-
-
 def _playout(
     world: Deal,
     seat: int,
@@ -218,7 +210,6 @@ def _playout(
     rng: random.Random,
     solve_cards: int,
     randomness: float,
-    close: bool,
 ) -> float:
     """Finish ``world`` by the rollout policy, exactly once it is solvable (the search's constants as arguments)."""
     while world.result is None:
@@ -228,7 +219,7 @@ def _playout(
             continue
         if _solvable(world, solve_cards):
             return solve(world, seat, utility, table)
-        world.apply(rollout_action(world, rng, randomness, close))
+        world.apply(rollout_action(world, rng, randomness, False))
     return utility(world.result)
 
 

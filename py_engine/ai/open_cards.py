@@ -11,7 +11,7 @@ left before the talon is used up, 2-5 s with four, and 10-100 s from the
 first trick (docs/performance.md, "Analysis"). So the search runs against a
 deadline: the options it settles in time are exact, and the rest are
 estimated by a search over the one deal with every card known
-(``SearchConfig.sees_all``), and said to be estimates.
+(:func:`.ismcts.search`'s ``every_card_known``), and said to be estimates.
 
 Never give this a deal in play: it reads the referee's whole state.
 """
@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import random
 import time
-from dataclasses import replace
 from typing import Any
 
 from ..core.actions import CLAIM
@@ -79,10 +78,16 @@ class OpenCards:
         left = [a for a in actions if a not in values]
         iterations = 0
         if left:
-            config = replace(DEFAULT_CONFIG, sees_all=True)
             remaining = max(0.05, budget_s - (time.perf_counter() - start))
             result = search(
-                deal, deal.to_act, rng, self.utility, config=config, budget_s=remaining, claim_at_root=False
+                deal,
+                deal.to_act,
+                rng,
+                self.utility,
+                config=DEFAULT_CONFIG,
+                budget_s=remaining,
+                claim_at_root=False,
+                every_card_known=True,
             )
             iterations = result.iterations
             estimated = {a: v for a, v, _ in result.ranking}
