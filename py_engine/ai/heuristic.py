@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from ..core.actions import CLAIM, CLOSE, EXCHANGE, MARRY, PASS, RESIGN
 from ..core.cards import ACE, HIGHER, JACK, KING, NINE, POINTS, SUIT_MASK, TEN, cards_of
 from ..core.deal import Deal
+from ..core.info import played_mask
 
 _ALL_KINGS = sum(1 << (s * 6 + KING) for s in range(4))
 
@@ -80,7 +81,7 @@ def should_close(deal: Deal, seat: int) -> bool:
 def lead_value_in(deal: Deal, seat: int, card: int, gone: int = -1) -> float:
     """:func:`lead_value` of ``card`` for ``seat`` leading in ``deal`` (``gone``: the cards played, if known)."""
     if deal.strict and gone < 0:
-        gone = _gone(deal)
+        gone = played_mask(deal)
     return lead_value(deal.hands[seat], card, deal.trump, deal.strict, gone)
 
 
@@ -104,13 +105,6 @@ def lead_value(hand: int, card: int, trump: int, strict: bool, gone: int) -> flo
     if rank in (JACK, NINE):
         value += 3
     return value
-
-
-def _gone(deal: Deal) -> int:
-    mask = 0
-    for _, lead, resp, _ in deal.history:
-        mask |= (1 << lead) | (1 << resp)
-    return mask
 
 
 def response_value(deal: Deal, seat: int, card: int) -> float:
@@ -247,7 +241,7 @@ def rollout_action(deal: Deal, rng: random.Random, randomness: float, close: boo
         return marriage
     cards = [a for a in actions if a < MARRY]
     if deal.strict:
-        gone = _gone(deal)
+        gone = played_mask(deal)
         return max(cards, key=lambda c: lead_value_in(deal, seat, c, gone))
     table = _OPEN_LEAD[deal.trump]
     partners = marriage_partners(hand)

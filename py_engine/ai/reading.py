@@ -224,18 +224,6 @@ class Replayer:
         return (None, 0.0, 0.0) if pack is None else self.replay(pack)
 
 
-def _same_position(world: Deal, deal: Deal, seat: int) -> bool:
-    return (
-        world.hands[seat] == deal.hands[seat]
-        and world.to_act == deal.to_act
-        and world.lead == deal.lead
-        and world.talon_pos == deal.talon_pos
-        and world.upcard == deal.upcard
-        and world.card_points == deal.card_points
-        and world.hands[1 - seat].bit_count() == deal.hands[1 - seat].bit_count()
-    )
-
-
 class ReadWorlds:
     """Worlds for a search, drawn from weighed particles; each draw a fresh copy with the talon reshuffled."""
 
@@ -265,6 +253,7 @@ def read_worlds(
     if story is None:
         return None
     seat = knowledge.seat
+    key = knowledge.key()
     replayer = Replayer(deal, story)
     worlds: list[Deal] = []
     weights: list[float] = []
@@ -275,8 +264,10 @@ def read_worlds(
         sharp *= prior_sharp
         vague *= 1.0 - prior_sharp
         if world is not None and sharp + vague > 0.0:
-            if not _same_position(world, deal, seat):
-                return None  # the log does not tell this deal's story: read nothing rather than wrongly
+            if world.info_state(seat, story=False).key() != key:
+                # The replay is not a world the seat cannot tell from this deal: the log does not tell this
+                # deal's story. Read nothing rather than wrongly.
+                return None
             worlds.append(world)
             weights.append(sharp + vague)
             as_sharp += sharp

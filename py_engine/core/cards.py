@@ -52,7 +52,7 @@ def deck_cards(deck_size: int) -> list[int]:
 
 
 def deck_mask(deck_size: int) -> int:
-    return mask_of(deck_cards(deck_size))
+    return _DECK_MASKS[deck_size]
 
 
 def lowest_trump(trump: int, deck_size: int) -> int:
@@ -77,6 +77,9 @@ def mask_of(cards: Iterable[int]) -> int:
     for c in cards:
         mask |= 1 << c
     return mask
+
+
+_DECK_MASKS = {size: mask_of(pack) for size, pack in _PACKS.items()}
 
 
 def _bits_table(first: int) -> tuple[tuple[int, ...], ...]:

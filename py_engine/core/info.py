@@ -6,14 +6,18 @@ know: its own hand, every card played, the trump card (face up, or turned
 down by a close), the opponent's cards it has been shown (the marriage
 partner, the card taken in an exchange, the face-up trump drawn at
 exhaustion), the card counts, the voids the opponent revealed under the
-strict rules, and its own record of the deal (:class:`Story`: what it saw
-happen, in order). Views, the computer player, the reading of the
-opponent's play and the fuzzer's leak check all take it from here.
+strict rules, the public position and past, and its own record of the deal
+(:class:`Story`: what it saw happen, in order). :meth:`InfoState.key` is its
+canonical key: two states share it exactly when the seat cannot tell them
+apart. Views, the computer player, the reading of the opponent's play, the
+puzzles' proofs and the fuzzer's leak check all take it from here.
 
 :meth:`Deal.resample <py_engine.core.deal.Deal.resample>` deals the unseen cards
 anew, uniformly among the worlds consistent with an information state
 (OpenSpiel's resample-from-infostate): the computer searches those worlds
-and never the referee's.
+and never the referee's. A resampled world keeps the seat's key; the tests
+check it over many worlds (tests/test_info_state.py) rather than an assert
+in the search, where keying every world cost about 2% of an iteration.
 """
 
 from __future__ import annotations
@@ -51,7 +55,14 @@ class Story(NamedTuple):
 
 
 class InfoState(NamedTuple):
-    """The hidden-card facts of one seat at one moment, and its story of the deal."""
+    """What one seat knows at one moment: the hidden-card facts, the public position, and its story.
+
+    :meth:`key` is the state's canonical key: two states share it exactly when
+    the seat cannot tell them apart (OpenSpiel's ``information_state_string``);
+    a resampled world keeps it. Everything that needs to know what a seat knows
+    takes it from here: the views, the search's worlds, the reading of the
+    opponent's play and the puzzles' proofs.
+    """
 
     seat: int
     hand: int  # the seat's own cards
@@ -62,10 +73,54 @@ class InfoState(NamedTuple):
     opponent_cannot_hold: int  # unseen cards the opponent has shown it cannot hold
     #: The seat's record of the deal; None for a deal that keeps no log (a search's world).
     story: Story | None = None
+    #: The public position: every fact of the deal in play both seats see now (scores, turn, talon, ...).
+    position: tuple[object, ...] = ()
+    #: The public past: the tricks in order (leader, lead, answer, winner) and the marriages declared.
+    past: tuple[object, ...] = ()
 
     @property
     def opponent_count(self) -> int:
         return self.opponent_unknown_count + self.opponent_known.bit_count()
+
+    def key(self) -> tuple[object, ...]:
+        """The canonical key: equal for two states exactly when the seat cannot tell them apart.
+
+        Its own cards, every card it has seen and what it has been shown of
+        the opponent's, the public position and the public past. (The timing
+        of its own earlier draws is in its :class:`Story`; every world the
+        engine compares shares it.)
+        """
+        return (
+            self.seat,
+            self.hand,
+            self.played,
+            self.unseen,
+            self.opponent_known,
+            self.opponent_unknown_count,
+            self.opponent_cannot_hold,
+            self.position,
+            self.past,
+        )
+
+    def seen_in(self, world: Deal) -> tuple[int, int]:
+        """What the seat sees of the hands in ``world``, a deal with this state's public position and past.
+
+        Its own hand and the opponent's cards it has been shown there: all
+        that tells such worlds apart for it (their public facts are this
+        state's), so grouping by it is grouping by :meth:`key`, at the cost
+        of one state for many worlds.
+        """
+        return seen_hands(world, self.seat, self.played)
+
+    def hidden_in(self, world: Deal) -> tuple[int, tuple[int, ...]]:
+        """What of ``world`` this seat has not seen: the opponent's hand and the face-down talon left.
+
+        The talon in its order while cards are still drawn, sorted once the
+        strict rules apply (its order no longer matters). With :meth:`key`,
+        it tells one world of the seat's information set from another.
+        """
+        rest = world.talon[world.talon_pos :]
+        return world.hands[1 - self.seat], tuple(sorted(rest)) if world.strict else rest
 
 
 def cards_shown(action: int, low_trump: int) -> list[int]:
@@ -88,6 +143,12 @@ def played_mask(deal: Deal) -> int:
     if deal.lead >= 0:
         mask |= 1 << deal.lead
     return mask
+
+
+def seen_hands(deal: Deal, seat: int, played: int) -> tuple[int, int]:
+    """``seat``'s own hand in ``deal``, and the opponent's cards it has seen still there (``played``: cards played)."""
+    own = deal.hands[seat]
+    return own, deal.known[1 - seat] & ~played & ~own
 
 
 def revealed_voids(deal: Deal, opponent: int) -> int:
@@ -120,20 +181,54 @@ def info_state(deal: Deal, seat: int, *, story: bool = True) -> InfoState:
     """``seat``'s information state in ``deal`` (see :meth:`Deal.info_state`); ``story``: with its story."""
     opponent = 1 - seat
     played = played_mask(deal)
-    own = deal.hands[seat]
+    own, opp_known = seen_hands(deal, seat, played)
     up = (1 << deal.upcard) if deal.upcard >= 0 else 0
-    opp_known = deal.known[opponent] & ~played & ~own
     unseen = deck_mask(deal.rules.deck) & ~played & ~own & ~up & ~opp_known
     opp_count = deal.hands[opponent].bit_count()  # the count is public
+    # Positional: the fields in their order (a search and the puzzles' proofs build many of these).
     return InfoState(
-        seat=seat,
-        hand=own,
-        played=played,
-        unseen=unseen,
-        opponent_known=opp_known,
-        opponent_unknown_count=opp_count - opp_known.bit_count(),
-        opponent_cannot_hold=revealed_voids(deal, opponent) & unseen,
-        story=story_of(deal.log, seat) if story else None,
+        seat,
+        own,
+        played,
+        unseen,
+        opp_known,
+        opp_count - opp_known.bit_count(),
+        revealed_voids(deal, opponent) & unseen if deal.strict_from >= 0 else 0,
+        story_of(deal.log, seat) if story else None,
+        public_position(deal),
+        (tuple(deal.history), deal.marriages),
+    )
+
+
+def public_position(deal: Deal) -> tuple[object, ...]:
+    """Every fact of ``deal`` now that both seats see (no card in a hand or face down): :attr:`InfoState.position`."""
+    return (
+        deal.dealer,
+        deal.trump,
+        deal.leader,
+        deal.to_act,
+        deal.lead,
+        deal.card_points[0],
+        deal.card_points[1],
+        deal.marriage_points[0],
+        deal.marriage_points[1],
+        deal.bonus[0],
+        deal.bonus[1],
+        deal.tricks[0],
+        deal.tricks[1],
+        deal.pending,
+        deal.declared,
+        deal.prelead,
+        deal.closed_by,
+        deal.exhausted,
+        deal.windows,
+        deal.final_order,
+        deal.close_snapshot,
+        len(deal.talon) - deal.talon_pos,  # face-down cards left (a resampled world deals only these)
+        deal.upcard,
+        deal.tricks_done,
+        deal.hands[0].bit_count(),
+        deal.hands[1].bit_count(),
     )
 
 

@@ -19,11 +19,6 @@ from ..service.match import Match
 from .proof import INF, Prover, searched_actions, signed_value
 
 
-def _observation(world: Deal, seat: int) -> tuple[int, int]:
-    opponent = 1 - seat
-    return world.hands[seat], world.known[opponent] & world.hands[opponent]
-
-
 class Follow:
     """A puzzle in play for ``seat`` over ``worlds`` (the true deal's are ``match.deal``'s)."""
 
@@ -44,14 +39,14 @@ class Follow:
     def apply(self, seat: int, action: int) -> None:
         """Apply a legal action of ``seat`` to the true deal and to the worlds still consistent with it."""
         self.match.act(seat, action)
-        seen = _observation(self.deal, self.seat)
+        seen = self.deal.info_state(self.seat, story=False).key()
         kept = []
         for world in self.worlds:
             if action not in world.legal_actions(seat):
                 continue
             child = world.clone()
             child.apply(action, seat)
-            if _observation(child, self.seat) == seen:
+            if child.info_state(self.seat, story=False).key() == seen:
                 kept.append(child)
         self.worlds = kept
 

@@ -36,6 +36,7 @@ from ..ai.solver import solve
 from ..core.actions import CLAIM, MARRY, RESIGN
 from ..core.cards import POINTS, cards_of, rank_of, suit_of
 from ..core.deal import Deal
+from ..core.info import InfoState
 from ..core.scoring import DealResult
 
 #: Beyond every value (the values are -3..3).
@@ -97,41 +98,9 @@ def worlds(deal: Deal, seat: int) -> list[Deal]:
 
 def true_world_index(deal: Deal, seat: int, listed: list[Deal]) -> int:
     """The index of the true deal among ``listed`` (its worlds)."""
-    key = _hidden_key(deal, seat)
-    return next(i for i, w in enumerate(listed) if _hidden_key(w, seat) == key)
-
-
-def _hidden_key(world: Deal, seat: int) -> tuple[int, tuple[int, ...]]:
-    rest = world.talon[world.talon_pos :]
-    return world.hands[1 - seat], tuple(sorted(rest)) if world.strict else rest
-
-
-def _public_key(d: Deal, seat: int) -> tuple[object, ...]:
-    return (
-        d.hands[seat],
-        d.leader,
-        d.to_act,
-        d.lead,
-        d.card_points[0],
-        d.card_points[1],
-        d.marriage_points[0],
-        d.marriage_points[1],
-        d.bonus[0],
-        d.bonus[1],
-        d.tricks[0],
-        d.tricks[1],
-        d.pending,
-        d.declared,
-        d.prelead,
-        d.closed_by,
-        d.exhausted,
-        d.windows,
-        d.final_order,
-        d.close_snapshot,
-        d.talon_pos,
-        d.upcard,
-        d.tricks_done,
-    )
+    info = deal.info_state(seat, story=False)
+    key = info.hidden_in(deal)
+    return next(i for i, w in enumerate(listed) if info.hidden_in(w) == key)
 
 
 def searched_actions(deal: Deal) -> list[int]:
@@ -157,24 +126,26 @@ class Prover:
     def _utility(self, result: DealResult) -> float:
         return float(signed_value(result, self.seat))
 
-    def settle(self, worlds: list[Deal]) -> list[Deal]:
-        """The worlds once valid claims are made, without duplicates (worlds that no longer differ)."""
+    def settle(self, worlds: list[Deal]) -> tuple[list[Deal], InfoState]:
+        """The worlds once valid claims are made, without duplicates (worlds that no longer differ), and the
+        seat's state in them (they share its public facts)."""
+        settled = [after_claims(world) for world in worlds]
+        info = settled[0].info_state(self.seat, story=False)
         seen: set[tuple[int, tuple[int, ...]]] = set()
-        settled = []
-        for world in worlds:
-            world = after_claims(world)
-            key = _hidden_key(world, self.seat)
+        kept = []
+        for world in settled:
+            key = info.hidden_in(world)
             if key not in seen:
                 seen.add(key)
-                settled.append(world)
-        return settled
+                kept.append(world)
+        return kept, info
 
     def observed(self, worlds: list[Deal], action: int | None = None) -> list[list[Deal]]:
         """``worlds`` split into the sets the seat tells apart: by its own hand (its draws) and what it was shown."""
-        seat, opponent = self.seat, 1 - self.seat
+        info = worlds[0].info_state(self.seat, story=False)  # the public facts the worlds share
         groups: dict[tuple[int, int], list[Deal]] = {}
         for world in worlds:
-            groups.setdefault((world.hands[seat], world.known[opponent] & world.hands[opponent]), []).append(world)
+            groups.setdefault(info.seen_in(world), []).append(world)
         return list(groups.values())
 
     def value(self, worlds: list[Deal], alpha: int = -INF, beta: int = INF) -> int:
@@ -182,13 +153,13 @@ class Prover:
         self.nodes += 1
         if self.budget is not None and self.nodes > self.budget:
             raise BudgetExceeded
-        worlds = self.settle(worlds)
+        worlds, info = self.settle(worlds)
         first = worlds[0]
         if first.result is not None:
             return signed_value(first.result, self.seat)
         if len(worlds) == 1 and first.strict:
             return round(solve(first, self.seat, self._utility, self.solver_table, alpha, beta))
-        key = (_public_key(first, self.seat), frozenset(_hidden_key(w, self.seat) for w in worlds))
+        key = (info.hand, info.position, frozenset(info.hidden_in(w) for w in worlds))
         bounds = self.table.get(key)
         if bounds is not None:
             low, high = bounds
@@ -227,14 +198,17 @@ class Prover:
 
     def defender_sets(self, worlds: list[Deal]) -> list[list[Deal]]:
         """Every defender action in every world, grouped by what the seat sees (the action, its own hand)."""
-        seat, opponent = self.seat, 1 - self.seat
-        groups: dict[tuple[int, int, int], list[Deal]] = {}
+        seat = self.seat
+        groups: dict[tuple[int, tuple[int, int]], list[Deal]] = {}
+        after: dict[int, InfoState] = {}  # the seat's state after each action, whose public facts the worlds share
         for world in worlds:
             for action in searched_actions(world):
                 child = world.clone()
                 child.apply(action)
-                key = (action, child.hands[seat], child.known[opponent] & child.hands[opponent])
-                groups.setdefault(key, []).append(child)
+                info = after.get(action)
+                if info is None:
+                    info = after[action] = child.info_state(seat, story=False)
+                groups.setdefault((action, info.seen_in(child)), []).append(child)
         return list(groups.values())
 
     def min_over(self, sets: list[list[Deal]], alpha: int, beta: int) -> int:
