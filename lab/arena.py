@@ -286,7 +286,7 @@ class Share:
         )
 
     def cell(self) -> str:
-        """The figure as a cell of docs/arena.md's tables."""
+        """The figure as a cell of the arena's tables (docs/arena.md, lab/NOTEBOOK.md)."""
         return f"{self.value:.1%} [{self.low:.1%}, {self.high:.1%}]"
 
 
@@ -352,7 +352,9 @@ def main(argv: list[str] | None = None) -> int:
     add_option(parser, "--set-a", "set a search constant for A only")
     add_option(parser, "--set-b", "set a search constant for B only")
     parser.add_argument(
-        "--markdown", action="store_true", help="also print the result as a row of the table in docs/arena.md"
+        "--markdown",
+        action="store_true",
+        help="also print the result as a row of the tables in docs/arena.md and lab/NOTEBOOK.md",
     )
     parser.add_argument(
         "--journal",

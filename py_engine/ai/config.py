@@ -5,7 +5,7 @@ that the search receives as a parameter, so each level plays with its own
 (:class:`~py_engine.ai.player.Level`) and nothing is set around a decision.
 On a command line a field is named in capitals, ``NAME=VALUE``
 (``python -m lab.arena --set PRIOR_WEIGHT=1.5``), so each row of
-docs/arena.md's experiments can be reproduced by its command; a value takes
+lab/NOTEBOOK.md's experiments can be reproduced by its command; a value takes
 the type of the field it replaces (booleans as 1/0 or true/false).
 """
 

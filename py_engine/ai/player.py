@@ -92,7 +92,7 @@ def for_deck(values: tuple[T, T], deck: int) -> T:
 #: searches plainly, since expecting the rule of thumb from it would mislead. So it takes more game
 #: points from a rule-of-thumb player than the plain search, as the search that always reads did,
 #: and unlike that search it is clearly stronger than level 4 on AT20 and holds its own head to head
-#: against the plain search on 24-card presets (docs/arena.md, "The top level reads its opponent").
+#: against the plain search on 24-card presets (lab/NOTEBOOK.md, "The top level reads its opponent").
 #: On a command line: ``READ_PLAY=1 PRIOR_SHARP=0.9 READ_TRUST=0.5 PRIOR_WEIGHT=10 PRIOR_OPPONENT_ONLY=1``.
 #:
 #: It also plays the match, not only the deal: a result is worth the chance to win the match after it
@@ -118,7 +118,7 @@ BROWSER_ITERATIONS = (8000, 3500)
 #: What the top level reaches while it trusts its reading: the rule-of-thumb prior at the opponent's
 #: nodes leaves about three quarters of the plain search's iterations, an estimate (in level-5 games
 #: in Pyodide against the clock, a median 0.73 of the plain search's on AT20 and 0.80 on HU24; 0.77
-#: and 0.78 in CPython: docs/arena.md).
+#: and 0.78 in CPython: lab/NOTEBOOK.md).
 READING_ITERATIONS = (6000, 2700)
 
 
@@ -142,7 +142,7 @@ LEVELS: dict[str, Level] = {
     ),
 }
 #: The share of a time budget the search itself may use: the rest answers the request in time (in the
-#: browser about 50 ms of level 5's second go to the answer, the view and the message: docs/arena.md).
+#: browser about 50 ms of level 5's second go to the answer, the view and the message: lab/NOTEBOOK.md).
 SEARCH_SHARE = 0.95
 #: The least share of its budget a search keeps, however long the request took before it. The first
 #: move or hint after start-up imports the computer player before it searches (0.64 s of level 5's

@@ -8,7 +8,7 @@ or answers with says a little about what else it holds. An attentive human
 reads all of that. (Alone, at 1,500 iterations, it did not change the
 search's score against the rule-of-thumb bot measurably; with a
 rule-of-thumb prior for the opponent's moves, trusted while the opponent's
-play fits the rule of thumb, it is how the top level plays: docs/arena.md
+play fits the rule of thumb, it is how the top level plays: lab/NOTEBOOK.md
 has the figures. The search uses it with ``read_play`` and ``read_trust``
 of its :class:`~py_engine.ai.config.SearchConfig`, which the top level's
 configuration turns on.)
