@@ -25,7 +25,7 @@ def make_deck(
     trump: str,
     talon: Sequence[str] = (),
 ) -> list[str]:
-    """A full pack, in PROTOCOL.md deal order, giving exactly these hands.
+    """A full pack, in the deal order of docs/rules.md §1.2, giving exactly these hands.
 
     ``talon`` lists the first face-down cards in draw order; the rest of the
     face-down talon is filled with the remaining cards in canonical order.

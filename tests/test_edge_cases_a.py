@@ -1,10 +1,10 @@
-"""RULES.md §4, edge cases 1–22: exact scenarios, one test (or parametrized test) per case.
+"""docs/rules.md §4, edge cases 1–22: exact scenarios, one test (or parametrized test) per case.
 
 Conventions of every scenario here: ``dealer_seat=0``, so seat 1 (``N``, the
 non-dealer) leads the first trick and seat 0 (``D``) is the dealer. Hands,
 the trump card and the talon order are explicit; a 24-card preset gets one
 extra card per hand (and two extra talon cards) where the 20-card deal has
-none. The expected values come from RULES.md (§1 and the preset table of
+none. The expected values come from docs/rules.md (§1 and the preset table of
 §3.2), never from the engine's own tables.
 """
 
@@ -24,7 +24,7 @@ N, D = 1, 0  # non-dealer (first leader) and dealer
 
 ALL = ("HU24", "PL24", "KLUB20", "SZLI20", "RO24", "RO20", "AT20", "DE24")
 
-# Preset facts, copied from the table of RULES.md §3.2.
+# Preset facts, copied from the table of docs/rules.md §3.2.
 DECK = {"HU24": 24, "PL24": 24, "KLUB20": 20, "SZLI20": 20, "RO24": 24, "RO20": 20, "AT20": 20, "DE24": 24}
 EXCHANGE_FIRST_LEAD = {"KLUB20", "SZLI20", "RO24", "RO20", "AT20"}
 CLOSE_LAST_OPEN_TRICK = {"HU24", "PL24", "KLUB20", "SZLI20", "AT20", "DE24"}  # not RO24, RO20
@@ -79,7 +79,7 @@ def lead_options(
     marry: Sequence[str] = (),
     claim: bool = False,
 ) -> list[str]:
-    """The full legal list of a leader before any pre-lead action (RULES.md §1.3 step 1).
+    """The full legal list of a leader before any pre-lead action (docs/rules.md §1.3 step 1).
 
     ``marry`` lists the suits whose marriage may be declared now; under
     ``marriage_auto`` (KLUB20) the K and Q of such a pair can then be led only

@@ -1,4 +1,4 @@
-"""RULES.md §4, edge cases 23–45: exact scenarios, one test (or parametrized test) per case.
+"""docs/rules.md §4, edge cases 23–45: exact scenarios, one test (or parametrized test) per case.
 
 Every scenario fixes both hands, the trump card and the whole talon order, and plays
 explicit moves. ``run`` takes the moves as text: a card such as ``QH`` is ``play:QH``,
@@ -9,7 +9,7 @@ Seats: the dealer is seat 0 unless a test says otherwise, so the non-dealer (sea
 leads first. Card points: A 11, T 10, K 4, Q 3, J 2, 9 0. The scenarios were chosen so
 that the totals named by the case come out exactly (65:65, 60:60, 64, 33, ...); each test
 asserts those totals before it asserts the result, and the expected results are taken
-from RULES.md §1 and the preset table of §3.2, one value per preset.
+from docs/rules.md §1 and the preset table of §3.2, one value per preset.
 """
 
 from __future__ import annotations
@@ -81,7 +81,7 @@ def plays(cards: str, *extra: str) -> list[str]:
 
 
 def klub(preset: str, *extra: str) -> tuple[str, ...]:
-    """KLUB20 offers ``resign`` at every decision point (RULES.md §1.14, S2 only)."""
+    """KLUB20 offers ``resign`` at every decision point (docs/rules.md §1.14, S2 only)."""
     return (*extra, "resign") if preset == "KLUB20" else extra
 
 

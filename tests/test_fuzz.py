@@ -73,7 +73,7 @@ def test_fuzz_reaches_every_kind_of_ending(preset_id: str) -> None:
 
 
 def random_rules() -> st.SearchStrategy[Rules]:
-    """Any preset with any parameters overridden (every parameter of RULES.md §3.1)."""
+    """Any preset with any parameters overridden (every parameter of docs/rules.md §3.1)."""
 
     def build(preset_id: str, values: dict[str, object], deck: int) -> Rules:
         values = dict(values, deck=deck, hand_size=5 if deck == 20 else 6, deal_pattern="3T2" if deck == 20 else "33T")

@@ -451,7 +451,7 @@ export interface RulesErrorDetail {
   values?: Record<string, unknown>;
 }
 
-/** A record file's content (PROTOCOL.md "Record"): the page only passes it on. */
+/** A record file's content (docs/protocol.md, "Records"): the page only passes it on. */
 export type GameRecord = Record<string, unknown>;
 
 /** A puzzle as listed: nothing of its cards (py_engine/puzzles/catalogue.py Puzzle.entry). */

@@ -4,7 +4,7 @@ It is the arena's baseline opponent, the rollout policy of the search, and
 (with noise) the beginner level. It looks only at what its seat may know:
 its own hand, the card led, the trump card and the scores.
 
-Tips it follows (RULES.md sources S1, S3): exchange the lowest trump; declare
+Tips it follows (from the rule books docs/rules.md draws on): exchange the lowest trump; declare
 marriages when leading; keep aces and tens and trumps for later, lead low
 cards in the open phase; take valuable leads cheaply; close only with 66 in
 sight; always claim a valid 66 and never a wrong one.

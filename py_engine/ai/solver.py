@@ -9,7 +9,7 @@ which only improves for them as play goes on).
 
 The search itself does not step a :class:`~py_engine.core.deal.Deal` (cloning and
 applying cost more than the rest of the search together): it plays whole
-tricks on a few integers, with the strict-phase rules of RULES.md §1.5-§1.13
+tricks on a few integers, with the strict-phase rules of docs/rules.md §1.5-§1.13
 that matter once nothing is drawn: the strict response rule, marriages
 (their credit, claiming on them, ``marriage_auto``, a K-only lead), claim
 windows, the last-trick bonus and every way a deal is scored.
@@ -34,7 +34,7 @@ Table = dict[Any, Any]
 
 _ALL_KINGS = sum(1 << (s * 6 + KING) for s in range(4))
 _GAME_POINTS = {"schwarz": 3, "schneider": 2, "simple": 1}
-# _BEATS[trump][lead * 24 + resp]: does the response take the trick (RULES.md §1.4)?
+# _BEATS[trump][lead * 24 + resp]: does the response take the trick (docs/rules.md §1.4)?
 _BEATS = tuple(
     tuple(
         (resp // 6 == lead // 6 and resp < lead) or (resp // 6 != lead // 6 and resp // 6 == trump)
@@ -134,7 +134,7 @@ def _core(deal: Deal, seat: int, utility: Utility, table: Table, margin: float =
         return win[claimer][award(other, tricks, basis[other])]
 
     def cards_out_plain(last: int, tricks: int, cards: tuple[int, int], totals: tuple[int, int]) -> float:
-        """All cards played, no claim (RULES.md §1.12)."""
+        """All cards played, no claim (docs/rules.md §1.12)."""
         if close_applies:
             return close_lost(tricks)
         if rules.no66_winner == "last_trick":

@@ -1,4 +1,4 @@
-"""Actions: small integers with an exact text form (PROTOCOL.md notation).
+"""Actions: small integers with an exact text form (docs/protocol.md's notation).
 
 ``0..23`` play that card; ``24..27`` declare the marriage of a suit; then
 exchange, close, claim, pass, resign and next. Search code works on the

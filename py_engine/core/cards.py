@@ -5,7 +5,7 @@ lowest (9 = 5), so within a suit a *smaller* number is a *higher* card. A set
 of cards is an ``int`` with bit ``card`` set. This keeps the hot paths of the
 engine (legal moves, trick resolution, drawing) to a few integer operations.
 
-Text form (PROTOCOL.md): rank ``A T K Q J 9`` followed by suit ``H D C S``,
+Text form (docs/protocol.md): rank ``A T K Q J 9`` followed by suit ``H D C S``,
 e.g. ``"QH"``.
 """
 

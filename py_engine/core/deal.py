@@ -1,4 +1,4 @@
-"""One deal: the state machine of RULES.md §1.3, from the deal to its result.
+"""One deal: the state machine of docs/rules.md §1.3, from the deal to its result.
 
 :class:`Deal` has two paths, as python-chess does:
 
@@ -9,7 +9,8 @@
   :class:`~py_engine.core.errors.IllegalActionError` and changes nothing.
 
 :meth:`Deal.clone` is cheap. When ``log`` is a list, every step appends a full
-information event (a dict) to it; :mod:`py_engine.service.views` filters them per seat.
+information event to it, and the deal keeps a copy of itself as it is right
+after each (``shots``); :mod:`py_engine.service.views` shows both per seat.
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ _KQ = tuple((1 << card_of(s, KING)) | (1 << card_of(s, QUEEN)) for s in range(4)
 _KING_BIT = tuple(1 << card_of(s, KING) for s in range(4))
 _ALL_KINGS = sum(_KING_BIT)
 
-# _RESP_WINS[trump][lead * 24 + resp]: does the response beat the lead (RULES.md §1.4)?
+# _RESP_WINS[trump][lead * 24 + resp]: does the response beat the lead (docs/rules.md §1.4)?
 _RESP_WINS = tuple(
     tuple(
         (resp // 6 == lead // 6 and resp < lead) or (resp // 6 != lead // 6 and resp // 6 == trump)
@@ -77,7 +78,7 @@ def marriage_offer(suit: int, trump: int) -> dict[str, object]:
 
 
 def deal_hands(deck: Sequence[int], pattern: str) -> tuple[list[int], list[int], int, list[int]]:
-    """Split a shuffled pack by the deal pattern (PROTOCOL.md).
+    """Split a shuffled pack by the deal pattern (docs/rules.md §1.2).
 
     Returns (non-dealer hand, dealer hand, face-up trump, face-down talon in draw order).
     """
@@ -125,6 +126,7 @@ class Deal:
         "prelead",
         "result",
         "rules",
+        "shots",
         "strict_from",
         "talon",
         "talon_pos",
@@ -167,6 +169,9 @@ class Deal:
     strict_from: int
     result: scoring.DealResult | None
     log: list[ev.Event] | None
+    #: With a log: a copy of the deal right after each event it logged, by the event's index in the log (the
+    #: frames a page animates are drawn from these: :func:`py_engine.service.views.frames`).
+    shots: dict[int, Deal] | None
 
     def __init__(self, rules: Rules, deck: Sequence[int], dealer: int, log: list[ev.Event] | None = None):
         non_dealer_hand, dealer_hand, up, face_down = deal_hands(deck, rules.deal_pattern)
@@ -207,8 +212,9 @@ class Deal:
         self.strict_from = -1
         self.result = None
         self.log = log
+        self.shots = {} if log is not None else None
         if log is not None:
-            log.append(ev.DealStarted(dealer, up, (hands[0], hands[1])))
+            self._log(ev.DealStarted(dealer, up, (hands[0], hands[1])))
 
     # ------------------------------------------------------------------ queries
 
@@ -246,7 +252,15 @@ class Deal:
         d.strict_from = self.strict_from
         d.result = self.result
         d.log = None
+        d.shots = None
         return d
+
+    def _log(self, event: ev.Event) -> None:
+        """Log ``event``, and a copy of the deal as it is right after it (:attr:`shots`)."""
+        log, shots = self.log, self.shots
+        if log is not None and shots is not None:
+            log.append(event)
+            shots[len(log) - 1] = self.clone()
 
     def cards_in_hands(self) -> int:
         """How many cards both players hold (a public count)."""
@@ -282,11 +296,11 @@ class Deal:
         return self.closed_by >= 0 or self.exhausted
 
     def total(self, seat: int) -> int:
-        """Card points + credited marriages + last-trick bonus (RULES.md §1.7)."""
+        """Card points + credited marriages + last-trick bonus (docs/rules.md §1.7)."""
         return self.card_points[seat] + self.marriage_points[seat] + self.bonus[seat]
 
     def marriage_allowed_now(self) -> bool:
-        """May the leader declare a marriage at this lead, timing-wise (RULES.md §1.8)?"""
+        """May the leader declare a marriage at this lead, timing-wise (docs/rules.md §1.8)?"""
         r = self.rules
         if self.tricks_done == 0 and not r.marriage_first_lead:
             return False
@@ -295,7 +309,7 @@ class Deal:
         return not (self.exhausted and not r.marriage_after_exhaustion)
 
     def exchange_allowed_now(self) -> bool:
-        """May the leader exchange the lowest trump at this lead, if it holds it (RULES.md §1.7)?
+        """May the leader exchange the lowest trump at this lead, if it holds it (docs/rules.md §1.7)?
 
         The same test as in :meth:`legal_actions`, which inlines it for speed.
         """
@@ -359,7 +373,7 @@ class Deal:
         return acts
 
     def response_mask(self, hand: int, lead: int) -> int:
-        """The cards of ``hand`` that may answer ``lead`` now (RULES.md §1.5)."""
+        """The cards of ``hand`` that may answer ``lead`` now (docs/rules.md §1.5)."""
         suited = hand & SUIT_MASK[lead // 6]
         if self.closed_by >= 0 or self.exhausted:
             if suited:
@@ -373,7 +387,7 @@ class Deal:
         return hand
 
     def claim_is_valid(self, seat: int) -> bool:
-        """Would a claim by ``seat`` now reach 66 (RULES.md §1.11, §1.8)?"""
+        """Would a claim by ``seat`` now reach 66 (docs/rules.md §1.11, §1.8)?"""
         total = self.card_points[seat] + self.marriage_points[seat] + self.bonus[seat]
         if self.declared >= 0:
             total += self._claimable_marriage(seat)
@@ -423,7 +437,7 @@ class Deal:
             self._pass(seat)
         elif action == RESIGN:
             if self.log is not None:
-                self.log.append(ev.Resign(seat))
+                self._log(ev.Resign(seat))
             self._finish(scoring.resignation(self, seat))
         else:
             raise ValueError(f"{action_name(action)} is not an action within a deal")
@@ -434,12 +448,12 @@ class Deal:
         self.to_act = 1 - seat
         self.windows = 0
         if self.log is not None:
-            self.log.append(ev.Play(seat, card))
+            self._log(ev.Play(seat, card))
 
     def _respond(self, seat: int, card: int) -> None:
         self.hands[seat] &= ~(1 << card)
         if self.log is not None:
-            self.log.append(ev.Play(seat, card))
+            self._log(ev.Play(seat, card))
         lead = self.lead
         leader = self.leader
         winner = seat if _RESP_WINS[self.trump][lead * 24 + card] else leader
@@ -461,7 +475,7 @@ class Deal:
             self.bonus[winner] += self.rules.last_trick_bonus
         if self.log is not None:
             bonus = self.bonus[winner] if last and self.exhausted else 0
-            self.log.append(ev.Trick(leader, (lead, card), winner, POINTS[lead] + POINTS[card], bonus))
+            self._log(ev.Trick(leader, (lead, card), winner, POINTS[lead] + POINTS[card], bonus))
         manual = self.rules.claim_mode == "manual"
         if not manual and self.total(winner) >= WIN_POINTS:
             self._finish(scoring.claim(self, winner, valid=True, auto=True))
@@ -487,7 +501,7 @@ class Deal:
             if seat == winner:
                 self.marriage_points[seat] += value
                 if self.log is not None:
-                    self.log.append(ev.MarriageCredited(seat, suit, value))
+                    self._log(ev.MarriageCredited(seat, suit, value))
             else:
                 keep.append(entry)
         self.pending = tuple(keep)
@@ -498,6 +512,9 @@ class Deal:
         first = talon[pos]
         self.hands[winner] |= 1 << first
         pos += 1
+        if self.log is not None:  # each draw is logged as it happens: its shot shows the other's still to come
+            self.talon_pos = pos
+            self._log(ev.Draw(winner, first, False))
         if pos == len(talon):
             second = self.upcard
             self.upcard = -1
@@ -509,10 +526,9 @@ class Deal:
         self.hands[loser] |= 1 << second
         self.talon_pos = pos
         if self.log is not None:
-            self.log.append(ev.Draw(winner, first, False))
-            self.log.append(ev.Draw(loser, second, self.exhausted))
+            self._log(ev.Draw(loser, second, self.exhausted))
             if self.exhausted:
-                self.log.append(ev.Exhausted())
+                self._log(ev.Exhausted())
 
     def _declare(self, seat: int, suit: int) -> None:
         rules = self.rules
@@ -527,7 +543,7 @@ class Deal:
         else:
             self.pending = (*self.pending, (seat, suit, value))
         if self.log is not None:
-            self.log.append(ev.Marriage(seat, suit, value, credited))
+            self._log(ev.Marriage(seat, suit, value, credited))
         if rules.claim_mode == "manual":
             if rules.claim_on_marriage:
                 self.windows |= 1 << seat
@@ -542,7 +558,7 @@ class Deal:
         self.upcard = low
         self.prelead |= _EXCHANGED
         if self.log is not None:
-            self.log.append(ev.Exchange(seat, old, low))
+            self._log(ev.Exchange(seat, old, low))
 
     def _close(self, seat: int) -> None:
         other = 1 - seat
@@ -550,24 +566,24 @@ class Deal:
         self.prelead |= _CLOSED_NOW
         self.close_snapshot = (self.tricks[other], scoring.schneider_points(self, other), self.tricks[seat])
         if self.log is not None:
-            self.log.append(ev.Close(seat))
+            self._log(ev.Close(seat))
 
     def _claim(self, seat: int) -> None:
         extra = self._claimable_marriage(seat)
         if extra:
-            # RULES.md §1.8: claiming right after the declaration counts the marriage at once.
+            # docs/rules.md §1.8: claiming right after the declaration counts the marriage at once.
             self.marriage_points[seat] += extra
             self.pending = tuple(p for p in self.pending if not (p[0] == seat and p[1] == self.declared))
         valid = self.total(seat) >= WIN_POINTS
         if self.log is not None:
-            self.log.append(ev.Claim(seat, valid, self.total(seat)))
+            self._log(ev.Claim(seat, valid, self.total(seat)))
         self._finish(scoring.claim(self, seat, valid=valid, auto=False))
 
     def _pass(self, seat: int) -> None:
         self.final_order = tuple(s for s in self.final_order if s != seat)
         self.windows &= ~(1 << seat)
         if self.log is not None:
-            self.log.append(ev.Pass(seat))
+            self._log(ev.Pass(seat))
         if self.final_order:
             self.to_act = self.final_order[0]
         else:
@@ -579,7 +595,7 @@ class Deal:
         self.final_order = ()
         self.to_act = -1
         if self.log is not None:
-            self.log.append(ev.DealEnd(result))
+            self._log(ev.DealEnd(result))
 
     # ------------------------------------------------------------ explanations
 

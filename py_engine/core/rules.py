@@ -1,4 +1,4 @@
-"""The rules as data: every parameter of RULES.md §3.1 and the eight presets of §3.2.
+"""The rules as data: every parameter of docs/rules.md §3.1 and the eight presets of §3.2.
 
 A :class:`Rules` value is frozen. :func:`preset` looks a preset up by id;
 :func:`make_rules` applies overrides parameter by parameter and refuses
@@ -44,7 +44,7 @@ class RulesError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """One complete rule set. Field names and values are those of RULES.md §3.1."""
+    """One complete rule set. Field names and values are those of docs/rules.md §3.1."""
 
     id: str
     name: str
@@ -88,7 +88,7 @@ class Rules:
         return make_rules(self, changes)
 
 
-#: The allowed values of each enumerated or numeric parameter (RULES.md §3.1).
+#: The allowed values of each enumerated or numeric parameter (docs/rules.md §3.1).
 CHOICES: dict[str, tuple[Any, ...]] = {
     "deck": (20, 24),
     "hand_size": (5, 6),
@@ -142,7 +142,7 @@ _NAMES = {
     "AT20": "Austrian Schnapsen",
     "DE24": "German Sixty-Six",
 }
-# The table of RULES.md §3.2, one row a parameter, columns in _COLUMNS order.
+# The table of docs/rules.md §3.2, one row a parameter, columns in _COLUMNS order.
 _Y, _N = True, False
 _TABLE: dict[str, tuple[Any, ...]] = {
     "deck": (24, 24, 20, 20, 24, 20, 20, 24),

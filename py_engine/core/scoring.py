@@ -1,4 +1,4 @@
-"""How a deal ends and what it scores: RULES.md §1.10–§1.14.
+"""How a deal ends and what it scores: docs/rules.md §1.10–§1.14.
 
 Each function takes the finished :class:`~py_engine.core.deal.Deal` and returns a
 :class:`DealResult`. Nothing here changes the deal.
@@ -67,7 +67,7 @@ def schneider_points(deal: Deal, seat: int) -> int:
 
 
 def award_basis(tricks: int, points: int) -> str:
-    """RULES.md §1.13: Schwarz by tricks, Schneider under 33, else simple."""
+    """docs/rules.md §1.13: Schwarz by tricks, Schneider under 33, else simple."""
     if tricks == 0:
         return "schwarz"
     return "schneider" if points < 33 else "simple"
@@ -131,7 +131,7 @@ def claim(deal: Deal, seat: int, *, valid: bool, auto: bool) -> DealResult:
 
 
 def resignation(deal: Deal, seat: int) -> DealResult:
-    """RULES.md §1.14 and ⚠A19."""
+    """docs/rules.md §1.14."""
     if _close_applies(deal):
         if seat == deal.closed_by:
             return close_failed(deal, seat)
@@ -140,7 +140,7 @@ def resignation(deal: Deal, seat: int) -> DealResult:
 
 
 def cards_out(deal: Deal) -> DealResult:
-    """All cards played and no valid claim: RULES.md §1.12."""
+    """All cards played and no valid claim: docs/rules.md §1.12."""
     if _close_applies(deal):
         return close_failed(deal, None)
     rules = deal.rules

@@ -306,7 +306,7 @@ class Match:
         return self.events[start:]
 
     def next_dealer(self) -> int:
-        """Who deals the next deal of this match (RULES.md §1.2)."""
+        """Who deals the next deal of this match (docs/rules.md §1.2)."""
         result = self.deal.result
         dealer = self.deal.dealer
         if result is None or result.winner is None or self.rules.next_dealer == "alternate":
@@ -335,7 +335,7 @@ class Match:
     # ------------------------------------------------------------------ record
 
     def record(self) -> dict[str, Any]:
-        """The match as a PROTOCOL.md record (``ended``: the game was forfeited, see :meth:`forfeit`)."""
+        """The match as a record (docs/protocol.md, "Records"; ``ended``: forfeited, see :meth:`forfeit`)."""
         record: dict[str, Any] = {
             "format": "py_engine/record",
             "version": 1,

@@ -1,9 +1,9 @@
-"""The JSON move protocol (PROTOCOL.md v1): one JSON text in, one JSON text out.
+"""The JSON move protocol (docs/protocol.md, v1): one JSON text in, one JSON text out.
 
 :func:`handle` never raises: every failure is an ``"ok": false`` response
 with an error code, and a failed request changes no state.
 
-Extensions beyond PROTOCOL.md (additive, so ``v`` stays 1):
+Extensions beyond the shared contract (docs/protocol.md; additive, so ``v`` stays 1):
 
 * ``act`` and ``ai_move`` take an optional ``observer`` seat: the view and
   events are then those of that seat. A page playing seat 0 asks for the

@@ -24,7 +24,7 @@ def is_seat(value: Any) -> bool:
 
 
 def load_record(record: Any) -> Match:
-    """Replay a record (PROTOCOL.md) into a new :class:`Match`.
+    """Replay a record (docs/protocol.md, "Records") into a new :class:`Match`.
 
     Raises :class:`BadRecordError` naming the first thing that does not
     replay exactly (its ``reason`` says what kind of thing it is).

@@ -1,5 +1,5 @@
 // @ts-check
-// Record files: saving a game as a record (PROTOCOL.md "Record") and opening
+// Record files: saving a game as a record (docs/protocol.md, "Records") and opening
 // one to review it.
 //
 // The engine's table makes the record to export: finished deals only, and

@@ -130,7 +130,7 @@ export function dealerArgument(settings) {
 
 /**
  * Which running points to show: "hide" | "own" | "both".
- * The default follows RULES.md §3.1 (UI options): shown for presets where
+ * The default follows docs/rules.md §3.1 (UI options): shown for presets where
  * 66 ends the deal automatically, hidden where players claim by hand, but
  * for a ``newcomer`` (platform/newcomer.js), who sees their own.
  * @param {Settings} settings
