@@ -3,8 +3,9 @@
 The referee (:class:`~py_engine.core.deal.Deal`, :class:`~py_engine.service.match.Match`)
 logs these with every card; each event says how it reads in full
 (:meth:`Event.to_json`, for reviews of finished deals and the referee's own
-log) and how one seat may see it (:meth:`Event.seen_by`: the opponent's drawn
-card stays hidden). Cards and suits are ints here and card texts in JSON.
+log) and how one seat may see it (:meth:`Event.seen_by`, as its
+:class:`~py_engine.core.info.Observer` decides: the opponent's drawn card
+stays hidden). Cards and suits are ints here and card texts in JSON.
 
 The classes are plain slotted classes with ``Final`` fields rather than
 frozen dataclasses: the engine imports them at start-up, and inside Pyodide
@@ -14,10 +15,13 @@ seventeen dataclasses took about 35 ms to create where these take under 1 ms
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from .cards import CARD_NAMES, KING, QUEEN, SUITS, card_of, names
 from .scoring import DealResult
+
+if TYPE_CHECKING:
+    from .info import Observer
 
 
 class Event:
@@ -30,8 +34,8 @@ class Event:
         """Everything about the event (every card), as the protocol writes it."""
         return {"type": self.kind, **self._fields()}
 
-    def seen_by(self, seat: int, sees_other_hand: bool = False) -> dict[str, Any]:
-        """The event as ``seat`` may see it; ``sees_other_hand``: the other hand is face up for it (a watcher)."""
+    def seen_by(self, observer: Observer) -> dict[str, Any]:
+        """The event as ``observer`` may see it (:class:`~py_engine.core.info.Observer` decides what it sees)."""
         return self.to_json()
 
     def _fields(self) -> dict[str, Any]:
@@ -75,12 +79,12 @@ class DealStarted(Event):
             "hands": [names(self.hands[0]), names(self.hands[1])],
         }
 
-    def seen_by(self, seat: int, sees_other_hand: bool = False) -> dict[str, Any]:
+    def seen_by(self, observer: Observer) -> dict[str, Any]:
         return {
             "type": self.kind,
             "dealer": self.dealer,
             "trump_card": CARD_NAMES[self.trump_card],
-            "hand": names(self.hands[seat]),
+            "hand": names(self.hands[observer.seat]),
         }
 
 
@@ -129,9 +133,9 @@ class Draw(Event):
     def _fields(self) -> dict[str, Any]:
         return {"seat": self.seat, "card": CARD_NAMES[self.card], "face_up": self.face_up}
 
-    def seen_by(self, seat: int, sees_other_hand: bool = False) -> dict[str, Any]:
+    def seen_by(self, observer: Observer) -> dict[str, Any]:
         out: dict[str, Any] = {"type": self.kind, "seat": self.seat, "face_up": self.face_up}
-        if self.seat == seat or self.face_up or sees_other_hand:
+        if observer.sees_drawn(self.seat, self.face_up):
             out["card"] = CARD_NAMES[self.card]
         return out
 
@@ -237,8 +241,8 @@ class DealEnd(Event):
     def _fields(self) -> dict[str, Any]:
         return self.result.to_dict()
 
-    def seen_by(self, seat: int, sees_other_hand: bool = False) -> dict[str, Any]:
-        return {**self.to_json(), "reason": describe_result(self.result, seat)}
+    def seen_by(self, observer: Observer) -> dict[str, Any]:
+        return {**self.to_json(), "reason": describe_result(self.result, observer.seat)}
 
 
 class Score(Event):

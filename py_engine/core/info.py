@@ -23,7 +23,7 @@ in the search, where keying every world cost about 2% of an iteration.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from . import events as ev
 from .actions import CLAIM, CLOSE, EXCHANGE, MARRY, PASS
@@ -121,6 +121,36 @@ class InfoState(NamedTuple):
         """
         rest = world.talon[world.talon_pos :]
         return world.hands[1 - self.seat], tuple(sorted(rest)) if world.strict else rest
+
+
+class Observer(NamedTuple):
+    """Who looks at a deal: a seat, and whether the other hand is face up to it (a watcher, a hand shown online).
+
+    The one place that decides what a seat sees: of the deal
+    (:meth:`state`, its :class:`InfoState`, and :meth:`sees_hand`) and of
+    each event (:meth:`event`, by :meth:`Event.seen_by
+    <py_engine.core.events.Event.seen_by>`); the views, the frames and the
+    filtered events are built from it.
+    """
+
+    seat: int
+    sees_other_hand: bool = False
+
+    def sees_hand(self, seat: int) -> bool:
+        """Are the cards in ``seat``'s hand face up to this observer?"""
+        return seat == self.seat or self.sees_other_hand
+
+    def sees_drawn(self, seat: int, face_up: bool) -> bool:
+        """Does this observer see the card ``seat`` draws (``face_up``: the trump card, drawn last)?"""
+        return face_up or self.sees_hand(seat)
+
+    def state(self, deal: Deal, *, story: bool = True) -> InfoState:
+        """What this observer's seat knows of ``deal`` (:func:`info_state`)."""
+        return info_state(deal, self.seat, story=story)
+
+    def event(self, event: ev.Event) -> dict[str, Any]:
+        """``event`` as this observer may see it."""
+        return event.seen_by(self)
 
 
 def cards_shown(action: int, low_trump: int) -> list[int]:

@@ -13,12 +13,14 @@ from ..core.actions import CLAIM, MARRY, is_marry, sorted_names
 from ..core.cards import CARD_NAMES, POINTS, SUITS, names
 from ..core.deal import WIN_POINTS, marriage_offer
 from ..core.events import Event, describe_result
+from ..core.info import Observer
 from .match import Match
 
 
 def filter_events(events: list[Event], seat: int, *, sees_other_hand: bool = False) -> list[dict[str, Any]]:
-    """The events as ``seat`` may see them (:meth:`Event.seen_by`)."""
-    return [event.seen_by(seat, sees_other_hand) for event in events]
+    """The events as ``seat`` may see them (its :class:`Observer` decides)."""
+    observer = Observer(seat, sees_other_hand)
+    return [observer.event(event) for event in events]
 
 
 def _marriage_suits(legal: list[int]) -> list[int]:
@@ -63,7 +65,8 @@ def view(match: Match, seat: int, *, show_opponent: bool = False) -> dict[str, A
         trick.append({"seat": deal.leader, "card": CARD_NAMES[deal.lead]})
     history = deal.history
     legal = match.legal(seat)
-    known = deal.info_state(seat, story=False)
+    observer = Observer(seat, show_opponent)
+    known = observer.state(deal, story=False)
     view_: dict[str, Any] = {
         "seat": seat,
         "to_act": match.to_act(),
@@ -79,7 +82,7 @@ def view(match: Match, seat: int, *, show_opponent: bool = False) -> dict[str, A
         "hand": names(known.hand),
         "opponent_hand_count": known.opponent_count,
         "opponent_known": names(known.opponent_known),
-        "opponent_shown": names(deal.hands[other]) if show_opponent else None,
+        "opponent_shown": names(deal.hands[other]) if observer.sees_hand(other) else None,
         "trick": trick,
         "last_trick": _trick_dict(history[-1]) if history else None,
         "my_points": deal.total(seat),
