@@ -58,10 +58,9 @@ from typing import Any
 from py_engine.ai import player
 from py_engine.ai.ismcts import Utility
 from py_engine.ai.player import Decision, Level
-from py_engine.core.actions import CLAIM, CLOSE, EXCHANGE, MARRY, PASS, RESIGN
+from py_engine.core.actions import CLAIM, CLOSE, EXCHANGE, MARRY, PASS
 from py_engine.core.cards import ACE, HIGHER, KING, NINE, POINTS, QUEEN, SUIT_MASK, TEN, card_of, cards_of
 from py_engine.core.deal import Deal
-from py_engine.core.errors import NotYourTurnError
 from py_engine.core.info import played_mask
 
 
@@ -469,13 +468,8 @@ def decide(deal: Deal, seat: int, level: Level, rng: random.Random, utility: Uti
     if level.kind != PSELLOS.kind:
         return player.decide(deal, seat, level, rng, utility, **options)
     start = time.perf_counter()
-    forced = player.forced_decision(deal, seat)
-    if forced is not None:
-        return Decision(forced, [(forced, 1.0)], {"iterations": 0, "ms": 0.0})
-    if seat != deal.to_act:
-        raise NotYourTurnError(f"seat {seat} is not on turn and has no valid claim")
-    actions = [a for a in deal.legal_actions(seat) if a not in (CLAIM, PASS, RESIGN)]
-    if not actions:
-        return Decision(deal.legal_actions(seat)[0], [], {"iterations": 0, "ms": 0.0})
+    actions = player.without_choice(deal, seat)
+    if isinstance(actions, Decision):
+        return actions
     action = actions[0] if len(actions) == 1 else psellos_action(deal, seat, rng)
     return Decision(action, [(action, 0.0)], {"iterations": 0, "ms": round((time.perf_counter() - start) * 1000, 1)})

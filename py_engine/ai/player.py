@@ -199,6 +199,20 @@ def forced_decision(deal: Deal, seat: int) -> int | None:
     return None
 
 
+def without_choice(deal: Deal, seat: int, take_forced: bool = True) -> Decision | list[int]:
+    """The decision when there is nothing to choose (a forced claim or pass, or nothing but one), else the actions
+    to choose among (claims, passes and resignations left out); NotYourTurnError for a seat with neither."""
+    forced = forced_decision(deal, seat)
+    if forced is not None and (take_forced or seat != deal.to_act):
+        return Decision(forced, [(forced, 1.0)], {"iterations": 0, "ms": 0.0})
+    if seat != deal.to_act:
+        raise NotYourTurnError(f"seat {seat} is not on turn and has no valid claim")
+    actions = [a for a in deal.legal_actions(seat) if a not in (CLAIM, PASS, RESIGN)]
+    if not actions:
+        return Decision(deal.legal_actions(seat)[0], [], {"iterations": 0, "ms": 0.0})
+    return actions
+
+
 def decide(
     deal: Deal,
     seat: int,
@@ -229,14 +243,10 @@ def decide(
     if config is None:
         config = level.config
     start = time.perf_counter()
-    forced = forced_decision(deal, seat)
-    if forced is not None and (take_forced or seat != deal.to_act):
-        return Decision(forced, [(forced, 1.0)], {"iterations": 0, "ms": 0.0})
-    if seat != deal.to_act:
-        raise NotYourTurnError(f"seat {seat} is not on turn and has no valid claim")
-    actions = [a for a in deal.legal_actions(seat) if a not in (CLAIM, PASS, RESIGN)]
-    if not actions:
-        return Decision(deal.legal_actions(seat)[0], [], {"iterations": 0, "ms": 0.0})
+    settled = without_choice(deal, seat, take_forced)
+    if isinstance(settled, Decision):
+        return settled
+    actions = settled
     if config.play_score and level.kind == "search":
         utility = score_utility(utility, deal)
     stats: dict[str, Any] = {"iterations": 0}
