@@ -201,6 +201,49 @@ def test_frames_end_where_the_view_is() -> None:
             assert [m["suit"] for m in last["marriages"]] == [m["suit"] for m in view["marriages"]]
 
 
+CARD_FIELDS = (
+    "hand",
+    "opponent_hand_count",
+    "opponent_known",
+    "opponent_shown",
+    "trick",
+    "last_trick",
+    "my_tricks",
+    "opponent_tricks",
+    "talon_count",
+    "trump_card",
+    "closed_trump_card",
+    "closed_by",
+    "marriages",
+    "declared",
+    "declared_cards",
+)
+
+
+@pytest.mark.parametrize("mode", ["computer", "watch"])
+def test_frames_are_the_deal_after_each_event(mode: str) -> None:
+    """Each frame shows the cards where the deal had them right after its event, and the last one the view's."""
+    for seed in range(3):
+        _, _, answers = random_game(mode, "HU24", seed)
+        for answer in answers:
+            frames, view = answer.get("frames") or [], answer["view"]
+            if not frames or any(f["event"]["type"] in ("deal", "next") for f in frames):
+                continue
+            for frame in frames:
+                event, cards = frame["event"], frame["view"]
+                assert cards["legal"] == [] and cards["sheet"] is None
+                mine = event.get("seat") == cards["seat"]
+                if event["type"] == "play":
+                    assert {"seat": event["seat"], "card": event["card"]} in cards["trick"]
+                    assert event["card"] not in cards["hand"] + cards["opponent_known"]
+                elif event["type"] == "draw" and mine:
+                    assert event["card"] in cards["hand"]
+                elif event["type"] == "trick":
+                    assert cards["trick"] == [] and event["cards"] in cards["my_tricks"] + cards["opponent_tricks"]
+            if view is not None and not view["deal_result"]:
+                assert {k: frames[-1]["view"][k] for k in CARD_FIELDS} == {k: view[k] for k in CARD_FIELDS}
+
+
 def test_two_players_change_hands_and_see_only_their_own_seat() -> None:
     page = Page()
     answer = page.ok(cmd="table_new", preset="AT20", seed=3, seating={"mode": "hotseat", "names": ["Ann", "Bob"]})

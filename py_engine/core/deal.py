@@ -9,7 +9,8 @@
   :class:`~py_engine.core.errors.IllegalActionError` and changes nothing.
 
 :meth:`Deal.clone` is cheap. When ``log`` is a list, every step appends a full
-information event (a dict) to it; :mod:`py_engine.service.views` filters them per seat.
+information event to it, and the deal keeps a copy of itself as it is right
+after each (``shots``); :mod:`py_engine.service.views` shows both per seat.
 """
 
 from __future__ import annotations
@@ -125,6 +126,7 @@ class Deal:
         "prelead",
         "result",
         "rules",
+        "shots",
         "strict_from",
         "talon",
         "talon_pos",
@@ -167,6 +169,9 @@ class Deal:
     strict_from: int
     result: scoring.DealResult | None
     log: list[ev.Event] | None
+    #: With a log: a copy of the deal right after each event it logged, by the event's index in the log (the
+    #: frames a page animates are drawn from these: :func:`py_engine.service.views.frames`).
+    shots: dict[int, Deal] | None
 
     def __init__(self, rules: Rules, deck: Sequence[int], dealer: int, log: list[ev.Event] | None = None):
         non_dealer_hand, dealer_hand, up, face_down = deal_hands(deck, rules.deal_pattern)
@@ -207,8 +212,9 @@ class Deal:
         self.strict_from = -1
         self.result = None
         self.log = log
+        self.shots = {} if log is not None else None
         if log is not None:
-            log.append(ev.DealStarted(dealer, up, (hands[0], hands[1])))
+            self._log(ev.DealStarted(dealer, up, (hands[0], hands[1])))
 
     # ------------------------------------------------------------------ queries
 
@@ -246,7 +252,15 @@ class Deal:
         d.strict_from = self.strict_from
         d.result = self.result
         d.log = None
+        d.shots = None
         return d
+
+    def _log(self, event: ev.Event) -> None:
+        """Log ``event``, and a copy of the deal as it is right after it (:attr:`shots`)."""
+        log, shots = self.log, self.shots
+        if log is not None and shots is not None:
+            log.append(event)
+            shots[len(log) - 1] = self.clone()
 
     def cards_in_hands(self) -> int:
         """How many cards both players hold (a public count)."""
@@ -423,7 +437,7 @@ class Deal:
             self._pass(seat)
         elif action == RESIGN:
             if self.log is not None:
-                self.log.append(ev.Resign(seat))
+                self._log(ev.Resign(seat))
             self._finish(scoring.resignation(self, seat))
         else:
             raise ValueError(f"{action_name(action)} is not an action within a deal")
@@ -434,12 +448,12 @@ class Deal:
         self.to_act = 1 - seat
         self.windows = 0
         if self.log is not None:
-            self.log.append(ev.Play(seat, card))
+            self._log(ev.Play(seat, card))
 
     def _respond(self, seat: int, card: int) -> None:
         self.hands[seat] &= ~(1 << card)
         if self.log is not None:
-            self.log.append(ev.Play(seat, card))
+            self._log(ev.Play(seat, card))
         lead = self.lead
         leader = self.leader
         winner = seat if _RESP_WINS[self.trump][lead * 24 + card] else leader
@@ -461,7 +475,7 @@ class Deal:
             self.bonus[winner] += self.rules.last_trick_bonus
         if self.log is not None:
             bonus = self.bonus[winner] if last and self.exhausted else 0
-            self.log.append(ev.Trick(leader, (lead, card), winner, POINTS[lead] + POINTS[card], bonus))
+            self._log(ev.Trick(leader, (lead, card), winner, POINTS[lead] + POINTS[card], bonus))
         manual = self.rules.claim_mode == "manual"
         if not manual and self.total(winner) >= WIN_POINTS:
             self._finish(scoring.claim(self, winner, valid=True, auto=True))
@@ -487,7 +501,7 @@ class Deal:
             if seat == winner:
                 self.marriage_points[seat] += value
                 if self.log is not None:
-                    self.log.append(ev.MarriageCredited(seat, suit, value))
+                    self._log(ev.MarriageCredited(seat, suit, value))
             else:
                 keep.append(entry)
         self.pending = tuple(keep)
@@ -498,6 +512,9 @@ class Deal:
         first = talon[pos]
         self.hands[winner] |= 1 << first
         pos += 1
+        if self.log is not None:  # each draw is logged as it happens: its shot shows the other's still to come
+            self.talon_pos = pos
+            self._log(ev.Draw(winner, first, False))
         if pos == len(talon):
             second = self.upcard
             self.upcard = -1
@@ -509,10 +526,9 @@ class Deal:
         self.hands[loser] |= 1 << second
         self.talon_pos = pos
         if self.log is not None:
-            self.log.append(ev.Draw(winner, first, False))
-            self.log.append(ev.Draw(loser, second, self.exhausted))
+            self._log(ev.Draw(loser, second, self.exhausted))
             if self.exhausted:
-                self.log.append(ev.Exhausted())
+                self._log(ev.Exhausted())
 
     def _declare(self, seat: int, suit: int) -> None:
         rules = self.rules
@@ -527,7 +543,7 @@ class Deal:
         else:
             self.pending = (*self.pending, (seat, suit, value))
         if self.log is not None:
-            self.log.append(ev.Marriage(seat, suit, value, credited))
+            self._log(ev.Marriage(seat, suit, value, credited))
         if rules.claim_mode == "manual":
             if rules.claim_on_marriage:
                 self.windows |= 1 << seat
@@ -542,7 +558,7 @@ class Deal:
         self.upcard = low
         self.prelead |= _EXCHANGED
         if self.log is not None:
-            self.log.append(ev.Exchange(seat, old, low))
+            self._log(ev.Exchange(seat, old, low))
 
     def _close(self, seat: int) -> None:
         other = 1 - seat
@@ -550,7 +566,7 @@ class Deal:
         self.prelead |= _CLOSED_NOW
         self.close_snapshot = (self.tricks[other], scoring.schneider_points(self, other), self.tricks[seat])
         if self.log is not None:
-            self.log.append(ev.Close(seat))
+            self._log(ev.Close(seat))
 
     def _claim(self, seat: int) -> None:
         extra = self._claimable_marriage(seat)
@@ -560,14 +576,14 @@ class Deal:
             self.pending = tuple(p for p in self.pending if not (p[0] == seat and p[1] == self.declared))
         valid = self.total(seat) >= WIN_POINTS
         if self.log is not None:
-            self.log.append(ev.Claim(seat, valid, self.total(seat)))
+            self._log(ev.Claim(seat, valid, self.total(seat)))
         self._finish(scoring.claim(self, seat, valid=valid, auto=False))
 
     def _pass(self, seat: int) -> None:
         self.final_order = tuple(s for s in self.final_order if s != seat)
         self.windows &= ~(1 << seat)
         if self.log is not None:
-            self.log.append(ev.Pass(seat))
+            self._log(ev.Pass(seat))
         if self.final_order:
             self.to_act = self.final_order[0]
         else:
@@ -579,7 +595,7 @@ class Deal:
         self.final_order = ()
         self.to_act = -1
         if self.log is not None:
-            self.log.append(ev.DealEnd(result))
+            self._log(ev.DealEnd(result))
 
     # ------------------------------------------------------------ explanations
 

@@ -21,8 +21,8 @@ from ..core.actions import CLAIM, action_name, parse_action
 from ..core.cards import CARD_NAMES, names
 from ..core.deal import Deal
 from ..core.errors import BadActionError, GameOverError, IllegalActionError
-from ..service.table import frames_of
-from ..service.views import filter_events, view
+from ..core.info import Observer
+from ..service.views import deal_frames, view
 from .catalogue import Puzzle
 from .line import Follow, best_line
 from .proof import INF, Prover, signed_value, world_list
@@ -148,8 +148,9 @@ class Session:
         self.follow.apply(seat, action)
 
     def _frames(self, before: dict[str, Any], start: int) -> list[dict[str, Any]]:
-        events = filter_events(self.follow.match.events[start:], self.seat, sees_other_hand=self.shown)
-        return frames_of(before, events, self.seat)
+        """The events from index ``start`` of the log, each with the side's view after it (a puzzle is one deal)."""
+        events = self.follow.match.events[start:]
+        return deal_frames(self.follow.deal, events, start, Observer(self.seat, self.shown), before)
 
     def _play_on(self, action: int) -> dict[str, Any]:
         before = self.view()

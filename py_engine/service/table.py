@@ -26,25 +26,27 @@ records and requests. A view's ``seat`` is the seat drawn at the bottom;
 fields named ``my_*``/``opponent_*``/``hand`` are counted from it.
 
 Every answer that changes the table carries ``frames``: one per event, the
-event as the viewer may see it and the viewer's view right after it, so the
-page animates without knowing how a deal moves.
+event as the viewer may see it and the viewer's view right after it, drawn
+from the deal's own copy of itself after the event (:func:`.views.deal_frames`),
+so the page animates without knowing how a deal moves.
 """
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal, NamedTuple
 
 from ..core.actions import CLAIM, NEXT, action_name, parse_action
+from ..core.deal import Deal
 from ..core.errors import BadActionError, EngineError, GameOverError, IllegalActionError, NotYourTurnError
 from ..core.events import Event
+from ..core.info import Observer
 from .defaults import DEFAULT_LEVEL, LEVELS
 from .json_text import plain_text
 from .match import Match
 from .record import is_seat, load_record
-from .views import filter_events, view
+from .views import deal_frames, view
 
 Mode = Literal["computer", "hotseat", "watch", "online"]
 MODES: tuple[Mode, ...] = ("computer", "hotseat", "watch", "online")
@@ -316,21 +318,29 @@ class Table:
         remote = self.remote_viewer()
         before = self.view_for(viewer)
         remote_before = self.view_for(remote) if remote else None
+        deal, start = self.match.deal, len(self.match.events)  # the deal the change plays on, and its first event
         events = do()
         after = self.show()
-        answer = {"frames": self._frames(viewer, before, events, action, after), **after, "save": self.kept}
+        frames = self._frames(viewer, before, deal, events, start, action, after)
+        answer = {"frames": frames, **after, "save": self.kept}
         if remote is not None and remote_before is not None:
             remote_after = self.show(remote)
-            frames = self._frames(remote, remote_before, events, action, remote_after)
+            frames = self._frames(remote, remote_before, deal, events, start, action, remote_after)
             answer["remote"] = {"frames": frames, **remote_after}
         return answer
 
     @staticmethod
     def _frames(
-        viewer: Viewer, before: dict[str, Any], events: list[Event], action: int, after: dict[str, Any]
+        viewer: Viewer,
+        before: dict[str, Any],
+        deal: Deal,
+        events: list[Event],
+        start: int,
+        action: int,
+        after: dict[str, Any],
     ) -> list[dict[str, Any]]:
-        shown = filter_events(events, viewer.seat, sees_other_hand=viewer.sees_other_hand)
-        frames = frames_of(before, shown, viewer.seat)
+        """The events from index ``start`` of the match's log, each with ``viewer``'s view after it in ``deal``."""
+        frames = deal_frames(deal, events, start, Observer(viewer.seat, viewer.sees_other_hand), before)
         if action == NEXT:
             # A new deal: its events come with its first view (none while the device changes hands).
             if after["view"] is None:
@@ -467,88 +477,3 @@ class Table:
 
 class NothingFinishedError(EngineError):
     code = "nothing_finished"
-
-
-# ---------------------------------------------------------------------- frames
-
-
-def _without(cards: list[str], card: str) -> list[str]:
-    return [c for c in cards if c != card]
-
-
-def frames_of(before: dict[str, Any], events: list[dict[str, Any]], seat: int) -> list[dict[str, Any]]:
-    """Each event with the viewer's view right after it, starting from the view ``before`` them.
-
-    The views between events are for animation: they move the cards (hands,
-    trick, piles, talon, trump card, marriages) and leave the rest (points,
-    legal actions: none while animating) to the final view. Their ``sheet``
-    is ``None``: the score sheet grows with every deal, and only the answer's
-    view carries it (an online answer goes to the other browser in one
-    message of at most 64 KiB).
-    """
-    v = copy.deepcopy({**before, "sheet": None})  # the score sheet is the answer's view's alone
-    v["legal"] = []
-    frames = []
-    for event in events:
-        kind = event["type"]
-        mine = event.get("seat") == seat
-        if kind == "play":
-            card = event["card"]
-            if mine:
-                v["hand"] = _without(v["hand"], card)
-            else:
-                v["opponent_hand_count"] -= 1
-                v["opponent_known"] = _without(v["opponent_known"], card)
-                if v.get("opponent_shown") is not None:
-                    v["opponent_shown"] = _without(v["opponent_shown"], card)
-            v["trick"] = [*v["trick"], {"seat": event["seat"], "card": card}]
-            v["declared"] = None
-        elif kind == "trick":
-            pair = event["cards"]
-            pile = "my_tricks" if event["winner"] == seat else "opponent_tricks"
-            v[pile] = [*v[pile], pair]
-            v["trick"] = []
-            leader = event["leader"]
-            v["last_trick"] = {
-                "leader": leader,
-                "cards": [{"seat": leader, "card": pair[0]}, {"seat": 1 - leader, "card": pair[1]}],
-                "winner": event["winner"],
-                "points": event["points"],
-            }
-        elif kind == "draw":
-            if mine:
-                v["hand"] = [*v["hand"], event["card"]]
-            else:
-                v["opponent_hand_count"] += 1
-                if v.get("opponent_shown") is not None and "card" in event:
-                    v["opponent_shown"] = [*v["opponent_shown"], event["card"]]
-            if event["face_up"]:
-                v["trump_card"] = None
-            else:
-                v["talon_count"] = max(0, v["talon_count"] - 1)
-        elif kind == "marriage":
-            v["marriages"] = [
-                *v["marriages"],
-                {
-                    "seat": event["seat"],
-                    "suit": event["suit"],
-                    "points": event["points"],
-                    "credited": event["credited"],
-                },
-            ]
-            if not mine:
-                v["opponent_known"] = sorted({*v["opponent_known"], *event["cards"]})
-        elif kind == "exchange":
-            v["trump_card"] = event["gave"]
-            if mine:
-                v["hand"] = [*_without(v["hand"], event["gave"]), event["took"]]
-            else:
-                v["opponent_known"] = [*v["opponent_known"], event["took"]]
-                if v.get("opponent_shown") is not None:
-                    v["opponent_shown"] = [*_without(v["opponent_shown"], event["gave"]), event["took"]]
-        elif kind == "close":
-            v["closed_by"] = event["seat"]
-            v["closed_trump_card"] = v["trump_card"]
-            v["trump_card"] = None
-        frames.append({"event": event, "view": copy.deepcopy(v)})
-    return frames

@@ -7,12 +7,13 @@ deal is in progress. When a deal is over all its cards are revealed.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from ..core.actions import CLAIM, MARRY, is_marry, sorted_names
 from ..core.cards import CARD_NAMES, POINTS, SUITS, names
-from ..core.deal import WIN_POINTS, marriage_offer
-from ..core.events import Event, describe_result
+from ..core.deal import WIN_POINTS, Deal, marriage_offer
+from ..core.events import Event, Play, describe_result
 from ..core.info import Observer
 from .match import Match
 
@@ -50,47 +51,39 @@ def sheet(match: Match) -> dict[str, Any]:
     }
 
 
-def view(match: Match, seat: int, *, show_opponent: bool = False) -> dict[str, Any]:
-    """Everything ``seat`` may know now (docs/protocol.md, "Views").
+def table_cards(deal: Deal, observer: Observer, answer: int = -1) -> dict[str, Any]:
+    """Where the cards of ``deal`` lie, as ``observer`` sees them: hands, trick, piles, talon, trump card, marriages.
 
-    ``show_opponent``: the other hand is face up for this viewer (a watcher), in ``opponent_shown``.
+    ``answer``: a card just played to the card led, which lies on the trick
+    until the trick is taken (the deal logs the play before it takes it).
+    The fields are the view's of the same names.
     """
-    deal = match.deal
+    seat = observer.seat
     other = 1 - seat
-    rules = match.rules
-    over = deal.over
-    result = match.last_result
+    known = observer.state(deal, story=False)
+    opponent_known = known.opponent_known
     trick = []
     if deal.lead >= 0:
         trick.append({"seat": deal.leader, "card": CARD_NAMES[deal.lead]})
+        if answer >= 0:
+            trick.append({"seat": 1 - deal.leader, "card": CARD_NAMES[answer]})
+            opponent_known &= ~(1 << answer)
     history = deal.history
-    legal = match.legal(seat)
-    observer = Observer(seat, show_opponent)
-    known = observer.state(deal, story=False)
-    view_: dict[str, Any] = {
-        "seat": seat,
-        "to_act": match.to_act(),
-        "phase": match.phase,
-        "dealer": deal.dealer,
-        "leader": None if over else deal.leader,
-        "trump_suit": SUITS[deal.trump],
-        "trump_card": CARD_NAMES[deal.upcard] if deal.upcard >= 0 and deal.closed_by < 0 else None,
-        "closed_trump_card": CARD_NAMES[deal.upcard] if deal.upcard >= 0 and deal.closed_by >= 0 else None,
+    closed = deal.closed_by >= 0
+    return {
+        "trump_card": CARD_NAMES[deal.upcard] if deal.upcard >= 0 and not closed else None,
+        "closed_trump_card": CARD_NAMES[deal.upcard] if deal.upcard >= 0 and closed else None,
         # Face-down talon cards left (after a close they stay, dead, under the turned-down trump).
         "talon_count": deal.face_down_left,
-        "closed_by": deal.closed_by if deal.closed_by >= 0 else None,
+        "closed_by": deal.closed_by if closed else None,
         "hand": names(known.hand),
         "opponent_hand_count": known.opponent_count,
-        "opponent_known": names(known.opponent_known),
+        "opponent_known": names(opponent_known),
         "opponent_shown": names(deal.hands[other]) if observer.sees_hand(other) else None,
         "trick": trick,
         "last_trick": _trick_dict(history[-1]) if history else None,
-        "my_points": deal.total(seat),
-        "my_card_points": deal.card_points[seat],
-        "opponent_points": deal.total(other),
         "my_tricks": [[CARD_NAMES[t[1]], CARD_NAMES[t[2]]] for t in history if t[3] == seat],
         "opponent_tricks": [[CARD_NAMES[t[1]], CARD_NAMES[t[2]]] for t in history if t[3] == other],
-        "tricks_played": len(history),
         "marriages": [
             {
                 "seat": s,
@@ -102,6 +95,81 @@ def view(match: Match, seat: int, *, show_opponent: bool = False) -> dict[str, A
         ],
         "declared": SUITS[deal.declared] if deal.declared >= 0 else None,
         "declared_cards": marriage_offer(deal.declared, deal.trump)["cards"] if deal.declared >= 0 else [],
+    }
+
+
+def deal_frames(
+    deal: Deal, events: Sequence[Event], start: int, observer: Observer, before: dict[str, Any]
+) -> list[dict[str, Any]]:
+    """Each event with the observer's view right after it, from the deal itself, starting from its view ``before``.
+
+    ``events`` are the log's from index ``start`` on; ``deal`` is the deal
+    that logged them, which kept a copy of itself after each
+    (:attr:`Deal.shots <py_engine.core.deal.Deal.shots>`). The views
+    between events are for animation: they move the cards (:func:`table_cards`)
+    and leave the rest (points, legal actions: none while animating) to the
+    final view. Their ``sheet`` is ``None``: the score sheet grows with every
+    deal, and only the answer's view carries it (an online answer goes to the
+    other browser in one message of at most 64 KiB).
+    """
+    base = {**before, "sheet": None, "legal": []}  # the score sheet is the answer's view's alone
+    shown_before = before.get("opponent_shown")
+    shots = deal.shots or {}
+    cards: dict[str, Any] = {}
+    out = []
+    for index, event in enumerate(events, start):
+        shot = shots.get(index)
+        if shot is not None:
+            answer = event.card if isinstance(event, Play) and shot.lead >= 0 and event.card != shot.lead else -1
+            cards = table_cards(shot, observer, answer)
+            if not observer.sees_other_hand:
+                # A hand shown for a while (online) stays as it was shown, less the cards played since.
+                gone = {c for pair in cards["my_tricks"] + cards["opponent_tricks"] for c in pair}
+                gone |= {entry["card"] for entry in cards["trick"]}
+                cards["opponent_shown"] = None if shown_before is None else [c for c in shown_before if c not in gone]
+        out.append({"event": observer.event(event), "view": {**base, **cards}})
+    return out
+
+
+def view(match: Match, seat: int, *, show_opponent: bool = False) -> dict[str, Any]:
+    """Everything ``seat`` may know now (docs/protocol.md, "Views").
+
+    ``show_opponent``: the other hand is face up for this viewer (a watcher), in ``opponent_shown``.
+    """
+    deal = match.deal
+    other = 1 - seat
+    rules = match.rules
+    over = deal.over
+    result = match.last_result
+    history = deal.history
+    legal = match.legal(seat)
+    cards = table_cards(deal, Observer(seat, show_opponent))
+    view_: dict[str, Any] = {
+        "seat": seat,
+        "to_act": match.to_act(),
+        "phase": match.phase,
+        "dealer": deal.dealer,
+        "leader": None if over else deal.leader,
+        "trump_suit": SUITS[deal.trump],
+        "trump_card": cards["trump_card"],
+        "closed_trump_card": cards["closed_trump_card"],
+        "talon_count": cards["talon_count"],
+        "closed_by": cards["closed_by"],
+        "hand": cards["hand"],
+        "opponent_hand_count": cards["opponent_hand_count"],
+        "opponent_known": cards["opponent_known"],
+        "opponent_shown": cards["opponent_shown"],
+        "trick": cards["trick"],
+        "last_trick": cards["last_trick"],
+        "my_points": deal.total(seat),
+        "my_card_points": deal.card_points[seat],
+        "opponent_points": deal.total(other),
+        "my_tricks": cards["my_tricks"],
+        "opponent_tricks": cards["opponent_tricks"],
+        "tricks_played": len(history),
+        "marriages": cards["marriages"],
+        "declared": cards["declared"],
+        "declared_cards": cards["declared_cards"],
         "marriage_offers": {SUITS[suit]: marriage_offer(suit, deal.trump) for suit in _marriage_suits(legal)},
         "strict": not over and deal.strict,
         "points_to_win": WIN_POINTS,

@@ -48,6 +48,24 @@ def open_pair(now: int = 5_000, preset: str = "AT20") -> tuple[Page, Page, list[
     return host, guest, [list(joined["send"]), []]
 
 
+#: The cards a frame moves (its view's other fields stay as they were before the answer).
+CARD_FIELDS = ("hand", "opponent_hand_count", "opponent_known", "trick", "my_tricks", "opponent_tricks", "talon_count")
+
+
+def check_frames(answer: dict[str, Any]) -> None:
+    """Each frame shows the cards where this seat's world had them after its event; the last, the view's."""
+    frames, view = answer.get("frames") or [], answer.get("view")
+    for frame in frames:
+        event, cards = frame["event"], frame["view"]
+        if event["type"] == "play":
+            assert {"seat": event["seat"], "card": event["card"]} in cards["trick"]
+            assert event["card"] not in cards["hand"] + cards["opponent_known"]
+        elif event["type"] == "draw" and event["seat"] == cards["seat"]:
+            assert event["card"] in cards["hand"]  # the real card, though it was opened after it was drawn
+    if frames and view and not view["deal_result"]:
+        assert {k: frames[-1]["view"][k] for k in CARD_FIELDS} == {k: view[k] for k in CARD_FIELDS}
+
+
 def test_two_pages_play_a_match_through_the_protocol() -> None:
     a, b, queues = open_pair()
     pages = (a, b)
@@ -61,12 +79,14 @@ def test_two_pages_play_a_match_through_the_protocol() -> None:
             while queues[page.seat]:
                 answer = page.ok(cmd="peer_receive", session=page.session, message=queues[page.seat].pop(0), now=now)
                 assert "refused" not in answer, answer["refused"]
+                check_frames(answer)
                 queues[1 - page.seat].extend(answer["send"])
                 moved = True
         for page in pages:
             view = page.ok(cmd="peer_show", session=page.session)["view"]
             if view and view["legal"]:
                 answer = page.ok(cmd="peer_act", session=page.session, action=rng.choice(view["legal"]), now=now)
+                check_frames(answer)
                 queues[1 - page.seat].extend(answer["send"])
                 moved = True
                 break

@@ -17,12 +17,12 @@ from typing import TYPE_CHECKING, Any
 
 from ...core import events as ev
 from ...core.errors import EngineError
+from ...core.info import Observer
 from ...core.rules import rules_from_dict
 from ...fairplay import p256
 from ...fairplay.source import new_secret
 from ..requests import ProtocolError, arg, find
-from ..table import frames_of
-from ..views import filter_events, view
+from ..views import deal_frames, view
 from .messages import CHAT_MAX, PeerError, request_now
 from .peer import PeerSession, read_offer
 
@@ -79,7 +79,7 @@ def _frames(session: PeerSession, view: dict[str, Any] | None) -> list[dict[str,
     events = match.events[last[1] :]
     if any(isinstance(e, ev.DealStarted) for e in events):
         return []
-    return frames_of(last[2], filter_events(events, session.seat), session.seat)
+    return deal_frames(match.deal, events, last[1], Observer(session.seat), last[2])
 
 
 def seat_view(session: PeerSession, legal: list[str]) -> dict[str, Any] | None:

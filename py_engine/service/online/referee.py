@@ -477,6 +477,8 @@ class Referee:
         end = next(i for i in range(start, len(m.events)) if isinstance(m.events[i], ev.DealEnd))
         m.events[start : end + 1] = replay.log
         replay.log = m.events
+        if replay.shots is not None:  # its copies after each event, by the events' places in the match's log
+            replay.shots = {start + i: shot for i, shot in replay.shots.items()}
         m.deal = replay
 
     @contextmanager
@@ -512,6 +514,11 @@ class Referee:
             if bin(deal.hands[s] & both).count("1") == 1:
                 deal.hands[s] ^= both
         deal.talon = tuple(swapped(c) for c in deal.talon)
+        for shot in (deal.shots or {}).values():  # the deal's copies after its events, which the frames show
+            for s in (0, 1):
+                if bin(shot.hands[s] & both).count("1") == 1:
+                    shot.hands[s] ^= both
+            shot.talon = tuple(swapped(c) for c in shot.talon)
         record = m.records[-1]
         record.deck = [swapped(c) for c in record.deck]
         for i in range(ev.deal_start(m.events), len(m.events)):
@@ -534,12 +541,13 @@ class Referee:
             d.talon,
             list(m.records[-1].deck),
             list(m.events),
+            {i: (shot.hands[:], shot.talon) for i, shot in (d.shots or {}).items()},
         )
 
     def _restore(self, pack: _DealPack, snapshot: tuple[Any, ...]) -> None:
         m = self.match
         assert m is not None
-        card_at, position_of, opened, hands, talon, deck, events = snapshot
+        card_at, position_of, opened, hands, talon, deck, events, shots = snapshot
         pack.card_at, pack.position_of = card_at, position_of
         pack.shuffle.opened.clear()
         pack.shuffle.opened.update(opened)
@@ -547,3 +555,6 @@ class Referee:
         m.deal.talon = talon
         m.records[-1].deck = deck
         m.events[:] = events
+        for i, (shot_hands, shot_talon) in shots.items():
+            shot = (m.deal.shots or {})[i]
+            shot.hands[:], shot.talon = shot_hands, shot_talon
