@@ -75,6 +75,16 @@ VENDOR = (
         'export * from "trystero";',
         ("trystero", "@trystero-p2p/nostr", "@trystero-p2p/core", "@noble/secp256k1"),
     ),
+    # Meeting strangers (web/online/lobby-relays.js): Nostr events and their signatures, the relay pool and
+    # NIP-44 encryption of join requests; only what the lobby imports is bundled.
+    Vendor(
+        "nostr-tools.mjs",
+        'export { finalizeEvent, generateSecretKey, getPublicKey, verifyEvent } from "nostr-tools/pure";'
+        ' export { SimplePool } from "nostr-tools/pool";'
+        ' export * as nip44 from "nostr-tools/nip44";'
+        ' export { bytesToHex, hexToBytes } from "nostr-tools/utils";',
+        ("nostr-tools", "@noble/curves", "@noble/hashes", "@noble/ciphers", "@scure/base"),
+    ),
     # Drawing QR codes (an ES module already; bundled the same way, minified).
     Vendor("qrcode-generator.mjs", 'export { default } from "qrcode-generator";', ("qrcode-generator",)),
     # Reading QR codes (the package ships only a UMD script).

@@ -48,8 +48,8 @@ def test_open_read_join_and_the_second_joiner_is_told_the_table_is_taken() -> No
         ok(reader, "lobby_quick", me=KEYS[1][1], preset="HU24", rating=1500, now=NOW + 10)["table"]["id"]
         == (table["id"])
     )
-    first = ok(reader, "lobby_request", **who(1), id=table["id"], name="Bea", now=NOW + 20)["request"]
-    second = ok(late, "lobby_request", **who(2), id=table["id"], name="Cid", now=NOW + 21)["request"]
+    first = ok(reader, "lobby_request", **who(1), table_id=table["id"], name="Bea", now=NOW + 20)["request"]
+    second = ok(late, "lobby_request", **who(2), table_id=table["id"], name="Cid", now=NOW + 21)["request"]
     joined = ok(opener, "lobby_answer", table=table["table"], request=first, now=NOW + 30)
     assert joined["joined"] == {"identity": KEYS[1][1], "name": "Bea"}
     taken = ok(opener, "lobby_answer", table=table["table"], request=second, now=NOW + 31)

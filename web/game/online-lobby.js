@@ -142,6 +142,8 @@ async function proven(channel, decide) {
  */
 const admitGuest = (game) => async (/** @type {string} */ identity) => {
   if (isBlocked(identity)) throw new Refused(t("online.blockedGuest"));
+  const chosen = chosenGuests.get(game);
+  if (chosen && identity !== chosen) throw new Refused(t("lobby.notTheJoiner"));
   await admitPeer(game, identity);
 };
 
@@ -471,6 +473,55 @@ async function meetHost(channel, via, roomCode, name) {
 /** @type {(() => Promise<void>) | null} */
 let acceptRoom = null;
 
+// ------------------------------------------------------------------ strangers (find-game.js)
+
+/** The joiner each stranger's table was given to (the engine chose it): no other browser sits down there. */
+/** @type {WeakMap<Online, string>} */
+const chosenGuests = new WeakMap();
+
+/**
+ * Host a stranger the engine gave this page's open table to: a room on a fresh ``code`` (sent to the joiner
+ * encrypted), where only the browser that proves ``guest``'s identity is taken. Resolves once the room is open.
+ * @param {{preset: string, rules: Record<string, unknown>, name: string, code: string, guest: string}} how
+ */
+export async function hostStranger(how) {
+  if (dialog().open) dialog().close();
+  const game = await hostOnline({ preset: how.preset, rules: how.rules, name: how.name, via: "room" });
+  chosenGuests.set(game, how.guest);
+  await inviteByRoom(how.code);
+}
+
+/**
+ * Join a stranger's table on the room ``code`` its opener sent: the browser there must prove ``host``, the
+ * identity of the offer; the rules were read in the offer, so the guest joins at once.
+ * @param {{code: string, host: string, name: string}} how
+ */
+export async function joinStranger(how) {
+  const { relays, iceServers } = network();
+  const channel = await joinRoom(how.code, { relays, iceServers });
+  rememberMeeting({ via: "room", roomCode: how.code, side: "guest" });
+  const identity = await proven(channel, async (proved) => {
+    if (proved !== how.host) throw new Refused(t("lobby.notTheOpener"));
+    if (isBlocked(proved)) throw new Refused(t("online.blockedHost"));
+  });
+  try {
+    await guestOnline(channel, "room", how.code, identity);
+  } catch (error) {
+    channel.close();
+    throw error;
+  }
+  const game = currentOnline();
+  if (game) game.onLost = lost;
+  await joinRoomAsGuest(how.name);
+}
+
+/** Open "Find a game" (its module loads on first use). */
+async function findGame() {
+  if (dialog().open) dialog().close();
+  const { openFindGame } = await import("./find-game.js");
+  await openFindGame();
+}
+
 // ------------------------------------------------------------------ meeting again
 
 /**
@@ -582,6 +633,7 @@ async function scan(then) {
 
 /** Wire the dialog's buttons (once, at start). */
 export function installOnline() {
+  el("online-find").addEventListener("click", () => findGame().catch(fail));
   el("online-host-link").addEventListener("click", () => host("link"));
   el("online-host-room").addEventListener("click", () => host("room"));
   el("online-join").addEventListener("click", () => join(field("online-join-text").value));

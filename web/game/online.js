@@ -19,6 +19,7 @@ import { keepDamagedCopy, SAVED_ONLINE_GAME_KEY } from "../platform/damage.js";
 import { t } from "../platform/i18n.js";
 import { myIdentity, signingKey } from "../platform/identity.js";
 import { noteOnlineResult } from "../platform/online-stats.js";
+import { keepSignedResult } from "../platform/signed-results.js";
 import { clearOnline, renderOnline } from "../table/online-bar.js";
 import { draw, notify, show } from "./draw.js";
 import { playFrames } from "./frames.js";
@@ -390,6 +391,9 @@ async function took(game, answer) {
   game.chat = answer.chat;
   game.unread += answer.chat.slice(before).filter((line) => line.seat !== seatOf(game)).length;
   game.status = answer.status;
+  for (const certificate of [answer.finished?.certificate, answer.status.certificate]) {
+    if (certificate) keepSignedResult(certificate); // for the lobby's rating (once per match)
+  }
   if (answer.refused) refused(game, answer.refused);
   const view = answer.view;
   if (view && drawn !== game.drawn) {

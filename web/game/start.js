@@ -11,6 +11,7 @@ import { t } from "../platform/i18n.js";
 import { loadOnlineStats } from "../platform/online-stats.js";
 import { loadAttempt, loadProgress } from "../platform/puzzle-progress.js";
 import { linkManifest, registerServiceWorker } from "../platform/pwa.js";
+import { signedResults } from "../platform/signed-results.js";
 import { loadStats } from "../platform/stats.js";
 import { loadCustomRules } from "../screens/custom-rules.js";
 import { dealerArgument } from "../screens/settings.js";
@@ -67,6 +68,7 @@ export async function start(translated, invitation = "", link = "") {
   // Every stored entry is read once now, so that damage is found (and said) at once, not mid-game.
   loadStats();
   loadOnlineStats();
+  signedResults();
   loadCustomRules();
   loadProgress();
   await holdTheTable(); // one live table per browser: this tab plays once it holds it
@@ -170,7 +172,16 @@ async function resumePuzzle() {
 
 /** What was damaged so far, said in one notice: {kept: names, reset: names}. */
 const damaged = { kept: new Set(), reset: new Set() };
-const DAMAGE_NAMES = ["stats", "settings", "modes", "customRules", "onlineStats", "puzzles"];
+const DAMAGE_NAMES = [
+  "stats",
+  "settings",
+  "modes",
+  "customRules",
+  "onlineStats",
+  "puzzles",
+  "signedResults",
+  "nostrKey",
+];
 
 /**
  * Say that stored data was damaged (platform/damage.js), and what was done about it.

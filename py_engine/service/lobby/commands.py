@@ -180,7 +180,7 @@ def quick(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
 def request(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
     """A signed request to join a table (its id), for the page to send to the table's opener."""
     identity = _identity(req)
-    table = arg(req, "id", str)
+    table = arg(req, "table_id", str)
     value = join_request(table, identity, arg(req, "name", str, ""), request_now(req), _own_signer(req, identity))
     return {"request": json.dumps(value, separators=(",", ":"))}
 
