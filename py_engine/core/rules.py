@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, TypeAlias
 
 #: The ``reason`` of every :class:`RulesError` (a front end words each in its own language).
 RULES_ERROR_REASONS = (
@@ -23,6 +23,57 @@ RULES_ERROR_REASONS = (
     "unknown_preset",
     "missing_parameters",
 )
+
+
+# The values of each enumerated parameter, as types (docs/rules.md §3.1): they equal CHOICES (a test checks it),
+# and the page's types (types/engine.d.ts) are generated from them.
+Deck: TypeAlias = Literal[20, 24]
+"""The cards in the pack."""
+HandSize: TypeAlias = Literal[5, 6]
+"""The cards of a hand."""
+DealPattern: TypeAlias = Literal["3T2", "33T"]
+"""How the hands are dealt: three, the trump card, two; or three, three, the trump card."""
+NextDealer: TypeAlias = Literal["alternate", "winner", "loser"]
+"""Who deals the next deal."""
+OpenRule: TypeAlias = Literal["free", "must_win"]
+"""What an answer must do while the talon is open."""
+MarriageCredit: TypeAlias = Literal["immediate", "after_any_trick", "after_later_trick"]
+"""When a marriage's points count."""
+MarriageLeadCard: TypeAlias = Literal["either", "king"]
+"""Which card of a marriage is led."""
+CloseBasis: TypeAlias = Literal["at_close", "at_end"]
+"""When a successful close's award is judged."""
+FailedClose3If: TypeAlias = Literal[
+    "noncloser_no_trick_at_close",
+    "noncloser_no_trick_at_end",
+    "closer_no_trick_at_close",
+    "closer_no_trick_at_end",
+]
+"""When a failed close costs 3 game points."""
+FailedClose: TypeAlias = Literal["award", "natural_end"]
+"""What a failed close ends in."""
+ClaimMode: TypeAlias = Literal["manual", "auto"]
+"""Whether 66 is claimed by the player or seen by the engine."""
+ClaimWindow: TypeAlias = Literal["own_gain", "any_time"]
+"""When a player may claim 66."""
+WrongClaim: TypeAlias = Literal["penalty_2_3", "penalty_2", "mirror", "as_loss"]
+"""What a wrong claim of 66 costs."""
+LastTrickBonus: TypeAlias = Literal[0, 10]
+"""The card points of the last trick's bonus."""
+No66Winner: TypeAlias = Literal["last_trick", "higher_total"]
+"""Who wins a deal where nobody reached 66."""
+No66Tie: TypeAlias = Literal["last_trick", "carry_over", "void"]
+"""A deal without 66 and level scores."""
+No66Award: TypeAlias = Literal["1", "table"]
+"""What a deal without 66 is worth."""
+No66Basis: TypeAlias = Literal["total", "cards"]
+"""Which points decide a deal without 66."""
+SchneiderBasis: TypeAlias = Literal["cards", "total"]
+"""Which points Schneider is judged on."""
+MatchTarget: TypeAlias = Literal[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21]
+"""The game points that win a match (Bummerl)."""
+SessionBummerls: TypeAlias = Literal[1, 2, 3]
+"""The matches (Bummerls) a session wins."""
 
 
 class RulesError(ValueError):
@@ -48,37 +99,37 @@ class Rules:
 
     id: str
     name: str
-    deck: int
-    hand_size: int
-    deal_pattern: str
-    next_dealer: str
-    open_rule: str
+    deck: Deck
+    hand_size: HandSize
+    deal_pattern: DealPattern
+    next_dealer: NextDealer
+    open_rule: OpenRule
     exchange_first_lead: bool
     exchange_last_open_trick: bool
     marriage_first_lead: bool
-    marriage_credit: str
+    marriage_credit: MarriageCredit
     marriage_after_close: bool
     marriage_after_exhaustion: bool
-    marriage_lead_card: str
+    marriage_lead_card: MarriageLeadCard
     marriage_auto: bool
     claim_on_marriage: bool
     close_first_lead: bool
     close_last_open_trick: bool
-    close_basis: str
-    failed_close_3_if: str
-    failed_close: str
-    claim_mode: str
-    claim_window: str
-    wrong_claim: str
-    last_trick_bonus: int
-    no66_winner: str
-    no66_tie: str
-    no66_award: str
-    no66_basis: str
-    schneider_basis: str
+    close_basis: CloseBasis
+    failed_close_3_if: FailedClose3If
+    failed_close: FailedClose
+    claim_mode: ClaimMode
+    claim_window: ClaimWindow
+    wrong_claim: WrongClaim
+    last_trick_bonus: LastTrickBonus
+    no66_winner: No66Winner
+    no66_tie: No66Tie
+    no66_award: No66Award
+    no66_basis: No66Basis
+    schneider_basis: SchneiderBasis
     resign: bool
-    match_target: int
-    session_bummerls: int
+    match_target: MatchTarget
+    session_bummerls: SessionBummerls
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)

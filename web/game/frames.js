@@ -31,7 +31,7 @@ export async function playFrames(frames, view) {
   const pace = timing();
   for (const [i, { event, view: frame }] of frames.entries()) {
     const me = frame.seat;
-    const theirs = event.seat !== undefined && event.seat !== me;
+    const theirs = "seat" in event && event.seat !== null && event.seat !== me;
     narrate(event, frame);
     eventSound(event, me);
     switch (event.type) {

@@ -67,14 +67,19 @@ import { clone, dom, params, state, TEST } from "./state.js";
  * }} Attempt
  */
 
-/** The table's seating while a puzzle is on it: nobody's statistics, no undo, no hints. */
-const PUZZLE_SEATING = /** @type {Seating} */ ({
-  mode: "puzzle",
-  ranked: false,
-  names: null,
-  levels: null,
-  assisted: false,
-});
+/**
+ * The table's seating while a puzzle is on it: nobody's statistics, no undo, no hints. Its mode is the page's
+ * own, none of the engine's (Seating["mode"]): no check of a mode takes it for a game's.
+ */
+const PUZZLE_SEATING = /** @type {Seating} */ (
+  /** @type {unknown} */ ({
+    mode: "puzzle",
+    ranked: false,
+    names: null,
+    levels: null,
+    assisted: false,
+  })
+);
 
 /** @type {Attempt | null} */
 let attempt = null;

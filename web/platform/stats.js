@@ -228,9 +228,10 @@ function repairBucket(b) {
   }
   if (!Number.isInteger(b.level) || b.level < 0 || b.level > 5) return null;
   const out = emptyBucket(b.preset, b.custom, b.level);
-  /** @param {Record<string, number>} into @param {unknown} from */
-  const keep = (into, from) => {
+  /** @param {object} counts @param {unknown} from */
+  const keep = (counts, from) => {
     if (!isObject(from)) return;
+    const into = /** @type {Record<string, number>} */ (counts);
     for (const name of Object.keys(into)) if (isCount(from[name])) into[name] = from[name];
   };
   keep(out.deals, b.deals);

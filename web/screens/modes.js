@@ -85,7 +85,8 @@ export function savePreferences(prefs) {
  * @returns {Seating}
  */
 export function newSeating(prefs, level) {
-  const mode = prefs.mode;
+  // One of MODES: the settings' form offers no other, and stored preferences are checked (valid()).
+  const mode = /** @type {Seating["mode"]} */ (prefs.mode);
   return {
     mode,
     ranked: prefs.ranked,

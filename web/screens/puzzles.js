@@ -288,7 +288,7 @@ function drawList() {
   const shown = catalogue.filter(
     (entry) =>
       (!filters.preset || entry.preset === filters.preset) &&
-      (!filters.theme || entry.themes.includes(filters.theme)) &&
+      (!filters.theme || entry.themes.some((theme) => theme === filters.theme)) &&
       (!filters.band || entry.band === filters.band) &&
       (!filters.state || stateOf(known, entry.id) === filters.state),
   );

@@ -21,15 +21,16 @@ const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
  */
 export function curtain(model) {
   if (!model) return model;
+  const { reveal, ...rest } = model;
   return {
-    ...model,
+    ...rest,
     hand: [],
     opponent_known: [],
     opponent_shown: null,
     legal: [],
     declared: null,
     declared_cards: [],
-    reveal: model.deal_result ? model.reveal : undefined,
+    ...(model.deal_result && reveal ? { reveal } : {}),
   };
 }
 

@@ -40,7 +40,7 @@ function dealHeading(winner, me) {
  */
 export function describeEvent(event, view) {
   const me = view.seat;
-  const mine = event.seat === me;
+  const mine = "seat" in event && event.seat === me;
   switch (event.type) {
     case "play": {
       const card = cardLabel(event.card);
@@ -83,7 +83,7 @@ export function describeEvent(event, view) {
     case "match_end":
       return event.winner === me ? t("result.match.me") : t("result.match.opp");
     case "deal":
-      return describeDeal(event.dealer === me, event.trump_card, view.trump_suit, event.hand);
+      return describeDeal(event.dealer === me, event.trump_card, view.trump_suit, event.hand ?? []);
     case "forfeit":
       if (event.winner === null) return t("online.ended.abandoned");
       return t(`online.ended.${event.reason}.${event.seat === me ? "me" : "opp"}`);
