@@ -16,8 +16,10 @@ from typing import Any, Literal, Union, get_args, get_origin, get_type_hints, is
 
 from py_engine.service import contract
 
-#: A command's answer type, by command (the contract's ``Answers``).
+#: A command's answer type, by command (the contract's ``Answers``: the page's commands).
 ANSWERS: dict[str, Any] = get_type_hints(contract.Answers)
+#: The same for the commands of the worker and tools (``handle`` only).
+HOST_ANSWERS: dict[str, Any] = get_type_hints(contract.HostAnswers)
 
 
 def _short(value: Any) -> str:
@@ -96,7 +98,7 @@ def _typeddict(value: Any, tp: Any, path: str) -> list[str]:
 def check_answer(cmd: str, answer: dict[str, Any]) -> None:
     """Assert that a successful answer (its envelope ``v``, ``id``, ``ok`` aside) fits its command's type."""
     assert answer.get("ok") is True, answer
-    tp = ANSWERS[cmd]
+    tp = ANSWERS[cmd] if cmd in ANSWERS else HOST_ANSWERS[cmd]
     # The envelope's own keys, unless the answer names one of them (lobby_open's and lobby_renew's ``id``, the
     # table's, takes the place of the request's: docs/protocol.md's lobby section).
     own = set().union(*(get_type_hints(m) for m in get_args(tp) or (tp,)))

@@ -1,11 +1,11 @@
 // The engine worker's own messages (web/engine/worker.js), as the page reads them: written by hand, since the
 // worker writes them, not the engine (types/engine.d.ts, generated from the engine's Python, re-exports them).
 
-import type { OpenedTable } from "./engine.js";
+import type { RestoredTable } from "./engine.js";
 
 /** The worker's answer to "resume": the saved game restored, none, or why it could not be. */
 export type ResumeAnswer =
-  | (OpenedTable & { status: "restored" })
+  | (RestoredTable & { status: "restored" })
   | { status: "none"; message?: string; view?: undefined }
   | { status: "corrupt"; message: string; damaged: string; view?: undefined };
 

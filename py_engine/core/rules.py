@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any, Literal, TypeAlias
+from typing import Any, Literal, TypeAlias, TypedDict, cast
 
 #: The ``reason`` of every :class:`RulesError` (a front end words each in its own language).
 RULES_ERROR_REASONS = (
@@ -76,6 +76,45 @@ SessionBummerls: TypeAlias = Literal[1, 2, 3]
 """The matches (Bummerls) a session wins."""
 
 
+class RuleSet(TypedDict):
+    """A complete rule set as JSON (a view's, a preset's: ``Rules.to_dict()``): every parameter, and the preset's
+    id and name. Its fields are the dataclass's (a test checks it); docs/rules.md §3.1 says what each means."""
+
+    id: str
+    name: str
+    deck: Deck
+    hand_size: HandSize
+    deal_pattern: DealPattern
+    next_dealer: NextDealer
+    open_rule: OpenRule
+    exchange_first_lead: bool
+    exchange_last_open_trick: bool
+    marriage_first_lead: bool
+    marriage_credit: MarriageCredit
+    marriage_after_close: bool
+    marriage_after_exhaustion: bool
+    marriage_lead_card: MarriageLeadCard
+    marriage_auto: bool
+    claim_on_marriage: bool
+    close_first_lead: bool
+    close_last_open_trick: bool
+    close_basis: CloseBasis
+    failed_close_3_if: FailedClose3If
+    failed_close: FailedClose
+    claim_mode: ClaimMode
+    claim_window: ClaimWindow
+    wrong_claim: WrongClaim
+    last_trick_bonus: LastTrickBonus
+    no66_winner: No66Winner
+    no66_tie: No66Tie
+    no66_award: No66Award
+    no66_basis: No66Basis
+    schneider_basis: SchneiderBasis
+    resign: bool
+    match_target: MatchTarget
+    session_bummerls: SessionBummerls
+
+
 class RulesError(ValueError):
     """A rules value or override that cannot be played.
 
@@ -131,8 +170,8 @@ class Rules:
     match_target: MatchTarget
     session_bummerls: SessionBummerls
 
-    def to_dict(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
+    def to_dict(self) -> RuleSet:
+        return cast("RuleSet", dataclasses.asdict(self))
 
     def replace(self, **changes: Any) -> Rules:
         """A copy with some parameters changed, validated like an override."""

@@ -14,7 +14,7 @@ the play there to the end with every card known.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..ai.heuristic import claim_choice
 from ..core.actions import CLAIM, action_name, parse_action
@@ -26,6 +26,9 @@ from ..service.views import deal_frames, view
 from .catalogue import Puzzle
 from .line import Follow, best_line
 from .proof import INF, Prover, signed_value, world_list
+
+if TYPE_CHECKING:
+    from ..service.contract import Frame, View
 
 PLAYING, SOLVED, FAILED, SHOWN = "playing", "solved", "failed", "shown"
 
@@ -75,7 +78,7 @@ class Session:
 
     # ------------------------------------------------------------------ what the page sees
 
-    def view(self) -> dict[str, Any]:
+    def view(self) -> View:
         """The side's view. A double-dummy puzzle, and any puzzle once the attempt is over, shows every card: the
         other hand (``opponent_shown``) and the face-down talon (``talon_shown``)."""
         deal = self.follow.deal
@@ -147,7 +150,7 @@ class Session:
             self.on_line = self.on_line + 1 if following else None
         self.follow.apply(seat, action)
 
-    def _frames(self, before: dict[str, Any], start: int) -> list[dict[str, Any]]:
+    def _frames(self, before: View, start: int) -> list[Frame]:
         """The events from index ``start`` of the log, each with the side's view after it (a puzzle is one deal)."""
         events = self.follow.match.events[start:]
         return deal_frames(self.follow.deal, events, start, Observer(self.seat, self.shown), before)

@@ -22,27 +22,7 @@ report, a verdict, a signed message's links. The rules' value types are
 from typing import Any, Literal, NotRequired, TypeAlias, TypedDict
 
 from ..core.rules import (
-    ClaimMode,
-    ClaimWindow,
-    CloseBasis,
-    DealPattern,
-    Deck,
-    FailedClose,
-    FailedClose3If,
-    HandSize,
-    LastTrickBonus,
-    MarriageCredit,
-    MarriageLeadCard,
-    MatchTarget,
-    NextDealer,
-    No66Award,
-    No66Basis,
-    No66Tie,
-    No66Winner,
-    OpenRule,
-    SchneiderBasis,
-    SessionBummerls,
-    WrongClaim,
+    RuleSet,
 )
 
 # ------------------------------------------------------------------ the basics
@@ -52,7 +32,7 @@ Card: TypeAlias = str
 Suit: TypeAlias = str
 """A suit: "H", "D", "C" or "S"."""
 Seat: TypeAlias = int
-"""A seat: 0 or 1 (the protocol's own numbers, absolute; the runtime test checks the values)."""
+"""A seat: 0 or 1 (the protocol's own numbers, absolute)."""
 Action: TypeAlias = str
 """An action in the protocol's text: "play:QH", "marry:H", "exchange", "close", "claim", "pass", "resign", "next"."""
 Scores: TypeAlias = tuple[int, int]
@@ -66,48 +46,10 @@ Rules: TypeAlias = dict[str, RuleValue]
 """A rules value, parameter id -> value: some parameters (custom rules' changes), or all of them."""
 
 
-#: Interfaces the page's types extend beyond their Python bases: for the page a rule set is also a ``Rules``,
+#: Interfaces the page's types extend beyond their Python bases: for the page a rule set (py_engine/core/rules.py
+#: RuleSet) is also a ``Rules``,
 #: indexed by a parameter's id (the page lists the parameters from the "rules" answer).
 PAGE_EXTENDS: dict[str, str] = {"RuleSet": "Rules"}
-
-
-class RuleSet(TypedDict):
-    """A complete rule set (a view's, a preset's: py_engine/core/rules.py Rules): every parameter, and the preset's
-    id and name. Its fields are the dataclass's (a test checks it); docs/rules.md §3.1 says what each means."""
-
-    id: str
-    name: str
-    deck: Deck
-    hand_size: HandSize
-    deal_pattern: DealPattern
-    next_dealer: NextDealer
-    open_rule: OpenRule
-    exchange_first_lead: bool
-    exchange_last_open_trick: bool
-    marriage_first_lead: bool
-    marriage_credit: MarriageCredit
-    marriage_after_close: bool
-    marriage_after_exhaustion: bool
-    marriage_lead_card: MarriageLeadCard
-    marriage_auto: bool
-    claim_on_marriage: bool
-    close_first_lead: bool
-    close_last_open_trick: bool
-    close_basis: CloseBasis
-    failed_close_3_if: FailedClose3If
-    failed_close: FailedClose
-    claim_mode: ClaimMode
-    claim_window: ClaimWindow
-    wrong_claim: WrongClaim
-    last_trick_bonus: LastTrickBonus
-    no66_winner: No66Winner
-    no66_tie: No66Tie
-    no66_award: No66Award
-    no66_basis: No66Basis
-    schneider_basis: SchneiderBasis
-    resign: bool
-    match_target: MatchTarget
-    session_bummerls: SessionBummerls
 
 
 class RulesParameter(TypedDict):
@@ -544,6 +486,16 @@ class Handover(TypedDict):
     claim: Seat | None
 
 
+class RemoteAnswer(TypedDict):
+    """An online table's answer for the other seat: its frames and what it draws (the host sends it on)."""
+
+    view: View | None
+    handover: Handover | None
+    may: May
+    seating: Seating
+    frames: list[Frame]
+
+
 class TableAnswer(TypedDict):
     """The table's answer to a change (table_new, table_act, table_computer, table_take, table_undo, table_show,
     table_restore): what to draw now, a view or (two players changing hands) the hand-over screen, and the frames
@@ -557,6 +509,8 @@ class TableAnswer(TypedDict):
     """One per event since the last answer (none for table_new, table_show, table_take, table_undo)."""
     save: NotRequired[bool]
     """Whether the worker stores the table after this answer."""
+    remote: NotRequired[RemoteAnswer]
+    """An online table (mode "online"): the other seat's answer to the same change."""
 
 
 class OpenedTable(TableAnswer):
@@ -1428,6 +1382,86 @@ class CheckedRules(TypedDict):
     """check_rules's answer: the rules new_game would play."""
 
     rules: RuleSet
+
+
+class OpenedGame(TypedDict):
+    """new_game's and load's answer: the game's handle and seat 0's view."""
+
+    game: str
+    view: View
+
+
+class ViewAnswer(TypedDict):
+    """view's answer: a seat's view."""
+
+    view: View
+
+
+class LegalAnswer(TypedDict):
+    """legal's answer: a seat's legal actions, in the protocol's order."""
+
+    actions: list[Action]
+
+
+class Acted(TypedDict):
+    """act's answer: the events of the action as the observer sees them, and its view."""
+
+    events: list[GameEvent]
+    view: View
+
+
+class AiMoved(Acted):
+    """ai_move's answer: the computer's action, its events and the observer's view."""
+
+    action: Action
+    stats: NotRequired[dict[str, Any]]
+    """The search's statistics (open: for tools), only when the observer is the seat that moved."""
+
+
+class UndoneGame(TypedDict):
+    """undo's answer: how many actions were taken back, and the view after it."""
+
+    undone: int
+    view: View
+
+
+class ReviewOnly(TypedDict):
+    """review's answer."""
+
+    review: Review
+
+
+class SavedAnswer(TypedDict):
+    """table_save's and peer_save's answer: what the worker stores (open: the whole record, with the pack, or the
+    online session with its secret; never the page's)."""
+
+    saved: dict[str, Any]
+
+
+class RestoredTable(TableAnswer):
+    """table_restore's answer: the saved table again, by a new handle."""
+
+    table: str
+
+
+class HostAnswers(TypedDict):
+    """The answer to each command that is not the page's (the worker's, tools' and tests': ``handle`` only)."""
+
+    new_game: OpenedGame
+    view: ViewAnswer
+    legal: LegalAnswer
+    act: Acted
+    ai_move: AiMoved
+    hint: HintAnswer
+    save: RecordAnswer
+    load: OpenedGame
+    close_game: Nothing
+    undo: UndoneGame
+    review: ReviewOnly
+    table_save: SavedAnswer
+    table_restore: RestoredTable
+    peer_save: SavedAnswer
+    peer_restore: PeerOpened
 
 
 class Answers(TypedDict):

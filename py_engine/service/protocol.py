@@ -37,8 +37,8 @@ from __future__ import annotations
 import functools
 import random
 import time
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from ..core.actions import action_name, sorted_names
 from ..core.errors import EngineError
@@ -64,6 +64,31 @@ from .views import filter_events, view
 if TYPE_CHECKING:
     from ..puzzles.solving import Session as PuzzleSession
     from .analysis import Board
+    from .contract import (
+        Acted,
+        AiMoved,
+        CheckedRules,
+        ComputerMoved,
+        DealsAnswer,
+        HintAnswer,
+        ImportAnswer,
+        LegalAnswer,
+        Nothing,
+        OpenedGame,
+        OpenedTable,
+        PresetsAnswer,
+        RecordAnswer,
+        RestoredTable,
+        ReviewAnswer,
+        ReviewOnly,
+        RulesAnswer,
+        RulesParameter,
+        SavedAnswer,
+        TableAnswer,
+        Undone,
+        UndoneGame,
+        ViewAnswer,
+    )
     from .lobby.join import Opening
     from .online.peer import PeerSession
 
@@ -159,6 +184,10 @@ def warm_up() -> None:
 
 VERSION = 1
 
+#: A command's answer: its type in py_engine/service/contract.py (each handler's return annotation names it; the
+#: request, ``req``, stays open JSON until the handler has read it).
+Answer: TypeAlias = Mapping[str, object]
+
 
 class Engine:
     """A set of games addressed by handle, answering protocol requests."""
@@ -173,7 +202,7 @@ class Engine:
         self.openings: dict[str, Opening] = {}
         self.lobby_state: dict[str, Any] = {}
         self._counter = 0
-        self._commands: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
+        self._commands: dict[str, Callable[[dict[str, Any]], Answer]] = {
             "presets": self._presets,
             "rules": self._rules,
             "check_rules": self._check_rules,
@@ -290,7 +319,7 @@ class Engine:
 
     # --------------------------------------------------------------- commands
 
-    def _presets(self, req: dict[str, Any]) -> dict[str, Any]:
+    def _presets(self, req: dict[str, Any]) -> PresetsAnswer:
         return {
             "presets": [{"id": p, "name": PRESETS[p].name, "rules": PRESETS[p].to_dict()} for p in PRESET_IDS],
             # The computer's levels a table offers, and the one a new player meets first.
@@ -298,8 +327,8 @@ class Engine:
             "default_level": DEFAULT_LEVEL,
         }
 
-    def _rules(self, req: dict[str, Any]) -> dict[str, Any]:
-        params = []
+    def _rules(self, req: dict[str, Any]) -> RulesAnswer:
+        params: list[RulesParameter] = []
         for p in PARAMETERS:
             choices = [False, True] if p in BOOLEANS else list(CHOICES[p])
             params.append({"id": p, "values": choices})
@@ -318,10 +347,10 @@ class Engine:
         except RulesError as e:
             raise ProtocolError("bad_rules", str(e), {"reason": e.reason, "values": e.values}) from None
 
-    def _check_rules(self, req: dict[str, Any]) -> dict[str, Any]:
+    def _check_rules(self, req: dict[str, Any]) -> CheckedRules:
         return {"rules": self.requested_rules(req).to_dict()}
 
-    def _new_game(self, req: dict[str, Any]) -> dict[str, Any]:
+    def _new_game(self, req: dict[str, Any]) -> OpenedGame:
         match = self._start_match(req)
         return {"game": self._register(match), "view": view(match, 0)}
 
@@ -342,15 +371,15 @@ class Engine:
         single = not arg(req, "match", bool, True)
         return Match(rules, seed, dealer=dealer, deck=deck, single_deal=single)
 
-    def _view(self, req: dict[str, Any]) -> dict[str, Any]:
+    def _view(self, req: dict[str, Any]) -> ViewAnswer:
         match = self._game(req)
         return {"view": view(match, self._seat(req))}
 
-    def _legal(self, req: dict[str, Any]) -> dict[str, Any]:
+    def _legal(self, req: dict[str, Any]) -> LegalAnswer:
         match = self._game(req)
         return {"actions": sorted_names(match.legal(self._seat(req)))}
 
-    def _act(self, req: dict[str, Any]) -> dict[str, Any]:
+    def _act(self, req: dict[str, Any]) -> Acted:
         match = self._game(req)
         seat = self._seat(req)
         observer = self._seat(req, "observer", seat)
@@ -358,7 +387,7 @@ class Engine:
         events = match.act_text(seat, action)
         return {"events": filter_events(events, observer), "view": view(match, observer)}
 
-    def _ai_move(self, req: dict[str, Any]) -> dict[str, Any]:
+    def _ai_move(self, req: dict[str, Any]) -> AiMoved:
         started = time.perf_counter()
         match = self._game(req)
         seat = self._seat(req)
@@ -375,16 +404,18 @@ class Engine:
         )
         decision = ai.choose(match, seat, asked)
         events = match.act(seat, decision.action)
-        answer = {
+        answer: AiMoved = {
             "action": action_name(decision.action),
             "events": filter_events(events, observer),
             "view": view(match, observer),
         }
         # The search's statistics only to the seat's own side (tools): the iterations would tell an observer
         # at the other seat when the move was forced, something of the hidden hand.
-        return answer if observer != seat else {**answer, "stats": decision.stats}
+        if observer == seat:
+            answer["stats"] = decision.stats
+        return answer
 
-    def _hint(self, req: dict[str, Any]) -> dict[str, Any]:
+    def _hint(self, req: dict[str, Any]) -> HintAnswer:
         started = time.perf_counter()
         match = self._game(req)
         seat = self._seat(req)
@@ -396,16 +427,16 @@ class Engine:
         ranking = ai.rank(match, seat, ai.Request(budget_ms=budget, seed=arg(req, "seed", int, None), started=started))
         return {"ranking": [{"action": action_name(a), "value": v} for a, v in ranking]}
 
-    def _save(self, req: dict[str, Any]) -> dict[str, Any]:
+    def _save(self, req: dict[str, Any]) -> RecordAnswer:
         return {"record": self._game(req).record()}
 
-    def _load(self, req: dict[str, Any]) -> dict[str, Any]:
+    def _load(self, req: dict[str, Any]) -> OpenedGame:
         if "record" not in req:
             raise ProtocolError("bad_request", "missing argument 'record'")
         match = load_record(req["record"])
         return {"game": self._register(match), "view": view(match, 0)}
 
-    def _undo(self, req: dict[str, Any]) -> dict[str, Any]:
+    def _undo(self, req: dict[str, Any]) -> UndoneGame:
         match = self._game(req)
         seat = self._seat(req)
         observer = self._seat(req, "observer", seat)
@@ -415,7 +446,7 @@ class Engine:
         self.games[req["game"]] = replayed
         return {"undone": removed, "view": view(replayed, observer)}
 
-    def _review(self, req: dict[str, Any]) -> dict[str, Any]:
+    def _review(self, req: dict[str, Any]) -> ReviewOnly:
         match = self._game(req)
         number = arg(req, "deal", int, match.deal_number if match.deal.over else match.deal_number - 1)
         evaluate = self._seat(req, "evaluate", None) if req.get("evaluate") is not None else None
@@ -438,22 +469,22 @@ class Engine:
         self.tables[handle] = table
         return handle
 
-    def _table_new(self, req: dict[str, Any]) -> dict[str, Any]:
+    def _table_new(self, req: dict[str, Any]) -> OpenedTable:
         seating = Seating.from_json(arg(req, "seating", dict, {}))
         table = Table(self._start_match(req), seating)
         return {"table": self._add_table(table), **table.show(), "save": True}
 
-    def _table_show(self, req: dict[str, Any]) -> dict[str, Any]:
+    def _table_show(self, req: dict[str, Any]) -> TableAnswer:
         return self._table(req).show()
 
-    def _table_take(self, req: dict[str, Any]) -> dict[str, Any]:
+    def _table_take(self, req: dict[str, Any]) -> TableAnswer:
         return self._table(req).take(self._seat(req))
 
-    def _table_act(self, req: dict[str, Any]) -> dict[str, Any]:
+    def _table_act(self, req: dict[str, Any]) -> TableAnswer:
         table = self._table(req)
         return table.act(self._seat(req), arg(req, "action", str))
 
-    def _table_computer(self, req: dict[str, Any]) -> dict[str, Any]:
+    def _table_computer(self, req: dict[str, Any]) -> ComputerMoved:
         started = time.perf_counter()
         table = self._table(req)
         level = arg(req, "level", int, None, what="a level 1-5")
@@ -468,23 +499,23 @@ class Engine:
             started=started,
         )
 
-    def _table_hint(self, req: dict[str, Any]) -> dict[str, Any]:
+    def _table_hint(self, req: dict[str, Any]) -> HintAnswer:
         started = time.perf_counter()
         table = self._table(req)
         budget = positive(req, "budget_ms", MAX_BUDGET_MS, MS)
         return table.hint(budget, seed=arg(req, "seed", int, None), started=started)
 
-    def _table_undo(self, req: dict[str, Any]) -> dict[str, Any]:
+    def _table_undo(self, req: dict[str, Any]) -> Undone:
         return self._table(req).undo()
 
-    def _table_export(self, req: dict[str, Any]) -> dict[str, Any]:
+    def _table_export(self, req: dict[str, Any]) -> RecordAnswer:
         return {"record": self._table(req).export()}
 
-    def _table_deals(self, req: dict[str, Any]) -> dict[str, Any]:
+    def _table_deals(self, req: dict[str, Any]) -> DealsAnswer:
         table = self._table(req)
         return {"deals": table.deals(), "seating": table.seating.to_json()}
 
-    def _table_review(self, req: dict[str, Any]) -> dict[str, Any]:
+    def _table_review(self, req: dict[str, Any]) -> ReviewAnswer:
         table = self._table(req)
         seats = arg(req, "evaluate", list, [])
         if any(seat not in (0, 1) or isinstance(seat, bool) for seat in seats):
@@ -494,22 +525,22 @@ class Engine:
         review = table.review(index, sorted(set(seats)), budget, arg(req, "seed", int, 0), step_index(req))
         return {"review": review, "seating": table.seating.to_json()}
 
-    def _table_import(self, req: dict[str, Any]) -> dict[str, Any]:
+    def _table_import(self, req: dict[str, Any]) -> ImportAnswer:
         if "record" not in req:
             raise ProtocolError("bad_request", "missing argument 'record'")
         table = Table.restore(req["record"])
         table.kept = False
         return {"table": self._add_table(table), "deals": table.deals(), "seating": table.seating.to_json()}
 
-    def _table_close(self, req: dict[str, Any]) -> dict[str, Any]:
+    def _table_close(self, req: dict[str, Any]) -> Nothing:
         self._table(req)
         del self.tables[req["table"]]
         return {}
 
-    def _table_save(self, req: dict[str, Any]) -> dict[str, Any]:
+    def _table_save(self, req: dict[str, Any]) -> SavedAnswer:
         return {"saved": self._table(req).saved()}
 
-    def _table_restore(self, req: dict[str, Any]) -> dict[str, Any]:
+    def _table_restore(self, req: dict[str, Any]) -> RestoredTable:
         if "saved" not in req:
             raise ProtocolError("bad_request", "missing argument 'saved'")
         table = Table.restore(req["saved"])
@@ -518,7 +549,7 @@ class Engine:
 
     # ------------------------------------------------------------------ online
 
-    def _peer(self, name: str, req: dict[str, Any]) -> dict[str, Any]:
+    def _peer(self, name: str, req: dict[str, Any]) -> Answer:
         """A ``peer_*`` command (protocol 2 of online play), imported on first use (_LAZY_MODULES)."""
         from .online import peer_commands
 
@@ -526,7 +557,7 @@ class Engine:
 
     # ---------------------------------------------------------------- analysis
 
-    def _analysis(self, name: str, req: dict[str, Any]) -> dict[str, Any]:
+    def _analysis(self, name: str, req: dict[str, Any]) -> Answer:
         """An ``analysis_*`` or ``link_*`` command: its handler lives with the board, imported on first use."""
         from . import analysis_commands
 
@@ -534,13 +565,13 @@ class Engine:
 
     # ----------------------------------------------------------------- puzzles
 
-    def _puzzle(self, name: str, req: dict[str, Any]) -> dict[str, Any]:
+    def _puzzle(self, name: str, req: dict[str, Any]) -> Answer:
         """A ``puzzle_*`` command: its handler lives with the puzzles, imported on first use (_LAZY_MODULES)."""
         from . import puzzles
 
         return puzzles.HANDLERS[name](self, req)
 
-    def _lobby(self, name: str, req: dict[str, Any]) -> dict[str, Any]:
+    def _lobby(self, name: str, req: dict[str, Any]) -> Answer:
         """A ``lobby_*`` command: open tables and ratings from signed results, imported on first use."""
         from .lobby import commands
 
@@ -548,13 +579,13 @@ class Engine:
 
     # -------------------------------------------------------------- statistics
 
-    def _stats(self, name: str, req: dict[str, Any]) -> dict[str, Any]:
+    def _stats(self, name: str, req: dict[str, Any]) -> Answer:
         """A ``stats_*`` command: what a game against the computer counts in the player's statistics."""
         from . import game_stats
 
         return game_stats.HANDLERS[name](self, req)
 
-    def _close_game(self, req: dict[str, Any]) -> dict[str, Any]:
+    def _close_game(self, req: dict[str, Any]) -> Nothing:
         self._game(req)
         del self.games[req["game"]]
         return {}

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from ..core.actions import CLAIM, NEXT, action_name, parse_action
 from ..core.deal import Deal
@@ -47,6 +47,10 @@ from .json_text import plain_text
 from .match import Match
 from .record import is_seat, load_record
 from .views import deal_frames, view
+
+if TYPE_CHECKING:
+    from .contract import ComputerMoved, DealEntry, Frame, Handover, HintAnswer, May, Review, TableAnswer, Undone, View
+    from .contract import Seating as SeatingJson
 
 Mode = Literal["computer", "hotseat", "watch", "online"]
 MODES: tuple[Mode, ...] = ("computer", "hotseat", "watch", "online")
@@ -100,12 +104,12 @@ class Seating(NamedTuple):
             levels = (None, None)
         return cls(mode, mode in ("computer", "hotseat") and d.get("ranked") is True, names, levels)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> SeatingJson:
         return {
             "mode": self.mode,
             "ranked": self.ranked,
-            "names": list(self.names) if self.names else None,
-            "levels": list(self.levels),
+            "names": self.names or None,
+            "levels": self.levels,
             "assisted": self.assisted,
         }
 
@@ -172,14 +176,14 @@ class Table:
             return (0, 1)
         return tuple(seat for seat in (0, 1) if match.legal(seat))
 
-    def view_for(self, viewer: Viewer) -> dict[str, Any]:
+    def view_for(self, viewer: Viewer) -> View:
         shown = view(self.match, viewer.seat, show_opponent=viewer.sees_other_hand)
         if not viewer.plays:
             shown["legal"] = []
             shown["marriage_offers"] = {}
         return shown
 
-    def handover(self) -> dict[str, Any] | None:
+    def handover(self) -> Handover | None:
         """While a shared device changes hands: who takes it, and who may still claim 66 meanwhile."""
         if self.seating.mode != "hotseat" or self.holder is not None:
             return None
@@ -189,7 +193,7 @@ class Table:
         claim = next((s for s in (0, 1) if s != seat and CLAIM in match.legal(s)), None)
         return {"seat": seat, "claim": claim}
 
-    def rights(self, viewer: Viewer | None = None) -> dict[str, Any]:
+    def rights(self, viewer: Viewer | None = None) -> May:
         """What the page may offer now: undo, hint, claiming for the other player, the computer's move.
 
         ``viewer``: for whom (default: the local viewer, :meth:`viewer`).
@@ -211,7 +215,7 @@ class Table:
             "computer_move": self.computer_seat() is not None,
         }
 
-    def show(self, viewer: Viewer | None = None) -> dict[str, Any]:
+    def show(self, viewer: Viewer | None = None) -> TableAnswer:
         """What a page draws now: the viewer's view (or the hand-over screen) and the rights.
 
         ``viewer``: for whom (default: the local viewer; online, the guest is :meth:`remote_viewer`).
@@ -226,7 +230,7 @@ class Table:
 
     # ------------------------------------------------------------------ actions
 
-    def act(self, seat: int, text: Any) -> dict[str, Any]:
+    def act(self, seat: int, text: Any) -> TableAnswer:
         """A person's action for ``seat``; answers the frames and what to show next."""
         mode = self.seating.mode
         if mode == "watch":
@@ -265,7 +269,7 @@ class Table:
         seed: int | None = None,
         clock: bool = True,
         started: float | None = None,
-    ) -> dict[str, Any]:
+    ) -> ComputerMoved:
         """The computer's move at the seat that has one; ``level`` overrides the seating's (against the computer).
 
         ``budget_ms`` None: the level's own (``Level.budget_ms``). ``started``: when the request came
@@ -297,13 +301,13 @@ class Table:
         """The seats the computer plays now: its own, and those it plays for an absent person."""
         return tuple(seat for seat in (0, 1) if seat in self.seating.computer_seats or seat in self.stand_in)
 
-    def forfeit(self, seat: int | None, reason: str) -> dict[str, Any]:
+    def forfeit(self, seat: int | None, reason: str) -> TableAnswer:
         """End the game now (:meth:`Match.forfeit`); answers the frames like a move."""
         viewer = self.viewer()
         assert viewer is not None
         return self._change(lambda: self.match.forfeit(seat, reason), -1, viewer)
 
-    def _apply(self, seat: int, action: int, viewer: Viewer) -> dict[str, Any]:
+    def _apply(self, seat: int, action: int, viewer: Viewer) -> TableAnswer:
         def act() -> list[Event]:
             events = self.match.act(seat, action)
             events += self._computer_claims()
@@ -313,7 +317,7 @@ class Table:
 
         return self._change(act, action, viewer)
 
-    def _change(self, do: Callable[[], list[Event]], action: int, viewer: Viewer) -> dict[str, Any]:
+    def _change(self, do: Callable[[], list[Event]], action: int, viewer: Viewer) -> TableAnswer:
         """Do a change; answer each viewer's frames (the local one's, and the remote one's online)."""
         remote = self.remote_viewer()
         before = self.view_for(viewer)
@@ -322,30 +326,37 @@ class Table:
         events = do()
         after = self.show()
         frames = self._frames(viewer, before, deal, events, start, action, after)
-        answer = {"frames": frames, **after, "save": self.kept}
+        answer: TableAnswer = {**after, "frames": frames, "save": self.kept}
         if remote is not None and remote_before is not None:
             remote_after = self.show(remote)
             frames = self._frames(remote, remote_before, deal, events, start, action, remote_after)
-            answer["remote"] = {"frames": frames, **remote_after}
+            answer["remote"] = {
+                "frames": frames,
+                "view": remote_after["view"],
+                "handover": remote_after["handover"],
+                "may": remote_after["may"],
+                "seating": remote_after["seating"],
+            }
         return answer
 
     @staticmethod
     def _frames(
         viewer: Viewer,
-        before: dict[str, Any],
+        before: View,
         deal: Deal,
         events: list[Event],
         start: int,
         action: int,
-        after: dict[str, Any],
-    ) -> list[dict[str, Any]]:
+        after: TableAnswer,
+    ) -> list[Frame]:
         """The events from index ``start`` of the match's log, each with ``viewer``'s view after it in ``deal``."""
         frames = deal_frames(deal, events, start, Observer(viewer.seat, viewer.sees_other_hand), before)
         if action == NEXT:
             # A new deal: its events come with its first view (none while the device changes hands).
-            if after["view"] is None:
+            first = after["view"]
+            if first is None:
                 return []
-            return [{**frame, "view": {**after["view"], "sheet": None}} for frame in frames]
+            return [{**frame, "view": {**first, "sheet": None}} for frame in frames]
         return frames
 
     def _computer_claims(self) -> list[Event]:
@@ -365,7 +376,7 @@ class Table:
         nxt = match.to_act()
         self.holder = actor if action != NEXT and nxt == actor else None
 
-    def take(self, seat: int) -> dict[str, Any]:
+    def take(self, seat: int) -> TableAnswer:
         """Two players: ``seat``'s player takes the device ("show my hand")."""
         if self.seating.mode != "hotseat":
             raise TableError("only a game for two players on one device changes hands")
@@ -385,7 +396,7 @@ class Table:
             return "nothing of yours to take back in this deal"
         return None
 
-    def undo(self) -> dict[str, Any]:
+    def undo(self) -> Undone:
         if self.seating.mode != "computer" or not self.seating.assisted:
             raise TableError(f"undo is not available in {self._what()}")
         why = self.undo_refusal()
@@ -396,9 +407,7 @@ class Table:
         self.match, removed = review.undo(self.match, PERSON)
         return {"undone": removed, **self.show(), "save": self.kept}
 
-    def hint(
-        self, budget_ms: int | None = None, seed: int | None = None, started: float | None = None
-    ) -> dict[str, Any]:
+    def hint(self, budget_ms: int | None = None, seed: int | None = None, started: float | None = None) -> HintAnswer:
         """The viewer's options ranked; the budget counts from ``started`` as in :meth:`computer_move`."""
         viewer = self.viewer()
         if not self.seating.assisted:
@@ -449,7 +458,7 @@ class Table:
         out["players"] = self.seating.to_json()
         return out
 
-    def deals(self) -> list[dict[str, Any]]:
+    def deals(self) -> list[DealEntry]:
         """The deals of the game, without cards: index, dealer, number of actions, finished."""
         records = self.match.records
         last_over = self.match.deal.over
@@ -465,7 +474,7 @@ class Table:
 
     def review(
         self, index: int, evaluate: list[int], budget_ms: int | None, seed: int = 0, from_step: int = 0
-    ) -> dict[str, Any]:
+    ) -> Review:
         """Deal ``index`` (0-based, in the whole game) with every card shown; ``evaluate``: seats whose decisions
         from step ``from_step`` on carry the computer's opinion (in parts: see ``review_deal``)."""
         if not 0 <= index < len(self.match.records):

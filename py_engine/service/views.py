@@ -8,7 +8,7 @@ deal is in progress. When a deal is over all its cards are revealed.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ..core.actions import CLAIM, MARRY, is_marry, sorted_names
 from ..core.cards import CARD_NAMES, POINTS, SUITS, names
@@ -17,11 +17,15 @@ from ..core.events import Event, Play, describe_result
 from ..core.info import Observer
 from .match import Match
 
+if TYPE_CHECKING:
+    from .contract import Frame, GameEvent, Sheet, View
 
-def filter_events(events: list[Event], seat: int, *, sees_other_hand: bool = False) -> list[dict[str, Any]]:
+
+def filter_events(events: list[Event], seat: int, *, sees_other_hand: bool = False) -> list[GameEvent]:
     """The events as ``seat`` may see them (its :class:`Observer` decides)."""
     observer = Observer(seat, sees_other_hand)
-    return [observer.event(event) for event in events]
+    # The core writes events as plain JSON; their types are the contract's (tests/cpython/test_answers.py).
+    return cast("list[GameEvent]", [observer.event(event) for event in events])
 
 
 def _marriage_suits(legal: list[int]) -> list[int]:
@@ -39,16 +43,16 @@ def _trick_dict(entry: tuple[int, int, int, int]) -> dict[str, Any]:
     }
 
 
-def sheet(match: Match) -> dict[str, Any]:
+def sheet(match: Match) -> Sheet:
     """The score sheet: every finished deal of the game and every finished match (Bummerl) of the session.
 
     Results of finished deals only, which both players have seen: nothing of a deal in play.
     Seats are absolute, as in ``match``.
     """
-    return {
-        "deals": [line.to_dict() for line in match.sheet],
-        "bummerls": [line.to_dict() for line in match.bummerls],
-    }
+    return cast(
+        "Sheet",
+        {"deals": [line.to_dict() for line in match.sheet], "bummerls": [line.to_dict() for line in match.bummerls]},
+    )
 
 
 def table_cards(deal: Deal, observer: Observer, answer: int = -1) -> dict[str, Any]:
@@ -99,8 +103,8 @@ def table_cards(deal: Deal, observer: Observer, answer: int = -1) -> dict[str, A
 
 
 def deal_frames(
-    deal: Deal, events: Sequence[Event], start: int, observer: Observer, before: dict[str, Any]
-) -> list[dict[str, Any]]:
+    deal: Deal, events: Sequence[Event], start: int, observer: Observer, before: View | dict[str, Any]
+) -> list[Frame]:
     """Each event with the observer's view right after it, from the deal itself, starting from its view ``before``.
 
     ``events`` are the log's from index ``start`` on; ``deal`` is the deal
@@ -112,11 +116,11 @@ def deal_frames(
     deal, and only the answer's view carries it (an online answer goes to the
     other browser in one message of at most 64 KiB).
     """
-    base = {**before, "sheet": None, "legal": []}  # the score sheet is the answer's view's alone
+    base: dict[str, Any] = {**before, "sheet": None, "legal": []}  # the score sheet is the answer's view's alone
     shown_before = before.get("opponent_shown")
     shots = deal.shots or {}
     cards: dict[str, Any] = {}
-    out = []
+    out: list[dict[str, Any]] = []
     for index, event in enumerate(events, start):
         shot = shots.get(index)
         if shot is not None:
@@ -128,10 +132,10 @@ def deal_frames(
                 gone |= {entry["card"] for entry in cards["trick"]}
                 cards["opponent_shown"] = None if shown_before is None else [c for c in shown_before if c not in gone]
         out.append({"event": observer.event(event), "view": {**base, **cards}})
-    return out
+    return cast("list[Frame]", out)
 
 
-def view(match: Match, seat: int, *, show_opponent: bool = False) -> dict[str, Any]:
+def view(match: Match, seat: int, *, show_opponent: bool = False) -> View:
     """Everything ``seat`` may know now (docs/protocol.md, "Views").
 
     ``show_opponent``: the other hand is face up for this viewer (a watcher), in ``opponent_shown``.
@@ -207,4 +211,4 @@ def view(match: Match, seat: int, *, show_opponent: bool = False) -> dict[str, A
             "card_points": [deal.card_points[0], deal.card_points[1]],
             "tricks": list(deal.tricks),
         }
-    return view_
+    return cast("View", view_)

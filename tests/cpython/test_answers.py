@@ -20,7 +20,7 @@ from py_engine.puzzles import catalogue
 from py_engine.puzzles import progress as pp
 from py_engine.puzzles.daily import daily_for
 from py_engine.service.protocol import PAGE_COMMANDS, Engine
-from tests.answer_types import ANSWERS, check_answer, mismatches
+from tests.answer_types import ANSWERS, HOST_ANSWERS, check_answer, mismatches
 from tests.cpython.test_online_peer_protocol import IDENTITIES, private
 from tests.test_lobby_protocol import KEYS as LOBBY_KEYS
 from tests.test_lobby_protocol import key as lobby_key
@@ -34,14 +34,56 @@ class Page:
 
     asked: ClassVar[set[str]] = set()
 
-    def __init__(self) -> None:
-        self.engine = Engine()
+    def __init__(self, engine: Engine | None = None) -> None:
+        self.engine = engine or Engine()
 
     def ok(self, cmd: str, **args: Any) -> dict[str, Any]:
         answer: dict[str, Any] = json.loads(self.engine.handle_page(json.dumps({"v": 1, "id": 7, "cmd": cmd, **args})))
         check_answer(cmd, answer)
         Page.asked.add(cmd)
         return answer
+
+
+class Host(Page):
+    """The worker, or a tool: ``handle``, whose own commands (HOST_ANSWERS) the page may not ask."""
+
+    def ok(self, cmd: str, **args: Any) -> dict[str, Any]:
+        if cmd in ANSWERS:
+            return super().ok(cmd, **args)
+        answer: dict[str, Any] = json.loads(self.engine.handle(json.dumps({"v": 1, "id": 7, "cmd": cmd, **args})))
+        check_answer(cmd, answer)
+        Page.asked.add(cmd)
+        return answer
+
+
+def the_host() -> None:
+    """The commands of the worker and of tools: a bare game, a saved table, a saved online session."""
+    host = Host()
+    game = host.ok("new_game", preset="AT20", seed=3)["game"]
+
+    def to_act() -> int:
+        return int(host.ok("view", game=game, seat=0)["view"]["to_act"])
+
+    seat = to_act()
+    legal = host.ok("legal", game=game, seat=seat)["actions"]
+    host.ok("act", game=game, seat=seat, action=legal[0])
+    host.ok("hint", game=game, seat=to_act(), seed=1, budget_ms=20)
+    host.ok("ai_move", game=game, seat=to_act(), level=1, timed=False, seed=1)
+    seat = to_act()
+    host.ok("ai_move", game=game, seat=seat, observer=1 - seat, level=1, timed=False, seed=1)
+    host.ok("undo", game=game, seat=seat)
+    record = host.ok("save", game=game)["record"]
+    while not host.ok("ai_move", game=game, seat=to_act(), level=1, timed=False, seed=1)["view"]["deal_result"]:
+        pass
+    host.ok("review", game=game, deal=1, evaluate=0, budget_ms=20)
+    host.ok("close_game", game=game)
+    host.ok("load", record=record)
+    table = host.ok("table_new", preset="HU24", seed=2)["table"]
+    saved = host.ok("table_save", table=table)["saved"]
+    host.ok("table_restore", saved=saved)
+    opened = host.ok("peer_open", seat=0, preset="AT20", name="Anna", key=private(0), identities=IDENTITIES, now=5)
+    kept = host.ok("peer_save", session=opened["session"])["saved"]
+    host.ok("peer_restore", saved=kept, key=private(0), now=6)
 
 
 def play_table(page: Page) -> str:
@@ -226,12 +268,14 @@ def the_lobby() -> None:
 
 def test_every_answer_of_real_sessions_has_its_type_and_every_command_is_asked() -> None:
     assert set(ANSWERS) == PAGE_COMMANDS
+    assert set(ANSWERS) | set(HOST_ANSWERS) == set(Engine()._commands)
     Page.asked.clear()
     tables_reviews_and_boards()
     puzzles_and_statistics()
     an_online_pair()
     the_lobby()
-    assert Page.asked == set(ANSWERS), sorted(set(ANSWERS) - Page.asked)
+    the_host()
+    assert Page.asked == set(ANSWERS) | set(HOST_ANSWERS), sorted(set(ANSWERS) | set(HOST_ANSWERS) - Page.asked)
 
 
 def test_the_checker_finds_what_does_not_fit() -> None:

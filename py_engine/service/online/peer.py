@@ -32,7 +32,7 @@ import contextlib
 import hashlib
 import json
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...core.actions import action_name, parse_action
 from ...core.cards import CARD_NAMES, cards_of
@@ -58,6 +58,9 @@ from .messages import (
 )
 from .referee import Referee
 from .voice import Voice
+
+if TYPE_CHECKING:
+    from ..contract import View
 
 VERSION = 2
 #: A report: the reporting page's saved game (its secret for this match included) and the chat.
@@ -141,7 +144,7 @@ class PeerSession:
         #: This page's clock at its last save (the protocol layer's: peer_commands).
         self.saved_at = 0
         #: The match, its number of events and this seat's view when last shown (frames start there).
-        self.last_drawn: tuple[Any, int, dict[str, Any]] | None = None
+        self.last_drawn: tuple[Any, int, View] | None = None
         #: The consent to a voice call (the sound itself never passes through an engine); a reload ends a call.
         self.voice = Voice()
 

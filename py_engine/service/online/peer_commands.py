@@ -27,6 +27,7 @@ from .messages import CHAT_MAX, PeerError, request_now
 from .peer import PeerSession, read_offer
 
 if TYPE_CHECKING:
+    from ..contract import Frame, View
     from ..protocol import Engine
 
 
@@ -66,7 +67,7 @@ def _answer(engine: Engine, handle: str, sent: list[str], **extra: Any) -> dict[
     return {"send": sent, "view": view, "frames": frames, "status": status, "chat": list(session.chat), **extra}
 
 
-def _frames(session: PeerSession, view: dict[str, Any] | None) -> list[dict[str, Any]]:
+def _frames(session: PeerSession, view: View | None) -> list[Frame]:
     """The events since the seat's last view, as it sees them, each with its view after it (for the page to
     animate and narrate, as a table's frames); none across a new deal (its first view comes alone)."""
     referee = session.referee
@@ -82,7 +83,7 @@ def _frames(session: PeerSession, view: dict[str, Any] | None) -> list[dict[str,
     return deal_frames(match.deal, events, last[1], Observer(session.seat), last[2])
 
 
-def seat_view(session: PeerSession, legal: list[str]) -> dict[str, Any] | None:
+def seat_view(session: PeerSession, legal: list[str]) -> View | None:
     """What this seat draws: its view of its world, once its hand is known; the other's cards only once verified."""
     referee = session.referee
     if referee is None or referee.match is None or referee.missing_keys():
