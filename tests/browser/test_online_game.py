@@ -205,7 +205,7 @@ def test_two_browsers_play_a_whole_match_by_link(webrtc_browser: Browser, site: 
     stats = host.page.evaluate("() => JSON.parse(localStorage.getItem('sixty-six.online-stats'))")
     assert stats["games"]["won"] + stats["games"]["lost"] == 2 and stats["games"]["one_sided"] == 0, stats
     assert stats["ended"]["time"] == 1
-    assert host.page.evaluate("() => Object.keys(window.__test.stats().buckets).length") == 0
+    assert host.page.evaluate("async () => Object.keys((await window.__test.stats()).buckets).length") == 0
 
 
 def reload(player: Player) -> None:
@@ -306,9 +306,11 @@ def test_two_browsers_play_by_room_code_reload_and_catch_a_cheat(
     page.locator("#open-online").click()
     page.locator(".online-check-report summary").click()
     page.locator("#online-report-file").set_input_files(path)
-    expect(page.locator("#online-report-verdict")).to_contain_text("Cheat proven against seat 0")
+    expect(page.locator("#online-report-verdict")).to_contain_text(
+        "Cheat proven against seat 0", timeout=STEP_TIMEOUT_MS
+    )
     page.locator("#online-report-file").set_input_files(edited)
-    expect(page.locator("#online-report-verdict")).to_contain_text("does not check out")
+    expect(page.locator("#online-report-verdict")).to_contain_text("does not check out", timeout=STEP_TIMEOUT_MS)
 
 
 #: A changed page's engine (run in its worker by the test hook): it signs a move of a card its seat does not
