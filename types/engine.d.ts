@@ -704,9 +704,11 @@ export interface BoardPosition {
   result: DealResult | null;
 }
 
-/** An analysis board as it opens (analysis_open, link_open). */
-export interface BoardAnswer {
-  board: string;
+/**
+ * What stays the same on a whole analysis board: the rules, the trump suit, the marriages' values, the context
+ * (py_engine/service/analysis.py Board.about).
+ */
+export interface BoardAbout {
   rules: RuleSet;
   dealer: Seat;
   /** The seat drawn at the bottom. */
@@ -716,6 +718,11 @@ export interface BoardAnswer {
   scores: Scores;
   carry: number;
   moves: number;
+}
+
+/** An analysis board as it opens (analysis_open, link_open). */
+export interface BoardAnswer extends BoardAbout {
+  board: string;
   tree: BoardNode[];
   position: BoardPosition;
 }
@@ -809,12 +816,21 @@ export interface PuzzleList {
   bands: Band[];
 }
 
-/** An attempt's state (py_engine/puzzles/solving.py Session.state) and the side's view. */
-export interface PuzzleState {
-  state: "playing" | "solved" | "failed" | "shown";
+/** Where an attempt at a puzzle stands: being solved, solved, failed, or given up for the solution. */
+export type AttemptStatus = "playing" | "solved" | "failed" | "shown";
+
+/** An attempt's state (py_engine/puzzles/solving.py Session.state). */
+export interface AttemptState {
+  state: AttemptStatus;
+  /** The side is to act. */
   to_move: boolean;
+  /** The side's moves so far. */
   moves: number;
   goal: number;
+}
+
+/** An attempt's state and the side's view. */
+export interface PuzzleState extends AttemptState {
   view: View;
 }
 
@@ -856,13 +872,23 @@ export interface Refutation {
   value: number;
 }
 
-/** puzzle_move's answer. */
-export interface PuzzleMoveAnswer extends PuzzleState {
-  correct: boolean;
+/** puzzle_move's answer to a correct move: the frames up to the side's next move (or the deal's end). */
+export interface PuzzleRight extends PuzzleState {
+  correct: true;
   frames: Frame[];
-  loss?: number;
-  refutation?: Refutation;
 }
+
+/** puzzle_move's answer to a wrong move: the game points it gives away against the goal, and its refutation. */
+export interface PuzzleWrong extends PuzzleState {
+  correct: false;
+  /** The wrong move's only: the refutation shows the rest. */
+  frames: Frame[];
+  loss: number;
+  refutation: Refutation;
+}
+
+/** puzzle_move's answer, by whether the move was correct. */
+export type PuzzleMoveAnswer = PuzzleRight | PuzzleWrong;
 
 /** A first move of the solution: its worst world's value, its loss against the goal and its line. */
 export interface SolutionLine {

@@ -16,15 +16,18 @@ import hashlib
 import json
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from .position import Position, parse_token, parse_tokens, token, tokens
 from .rating import band
 
+if TYPE_CHECKING:
+    from ..service.contract import PuzzleEntry, PuzzleKind, Theme
+
 FORMAT = "py_engine/puzzles"
 VERSION = 1
-THEMES = ("closing", "endgame", "marriage", "exchange", "schneider", "claiming")
-KINDS = ("hidden", "double_dummy")
+THEMES: tuple[Theme, ...] = ("closing", "endgame", "marriage", "exchange", "schneider", "claiming")
+KINDS: tuple[PuzzleKind, ...] = ("hidden", "double_dummy")
 FIELDS = (
     "id",
     "preset",
@@ -72,19 +75,23 @@ class Puzzle:
     def preset(self) -> str:
         return self.position.preset
 
-    def entry(self) -> dict[str, Any]:
+    def entry(self) -> PuzzleEntry:
         """What the page may know before solving: nothing of the cards."""
-        return {
-            "id": self.id,
-            "preset": self.preset,
-            "kind": self.kind,
-            "themes": list(self.themes),
-            "difficulty": self.difficulty,
-            "band": band(self.difficulty),
-            "goal": self.goal,
-            "side": self.side,
-            "worlds": self.worlds,
-        }
+        # Its kind and themes are KINDS' and THEMES' (checked when the catalogue is read).
+        return cast(
+            "PuzzleEntry",
+            {
+                "id": self.id,
+                "preset": self.preset,
+                "kind": self.kind,
+                "themes": list(self.themes),
+                "difficulty": self.difficulty,
+                "band": band(self.difficulty),
+                "goal": self.goal,
+                "side": self.side,
+                "worlds": self.worlds,
+            },
+        )
 
     def row(self) -> list[Any]:
         p = self.position

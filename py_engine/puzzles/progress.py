@@ -30,9 +30,12 @@ import copy
 import datetime
 import math
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from .rating import START_DEVIATION, START_RATING, START_VOLATILITY, parse_date
+
+if TYPE_CHECKING:
+    from ..service.contract import PuzzleProgress, PuzzleRated, PuzzleSummary, Result
 
 VERSION = 1
 #: The daily puzzles remembered (the latest ones).
@@ -49,7 +52,7 @@ class ProgressError(ValueError):
     """Progress that is not well-formed: the message says what is wrong."""
 
 
-def empty_progress() -> dict[str, Any]:
+def empty_progress() -> PuzzleProgress:
     return {
         "version": VERSION,
         "rating": START_RATING,
@@ -89,7 +92,7 @@ def _check_record(puzzle_id: str, entry: Any) -> None:
         raise ProgressError(f"{where}.last must be a date YYYY-MM-DD")
 
 
-def check_progress(data: Any) -> dict[str, Any]:
+def check_progress(data: Any) -> PuzzleProgress:
     """``data`` if it is well-formed progress of this version, else a :class:`ProgressError`."""
     if not isinstance(data, dict):
         raise ProgressError("not an object")
@@ -121,27 +124,27 @@ def check_progress(data: Any) -> dict[str, Any]:
     history = data.get("history")
     if not isinstance(history, list) or not all(_in_range(r, 0, 4000) for r in history):
         raise ProgressError("history must be a list of ratings")
-    return data
+    return cast("PuzzleProgress", data)
 
 
-def is_first_attempt(progress: dict[str, Any], puzzle_id: str) -> bool:
+def is_first_attempt(progress: PuzzleProgress, puzzle_id: str) -> bool:
     """Is an attempt at ``puzzle_id`` now the first (the one that is rated)?"""
     return puzzle_id not in progress["puzzles"]
 
 
-def counts_as_daily(progress: dict[str, Any], date: str) -> bool:
+def counts_as_daily(progress: PuzzleProgress, date: str) -> bool:
     """Does an attempt at ``date``'s daily puzzle count for the run of days: not finished yet that day?"""
     return date not in progress["daily"]["days"]
 
 
 def record_attempt(
-    progress: dict[str, Any],
+    progress: PuzzleProgress,
     puzzle_id: str,
     solved: bool,
     date: str,
-    rated: dict[str, Any] | None,
+    rated: PuzzleRated | None,
     daily: str | None,
-) -> dict[str, Any]:
+) -> PuzzleProgress:
     """The progress after an attempt (a new value).
 
     ``rated``: the rating's answer (rating, deviation, volatility, streak,
@@ -151,7 +154,7 @@ def record_attempt(
     """
     after = copy.deepcopy(progress)
     before = after["puzzles"].get(puzzle_id)
-    result = "solved" if solved else "failed"
+    result: Result = "solved" if solved else "failed"
     if before:
         after["puzzles"][puzzle_id] = {
             **before,
@@ -179,7 +182,7 @@ def record_attempt(
     return after
 
 
-def puzzle_state(progress: dict[str, Any], puzzle_id: str) -> str:
+def puzzle_state(progress: PuzzleProgress, puzzle_id: str) -> str:
     """A puzzle's state for the list: ``solved`` (ever), ``failed`` (tried, never solved) or ``new``."""
     entry = progress["puzzles"].get(puzzle_id)
     if not entry:
@@ -187,7 +190,7 @@ def puzzle_state(progress: dict[str, Any], puzzle_id: str) -> str:
     return "solved" if entry["solved"] else "failed"
 
 
-def daily_run(progress: dict[str, Any], today: str) -> int:
+def daily_run(progress: PuzzleProgress, today: str) -> int:
     """The run of daily puzzles as of ``today``: the stored run, unless a day was missed since the last one."""
     last = progress["daily"]["last"]
     streak: int = progress["daily"]["streak"]
@@ -197,7 +200,7 @@ def daily_run(progress: dict[str, Any], today: str) -> int:
     return streak if days <= 1 else 0
 
 
-def summary(progress: dict[str, Any]) -> dict[str, int]:
+def summary(progress: PuzzleProgress) -> PuzzleSummary:
     """Counts for the list: puzzles tried, solved at the first attempt, solved in all."""
     records = list(progress["puzzles"].values())
     return {

@@ -21,6 +21,10 @@ from __future__ import annotations
 import datetime
 import math
 import re
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..service.contract import Band
 
 # The constants of the player's rating (docs/puzzles.md, "Rating and streaks").
 #: A new player's rating: the middle of the scale, where Glicko-2 starts everyone.
@@ -40,7 +44,7 @@ TAU = 0.5
 PUZZLE_DEVIATION = 100.0
 LOWEST, HIGHEST = 600, 2400
 #: Upper limits of the bands (the last has none).
-BANDS = (("easy", 1100), ("medium", 1400), ("hard", 1700), ("expert", HIGHEST + 1))
+BANDS: tuple[tuple[Band, int], ...] = (("easy", 1100), ("medium", 1400), ("hard", 1700), ("expert", HIGHEST + 1))
 
 #: Glicko-2's scale: ratings and deviations divided by it (and centred on 1500).
 _SCALE = 400 / math.log(10)
@@ -60,7 +64,7 @@ def difficulty(critical: int, tempting: int, worlds: int, options: int) -> int:
     return int(min(HIGHEST, max(LOWEST, round(value / 10) * 10)))
 
 
-def band(rating: int) -> str:
+def band(rating: int) -> Band:
     """The name of a difficulty's band: easy, medium, hard or expert."""
     return next(name for name, limit in BANDS if rating < limit)
 

@@ -14,7 +14,7 @@ the play there to the end with every card known.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from ..ai.heuristic import claim_choice
 from ..core.actions import CLAIM, action_name, parse_action
@@ -28,24 +28,42 @@ from .line import Follow, best_line
 from .proof import INF, Prover, signed_value, world_list
 
 if TYPE_CHECKING:
-    from ..service.contract import Frame, View
+    from ..service.contract import (
+        AttemptState,
+        AttemptStatus,
+        Earlier,
+        Frame,
+        PuzzleLine,
+        PuzzleMoveAnswer,
+        PuzzleRight,
+        PuzzleSolutionAnswer,
+        PuzzleState,
+        PuzzleWorld,
+        PuzzleWrong,
+        Refutation,
+        SolutionLine,
+        View,
+    )
 
-PLAYING, SOLVED, FAILED, SHOWN = "playing", "solved", "failed", "shown"
+PLAYING: Final = "playing"
+SOLVED: Final = "solved"
+FAILED: Final = "failed"
+SHOWN: Final = "shown"
 
 
-def world_json(world: Deal) -> dict[str, Any]:
+def world_json(world: Deal) -> PuzzleWorld:
     """A world as the page is shown it once the attempt is over: both hands and the face-down talon."""
     return {
-        "hands": [names(world.hands[0]), names(world.hands[1])],
+        "hands": (names(world.hands[0]), names(world.hands[1])),
         "talon": [CARD_NAMES[c] for c in world.talon[world.talon_pos :]],
     }
 
 
-def seated(deal: Deal, actions: tuple[int, ...] | list[int]) -> list[dict[str, Any]]:
+def seated(deal: Deal, actions: tuple[int, ...] | list[int]) -> PuzzleLine:
     """Actions played from ``deal`` as ``[{seat, action}]`` (a claim is the valid claimer's, the rest the seat on
     turn's)."""
     deal = deal.clone()
-    steps = []
+    steps: PuzzleLine = []
     for action in actions:
         seat = deal.to_act
         if action == CLAIM:
@@ -57,7 +75,7 @@ def seated(deal: Deal, actions: tuple[int, ...] | list[int]) -> list[dict[str, A
     return steps
 
 
-def _line_json(line: list[tuple[int, int]]) -> list[dict[str, Any]]:
+def _line_json(line: list[tuple[int, int]]) -> PuzzleLine:
     return [{"seat": seat, "action": action_name(action)} for seat, action in line]
 
 
@@ -71,7 +89,7 @@ class Session:
         self.seat = puzzle.side
         self.shown = puzzle.kind == "double_dummy"
         self.follow = Follow(match, self.seat, world_list(match.deal, self.seat, puzzle.kind), Prover(self.seat))
-        self.status = PLAYING
+        self.status: AttemptStatus = PLAYING
         self.moves = 0
         #: How far play has followed the stored line (None: it left it).
         self.on_line: int | None = 0
@@ -87,7 +105,7 @@ class Session:
         v["talon_shown"] = [CARD_NAMES[c] for c in deal.talon[deal.talon_pos :]] if shown else None
         return v
 
-    def state(self) -> dict[str, Any]:
+    def state(self) -> AttemptState:
         deal = self.follow.deal
         return {
             "state": self.status,
@@ -98,7 +116,7 @@ class Session:
 
     # ------------------------------------------------------------------ moves
 
-    def move(self, text: Any) -> dict[str, Any]:
+    def move(self, text: Any) -> PuzzleMoveAnswer:
         """The player's action for the side: the answer to ``puzzle_move`` (see docs/protocol.md).
 
         Raises :class:`GameOverError` once the attempt is over, :class:`BadActionError` for a text that is no
@@ -155,7 +173,7 @@ class Session:
         events = self.follow.match.events[start:]
         return deal_frames(self.follow.deal, events, start, Observer(self.seat, self.shown), before)
 
-    def _play_on(self, action: int) -> dict[str, Any]:
+    def _play_on(self, action: int) -> PuzzleRight:
         before = self.view()
         start = len(self.follow.match.events)
         self._advance(action)
@@ -186,7 +204,7 @@ class Session:
             return line[self.on_line]
         return self.follow.reply()
 
-    def _refute(self, action: int) -> dict[str, Any]:
+    def _refute(self, action: int) -> PuzzleWrong:
         goal = self.puzzle.goal
         follow = self.follow
         worlds = follow.worlds
@@ -209,7 +227,7 @@ class Session:
             **self._answer(),
         }
 
-    def refutation(self, action: int, worlds: list[Deal], witness: int | None = None) -> dict[str, Any]:
+    def refutation(self, action: int, worlds: list[Deal], witness: int | None = None) -> Refutation:
         """The world (of ``worlds``, or ``worlds[witness]``) in which the side's ``action`` does worst, and the play
         there to the end with every card known: ``{world, line, value}``."""
         prover = self.follow.prover
@@ -239,14 +257,14 @@ class Session:
 
     # ------------------------------------------------------------------ the solution
 
-    def solution(self) -> dict[str, Any]:
+    def solution(self) -> PuzzleSolutionAnswer:
         """The stored solution as lines with values; gives the attempt up if it was still going on."""
         if self.status == PLAYING:
             self.status = SHOWN
         puzzle = self.puzzle
         start = self.start
         listed = world_list(start, self.seat, puzzle.kind)
-        lines: list[dict[str, Any]] = [
+        lines: list[SolutionLine] = [
             {
                 "action": action_name(puzzle.line[0]),
                 "value": puzzle.goal,
@@ -271,7 +289,7 @@ class Session:
             **self._answer(),
         }
 
-    def _answer(self) -> dict[str, Any]:
+    def _answer(self) -> PuzzleState:
         return {**self.state(), "view": self.view()}
 
 
@@ -280,7 +298,7 @@ class Session:
 MOST_MOVES = 24
 
 
-def replayed(puzzle: Puzzle, moves: list[Any]) -> dict[str, Any]:
+def replayed(puzzle: Puzzle, moves: list[Any]) -> Earlier:
     """How an attempt at ``puzzle`` cut short by a reload stood (docs/puzzles.md, "A reload"): ``moves``, the side's
     actions as the page sent them, are replayed in a session of their own and judged as :meth:`Session.move`
     judges them. The answer is ``{state, moves}``: ``playing`` (every move correct and the deal not over),
@@ -296,4 +314,6 @@ def replayed(puzzle: Puzzle, moves: list[Any]) -> dict[str, Any]:
     session = Session(puzzle)
     for text in moves:
         session.replay(text)
-    return {"state": session.status, "moves": session.moves}
+    status = session.status
+    assert status != SHOWN  # replaying never shows the solution
+    return {"state": status, "moves": session.moves}

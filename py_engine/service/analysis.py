@@ -23,7 +23,7 @@ refuses one).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ..core.actions import action_name, parse_action
 from ..core.cards import SUITS
@@ -38,6 +38,7 @@ from .review import snapshot
 
 if TYPE_CHECKING:
     from ..ai import OpenCards
+    from .contract import BoardAbout, BoardNode, BoardPosition, DealResult, Evaluation, GameEvent, MarriageOffer
 
 #: The most nodes one board keeps (the deal's own moves and every variation's).
 MAX_NODES = 2000
@@ -68,8 +69,8 @@ class Node:
     valid: bool | None = None
     points: int | None = None
 
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
+    def to_json(self) -> BoardNode:
+        out: BoardNode = {
             "id": self.id,
             "parent": self.parent,
             "seat": None if self.move is None else self.move[0],
@@ -102,7 +103,7 @@ class Board:
         )
         self.nodes: dict[int, Node] = {0: Node(0, None, None, True, 0)}
         self._next_id = 1
-        self._evaluations: dict[tuple[Any, ...], dict[str, Any]] = {}
+        self._evaluations: dict[tuple[Any, ...], Evaluation] = {}
         self._open_cards: dict[int, OpenCards] = {}
         node = 0
         for move in deal.actions:
@@ -193,19 +194,20 @@ class Board:
         self._evaluations = {k: v for k, v in self._evaluations.items() if k[0] in self.nodes}
         return node.parent
 
-    def tree(self) -> list[dict[str, Any]]:
+    def tree(self) -> list[BoardNode]:
         return [node.to_json() for node in self.nodes.values()]
 
     # ---------------------------------------------------------------- positions
 
-    def position(self, node_id: int) -> dict[str, Any]:
+    def position(self, node_id: int) -> BoardPosition:
         """The position at the node: every card, the move into it, the options there, the result if over."""
         node = self.node(node_id)
         match = links.replay(self.deal)
         path = self.path(node_id)
         for seat, action in path[:-1]:
             match.act(seat, action)
-        events = [e.to_json() for e in match.act(*path[-1])] if path else []
+        # The core writes its events as plain JSON, every card shown (the contract's GameEvent).
+        events = cast("list[GameEvent]", [e.to_json() for e in match.act(*path[-1])] if path else [])
         deal = match.deal
         main_child = next((c for c in node.children if self.nodes[c].main), None)
         return {
@@ -218,10 +220,10 @@ class Board:
             "to_act": None if deal.over else deal.to_act,
             "played": None if main_child is None else self.nodes[main_child].to_json()["action"],
             "over": deal.over,
-            "result": deal.result.to_dict() if deal.result is not None else None,
+            "result": cast("DealResult", deal.result.to_dict()) if deal.result is not None else None,
         }
 
-    def about(self) -> dict[str, Any]:
+    def about(self) -> BoardAbout:
         """What stays the same on the whole board: the rules, the trump suit, the marriages' values, the context."""
         match = links.replay(self.deal)
         deal = match.deal
@@ -230,8 +232,10 @@ class Board:
             "dealer": self.deal.dealer,
             "seat": self.deal.seat,
             "trump_suit": SUITS[deal.trump],
-            "marriage_offers": {SUITS[suit]: marriage_offer(suit, deal.trump) for suit in range(len(SUITS))},
-            "scores": list(self.deal.scores),
+            "marriage_offers": {
+                SUITS[suit]: cast("MarriageOffer", marriage_offer(suit, deal.trump)) for suit in range(len(SUITS))
+            },
+            "scores": self.deal.scores,
             "carry": self.deal.carry,
             "moves": len(self.deal.actions),
         }
@@ -240,7 +244,7 @@ class Board:
 
     def evaluate(
         self, node_id: int, all_cards: bool, budget_ms: int | None, iterations: int | None, seed: int
-    ) -> dict[str, Any]:
+    ) -> Evaluation:
         """The options of the seat to move at the node, best first, valued for that seat.
 
         ``all_cards`` False: from what the seat knew there (as the review); True: every card known.
@@ -258,7 +262,7 @@ class Board:
         deal = match.deal
         from .. import ai  # imported on first use (the protocol's lazy modules)
 
-        answer: dict[str, Any] = {"node": node_id, "all_cards": all_cards, "seat": None, "ranking": [], "exact": True}
+        answer: Evaluation = {"node": node_id, "all_cards": all_cards, "seat": None, "ranking": [], "exact": True}
         if deal.over or len(match.legal(deal.to_act)) < 2:
             self._evaluations[key] = answer
             return answer

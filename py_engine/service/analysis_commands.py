@@ -15,7 +15,16 @@ from .analysis import Board
 from .requests import MAX_ITERATIONS, MAX_REVIEW_MS, MS, ProtocolError, arg, find, positive
 
 if TYPE_CHECKING:
-    from .protocol import Engine
+    from .contract import (
+        BoardAnswer,
+        BoardChanged,
+        EvaluationAnswer,
+        LinkAnswer,
+        LinkOpenAnswer,
+        Nothing,
+        PositionAnswer,
+    )
+    from .protocol import Answer, Engine
     from .table import Table
 
 #: How many boards one engine keeps at most (a page opens one at a time; the oldest goes first).
@@ -46,7 +55,7 @@ def _seat(req: dict[str, Any]) -> int:
     return int(seat)
 
 
-def _opened(engine: Engine, board: Board) -> dict[str, Any]:
+def _opened(engine: Engine, board: Board) -> BoardAnswer:
     while len(engine.boards) >= MAX_BOARDS:
         del engine.boards[next(iter(engine.boards))]
     handle = engine.new_handle("b")
@@ -54,7 +63,7 @@ def _opened(engine: Engine, board: Board) -> dict[str, Any]:
     return {"board": handle, **board.about(), "tree": board.tree(), "position": board.position(board.start)}
 
 
-def analysis_open(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
+def analysis_open(engine: Engine, req: dict[str, Any]) -> BoardAnswer:
     if req.get("puzzle") is not None:
         return _opened(engine, Board(_puzzle_link(engine, req)))
     table, index = _deal_of(engine, req)
@@ -77,14 +86,14 @@ def _puzzle_link(engine: Engine, req: dict[str, Any]) -> links.DealLink:
     return links.deal_link(match, 0, step=len(puzzle.position.actions), seat=puzzle.side)
 
 
-def link_open(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
+def link_open(engine: Engine, req: dict[str, Any]) -> LinkOpenAnswer:
     link = links.decode(arg(req, "link", str))
     if isinstance(link, links.PuzzleLink):
         return {"kind": "puzzle", "puzzle": link.id}
     return {"kind": "deal", **_opened(engine, Board(link))}
 
 
-def link_make(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
+def link_make(engine: Engine, req: dict[str, Any]) -> LinkAnswer:
     link: links.Link
     if req.get("board") is not None:
         board = _board(engine, req)
@@ -108,12 +117,12 @@ def _puzzle_id(req: dict[str, Any]) -> str:
     return puzzle_id
 
 
-def analysis_show(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
+def analysis_show(engine: Engine, req: dict[str, Any]) -> PositionAnswer:
     board = _board(engine, req)
     return {"position": board.position(_node(board, req))}
 
 
-def analysis_play(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
+def analysis_play(engine: Engine, req: dict[str, Any]) -> BoardChanged:
     board = _board(engine, req)
     node = board.play(_node(board, req), _seat(req) if "seat" in req else _to_act(board, req), arg(req, "action", str))
     return {"node": node, "tree": board.tree(), "position": board.position(node)}
@@ -126,13 +135,13 @@ def _to_act(board: Board, req: dict[str, Any]) -> int:
     return int(seat)
 
 
-def analysis_remove(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
+def analysis_remove(engine: Engine, req: dict[str, Any]) -> BoardChanged:
     board = _board(engine, req)
     node = board.remove(_node(board, req))
     return {"node": node, "tree": board.tree(), "position": board.position(node)}
 
 
-def analysis_evaluate(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
+def analysis_evaluate(engine: Engine, req: dict[str, Any]) -> EvaluationAnswer:
     board = _board(engine, req)
     node = _node(board, req)
     all_cards = arg(req, "all_cards", bool, False)
@@ -142,13 +151,13 @@ def analysis_evaluate(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
     return {"evaluation": board.evaluate(node, all_cards, budget, iterations, seed)}
 
 
-def analysis_close(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
+def analysis_close(engine: Engine, req: dict[str, Any]) -> Nothing:
     _board(engine, req)
     del engine.boards[req["board"]]
     return {}
 
 
-HANDLERS: dict[str, Callable[[Engine, dict[str, Any]], dict[str, Any]]] = {
+HANDLERS: dict[str, Callable[[Engine, dict[str, Any]], Answer]] = {
     "analysis_open": analysis_open,
     "analysis_show": analysis_show,
     "analysis_play": analysis_play,

@@ -691,10 +691,10 @@ class BoardPosition(TypedDict):
     result: DealResult | None
 
 
-class BoardAnswer(TypedDict):
-    """An analysis board as it opens (analysis_open, link_open)."""
+class BoardAbout(TypedDict):
+    """What stays the same on a whole analysis board: the rules, the trump suit, the marriages' values, the context
+    (py_engine/service/analysis.py Board.about)."""
 
-    board: str
     rules: RuleSet
     dealer: Seat
     seat: Seat
@@ -704,6 +704,12 @@ class BoardAnswer(TypedDict):
     scores: Scores
     carry: int
     moves: int
+
+
+class BoardAnswer(BoardAbout):
+    """An analysis board as it opens (analysis_open, link_open)."""
+
+    board: str
     tree: list[BoardNode]
     position: BoardPosition
 
@@ -807,13 +813,24 @@ class PuzzleList(TypedDict):
     bands: list[Band]
 
 
-class PuzzleState(TypedDict):
-    """An attempt's state (py_engine/puzzles/solving.py Session.state) and the side's view."""
+AttemptStatus: TypeAlias = Literal["playing", "solved", "failed", "shown"]
+"""Where an attempt at a puzzle stands: being solved, solved, failed, or given up for the solution."""
 
-    state: Literal["playing", "solved", "failed", "shown"]
+
+class AttemptState(TypedDict):
+    """An attempt's state (py_engine/puzzles/solving.py Session.state)."""
+
+    state: AttemptStatus
     to_move: bool
+    """The side is to act."""
     moves: int
+    """The side's moves so far."""
     goal: int
+
+
+class PuzzleState(AttemptState):
+    """An attempt's state and the side's view."""
+
     view: View
 
 
@@ -860,13 +877,25 @@ class Refutation(TypedDict):
     value: int
 
 
-class PuzzleMoveAnswer(PuzzleState):
-    """puzzle_move's answer."""
+class PuzzleRight(PuzzleState):
+    """puzzle_move's answer to a correct move: the frames up to the side's next move (or the deal's end)."""
 
-    correct: bool
+    correct: Literal[True]
     frames: list[Frame]
-    loss: NotRequired[int]
-    refutation: NotRequired[Refutation]
+
+
+class PuzzleWrong(PuzzleState):
+    """puzzle_move's answer to a wrong move: the game points it gives away against the goal, and its refutation."""
+
+    correct: Literal[False]
+    frames: list[Frame]
+    """The wrong move's only: the refutation shows the rest."""
+    loss: int
+    refutation: Refutation
+
+
+PuzzleMoveAnswer: TypeAlias = PuzzleRight | PuzzleWrong
+"""puzzle_move's answer, by whether the move was correct."""
 
 
 class SolutionLine(TypedDict):

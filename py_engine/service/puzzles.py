@@ -33,7 +33,20 @@ from ..puzzles.solving import Session, replayed
 from .requests import ProtocolError, arg, find
 
 if TYPE_CHECKING:
-    from .protocol import Engine
+    from .contract import (
+        Nothing,
+        PuzzleAnswer,
+        PuzzleDaily,
+        PuzzleList,
+        PuzzleMoveAnswer,
+        PuzzleProgress,
+        PuzzleProgressAnswer,
+        PuzzleRated,
+        PuzzleRecordAnswer,
+        PuzzleResumeAnswer,
+        PuzzleSolutionAnswer,
+    )
+    from .protocol import Answer, Engine
 
 
 def _puzzle(req: dict[str, Any], name: str = "puzzle_id") -> Puzzle:
@@ -55,7 +68,7 @@ def _choice(req: dict[str, Any], name: str, choices: tuple[str, ...]) -> str | N
     return value
 
 
-def puzzle_list(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
+def puzzle_list(engine: Engine, req: dict[str, Any]) -> PuzzleList:
     preset = _choice(req, "preset", PRESET_IDS)
     theme = _choice(req, "theme", THEMES)
     kind = _choice(req, "kind", KINDS)
@@ -76,7 +89,7 @@ def puzzle_list(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def puzzle_open(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
+def puzzle_open(engine: Engine, req: dict[str, Any]) -> PuzzleAnswer:
     puzzle = _puzzle(req)
     held = _progress(req) if req.get("progress") is not None else None
     answer = _opened(engine, puzzle)
@@ -85,14 +98,23 @@ def puzzle_open(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
     return answer
 
 
-def _opened(engine: Engine, puzzle: Puzzle) -> dict[str, Any]:
+def _opened(engine: Engine, puzzle: Puzzle) -> PuzzleAnswer:
     session = Session(puzzle)
     handle = engine.new_handle("p")
     engine.puzzles[handle] = session
-    return {"puzzle": handle, "entry": puzzle.entry(), **session.state(), "view": session.view()}
+    state = session.state()
+    return {
+        "puzzle": handle,
+        "entry": puzzle.entry(),
+        "state": state["state"],
+        "to_move": state["to_move"],
+        "moves": state["moves"],
+        "goal": state["goal"],
+        "view": session.view(),
+    }
 
 
-def puzzle_resume(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
+def puzzle_resume(engine: Engine, req: dict[str, Any]) -> PuzzleResumeAnswer:
     """The attempt that was on the page's table before a reload, checked, and opened again at its position.
 
     ``moves`` are the side's moves sent in it whose result the page has not recorded: the engine judges them
@@ -114,23 +136,23 @@ def puzzle_resume(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
         earlier = replayed(puzzle, moves)
     except EngineError as e:
         raise ProtocolError("bad_request", f"the attempt's moves do not replay: {e}") from None
-    answer = {**_opened(engine, puzzle), "daily": daily, "earlier": earlier}
+    answer: PuzzleResumeAnswer = {**_opened(engine, puzzle), "daily": daily, "earlier": earlier}
     if held is not None:
         # The earlier attempt, if it was over, is recorded first: the new one is then never the first.
         answer["first"] = earlier["state"] == "playing" and progress.is_first_attempt(held, puzzle.id)
     return answer
 
 
-def puzzle_move(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
+def puzzle_move(engine: Engine, req: dict[str, Any]) -> PuzzleMoveAnswer:
     session = _session(engine, req)
     return session.move(arg(req, "action", str))
 
 
-def puzzle_solution(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
+def puzzle_solution(engine: Engine, req: dict[str, Any]) -> PuzzleSolutionAnswer:
     return _session(engine, req).solution()
 
 
-def puzzle_close(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
+def puzzle_close(engine: Engine, req: dict[str, Any]) -> Nothing:
     _session(engine, req)
     del engine.puzzles[req["puzzle"]]
     return {}
@@ -146,7 +168,7 @@ def _date(value: Any, name: str) -> str:
     return value
 
 
-def puzzle_daily(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
+def puzzle_daily(engine: Engine, req: dict[str, Any]) -> PuzzleDaily:
     date = _date(arg(req, "date", str, what="a date YYYY-MM-DD"), "date")
     preset = _choice(req, "preset", PRESET_IDS)
     puzzle = catalogue.by_id()[daily_for(date, catalogue.builtin(), preset)]
@@ -167,7 +189,7 @@ def _count(req: dict[str, Any], name: str) -> int:
     return value
 
 
-def puzzle_rate(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
+def puzzle_rate(engine: Engine, req: dict[str, Any]) -> PuzzleRated:
     puzzle = _puzzle(req)
     solved = arg(req, "solved", bool)
     daily = arg(req, "daily", dict, None)
@@ -202,11 +224,11 @@ def _rated(
     streak: int,
     best: int,
     daily: tuple[str, str | None, int] | None,
-) -> dict[str, Any]:
+) -> PuzzleRated:
     """The rating's answer to an attempt: the player's numbers after it, and the run of days if ``daily``."""
     streak, best = streak_after(streak, best, solved)
     new_rating, new_deviation, new_volatility = rate(rating, deviation, puzzle.difficulty, solved, volatility)
-    answer: dict[str, Any] = {
+    answer: PuzzleRated = {
         "rating": round(new_rating, 1),
         "deviation": round(new_deviation, 1),
         "volatility": round(new_volatility, 6),
@@ -221,7 +243,7 @@ def _rated(
     return answer
 
 
-def _progress(req: dict[str, Any]) -> dict[str, Any]:
+def _progress(req: dict[str, Any]) -> PuzzleProgress:
     if "progress" not in req:
         raise ProtocolError("bad_request", "missing argument 'progress'")
     try:
@@ -239,7 +261,7 @@ def _check_daily(puzzle: Puzzle, date: str) -> None:
         raise ProtocolError("bad_request", f"{puzzle.id!r} is not the daily puzzle of {date}")
 
 
-def puzzle_record(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
+def puzzle_record(engine: Engine, req: dict[str, Any]) -> PuzzleRecordAnswer:
     """An attempt is over: the player's progress after it (only a first attempt is rated; a daily puzzle's run
     of days counts once a day)."""
     puzzle = _puzzle(req)
@@ -271,12 +293,14 @@ def puzzle_record(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def puzzle_progress(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
+def puzzle_progress(engine: Engine, req: dict[str, Any]) -> PuzzleProgressAnswer:
     """What the puzzles screen shows of the player's progress on ``today``."""
     held = _progress(req)
     today = _date(arg(req, "today", str, what="a date YYYY-MM-DD"), "today")
     return {
-        "states": {puzzle_id: progress.puzzle_state(held, puzzle_id) for puzzle_id in held["puzzles"]},
+        "states": {
+            puzzle_id: "solved" if record["solved"] else "failed" for puzzle_id, record in held["puzzles"].items()
+        },
         "summary": progress.summary(held),
         "daily_run": progress.daily_run(held, today),
         "daily_today": held["daily"]["days"].get(today),
@@ -284,7 +308,7 @@ def puzzle_progress(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
 
 
 #: The commands by name, each taking the engine and the request.
-HANDLERS: dict[str, Callable[[Engine, dict[str, Any]], dict[str, Any]]] = {
+HANDLERS: dict[str, Callable[[Engine, dict[str, Any]], Answer]] = {
     "puzzle_list": puzzle_list,
     "puzzle_open": puzzle_open,
     "puzzle_resume": puzzle_resume,

@@ -20,7 +20,7 @@ from .record import load_record
 from .requests import MAX_REVIEW_MS
 
 if TYPE_CHECKING:
-    from .contract import Review
+    from .contract import Played, Review, Snapshot
 
 
 def undo(match: Match, seat: int) -> tuple[Match, int]:
@@ -47,17 +47,17 @@ def undo(match: Match, seat: int) -> tuple[Match, int]:
     raise IllegalActionError(f"seat {seat} has no action to take back")
 
 
-def snapshot(deal: Deal) -> dict[str, Any]:
+def snapshot(deal: Deal) -> Snapshot:
     """The whole state, every card shown (only ever built for finished deals)."""
-    trick = [{"seat": deal.leader, "card": CARD_NAMES[deal.lead]}] if deal.lead >= 0 else []
+    trick: list[Played] = [{"seat": deal.leader, "card": CARD_NAMES[deal.lead]}] if deal.lead >= 0 else []
     return {
-        "hands": [names(deal.hands[0]), names(deal.hands[1])],
+        "hands": (names(deal.hands[0]), names(deal.hands[1])),
         "talon": [CARD_NAMES[c] for c in deal.talon[deal.talon_pos :]],
         "trump_card": CARD_NAMES[deal.upcard] if deal.upcard >= 0 else None,
         "closed_by": deal.closed_by if deal.closed_by >= 0 else None,
         "trick": trick,
-        "points": [deal.total(0), deal.total(1)],
-        "tricks": list(deal.tricks),
+        "points": (deal.total(0), deal.total(1)),
+        "tricks": (deal.tricks[0], deal.tricks[1]),
         "marriages": [{"seat": s, "suit": SUITS[suit], "points": v} for s, suit, v in deal.marriages],
         "to_act": deal.to_act if deal.result is None else None,
     }

@@ -40,7 +40,7 @@ import { clone, dom, params, state, TEST } from "./state.js";
 
 /** @import { EngineClient, EngineError } from "../engine/engine-client.js" */
 /**
- * @import { Card, PuzzleAnswer, PuzzleEntry, PuzzleMoveAnswer, PuzzleRated, PuzzleRecordAnswer, PuzzleSolution,
+ * @import { Card, PuzzleAnswer, PuzzleEntry, PuzzleRated, PuzzleRecordAnswer, PuzzleSolution, Refutation,
  *   Seating } from "../../types/engine.js"
  */
 /** @import { StoredAttempt } from "../platform/puzzle-progress.js" */
@@ -59,7 +59,7 @@ import { clone, dom, params, state, TEST } from "./state.js";
  *   moves: number,
  *   loss: number | null,
  *   wrong: string | null,
- *   refutation: PuzzleMoveAnswer["refutation"] | null,
+ *   refutation: Refutation | null,
  *   solution: PuzzleSolution | null,
  *   rated: PuzzleRated | null,
  *   first: boolean,
