@@ -34,13 +34,14 @@ import copy
 import math
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from ..core.rules import PRESETS
 from .requests import ProtocolError, arg
 
 if TYPE_CHECKING:
-    from .protocol import Engine
+    from .contract import CurrentGame, GameStats, RatingPoint, StatsAnswer, StatsBucket, StatsChanged
+    from .protocol import Answer, Engine
 
 SCHEMA = 2
 START_RATING = 1200
@@ -61,7 +62,7 @@ _WORD = re.compile(r"[a-z0-9_]{1,40}")
 _DEAL_KEY = re.compile(r"\d{1,6}\.\d{1,6}")
 
 
-def empty_stats(now: float) -> dict[str, Any]:
+def empty_stats(now: float) -> GameStats:
     return {
         "schema": SCHEMA,
         "since": now,
@@ -73,7 +74,7 @@ def empty_stats(now: float) -> dict[str, Any]:
     }
 
 
-def empty_bucket(preset: str, custom: bool, level: int) -> dict[str, Any]:
+def empty_bucket(preset: str, custom: bool, level: int) -> StatsBucket:
     return {
         "preset": preset,
         "custom": custom,
@@ -190,7 +191,7 @@ def _is_current(c: Any) -> bool:
     )
 
 
-def check_stats(data: Any) -> dict[str, Any]:
+def check_stats(data: Any) -> GameStats:
     """``data`` if it is well-formed statistics of schema 2, else a ``bad_request`` naming what is wrong."""
     if not isinstance(data, dict):
         raise _bad("not an object")
@@ -213,20 +214,20 @@ def check_stats(data: Any) -> dict[str, Any]:
         _check_bucket(key, bucket)
     if "current" not in data or (data["current"] is not None and not _is_current(data["current"])):
         raise _bad("current is damaged")
-    return data
+    return cast("GameStats", data)
 
 
 # ----------------------------------------------------------------- recording
 
 
-def begin(stats: dict[str, Any], counted: bool) -> dict[str, Any]:
+def begin(stats: GameStats, counted: bool) -> GameStats:
     """The statistics with a new game begun (``counted`` false: one that does not count, e.g. the tutorial)."""
     return {**stats, "current": {"recorded": [], "counted": counted}}
 
 
-def mark_assisted(stats: dict[str, Any]) -> dict[str, Any]:
+def mark_assisted(stats: GameStats) -> GameStats:
     """The statistics with the game in play marked assisted (an undo or a hint): its matches are not rated."""
-    current = stats["current"] or {"recorded": [], "counted": True}
+    current: CurrentGame = stats["current"] or {"recorded": [], "counted": True}
     if current.get("assisted"):
         return stats
     return {**stats, "current": {**current, "assisted": True}}
@@ -237,12 +238,16 @@ def deal_key(view: dict[str, Any]) -> str:
     return f"{view['match']['match_number']}.{view['match']['deal_number']}"
 
 
-def record(stats: dict[str, Any], view: dict[str, Any], level: int, now: float) -> dict[str, Any]:
-    """Count the finished deal (and match) ``view`` shows, once: the statistics after it, or ``stats`` itself."""
+def record(stats: GameStats, view: dict[str, Any], level: int, now: float) -> GameStats:
+    """Count the finished deal (and match) ``view`` shows, once: the statistics after it, or ``stats`` itself.
+
+    ``view`` is a view the page received and sends back: only the fields a record reads are checked
+    (:func:`_check_view`), so it stays open JSON here.
+    """
     result = view.get("deal_result")
     if not result:
         return stats
-    current = stats["current"] or {"recorded": [], "counted": True}
+    current: CurrentGame = stats["current"] or {"recorded": [], "counted": True}
     key = deal_key(view)
     if key in current["recorded"]:
         return stats
@@ -260,7 +265,7 @@ def record(stats: dict[str, Any], view: dict[str, Any], level: int, now: float) 
     if winner is None:
         b["deals"]["none"] += 1
     else:
-        side = "won" if winner == me else "lost"
+        side: Literal["won", "lost"] = "won" if winner == me else "lost"
         b["deals"][side] += 1
         b["points"][side] += result["game_points"]
         basis = result.get("basis")
@@ -282,7 +287,7 @@ def record(stats: dict[str, Any], view: dict[str, Any], level: int, now: float) 
             return after
         after["rating"] = rated_after(after["rating"], level, won)
         after["rated"] += 1
-        point = {"t": now, "rating": after["rating"], "level": level, "won": won}
+        point: RatingPoint = {"t": now, "rating": after["rating"], "level": level, "won": won}
         after["history"] = [*after["history"], point][-HISTORY_LIMIT:]
     return after
 
@@ -290,7 +295,7 @@ def record(stats: dict[str, Any], view: dict[str, Any], level: int, now: float) 
 # ------------------------------------------------------------------ requests
 
 
-def _stats(req: dict[str, Any]) -> dict[str, Any]:
+def _stats(req: dict[str, Any]) -> GameStats:
     if "stats" not in req:
         raise ProtocolError("bad_request", "missing argument 'stats'")
     return check_stats(req["stats"])
@@ -340,18 +345,18 @@ def _check_view(view: Any) -> dict[str, Any]:
     return view
 
 
-def stats_begin(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
+def stats_begin(engine: Engine, req: dict[str, Any]) -> StatsAnswer:
     stats = _stats(req)
     return {"stats": begin(stats, arg(req, "counted", bool, True))}
 
 
-def stats_assisted(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
+def stats_assisted(engine: Engine, req: dict[str, Any]) -> StatsChanged:
     stats = _stats(req)
     after = mark_assisted(stats) if _mode(req) == COUNTED_MODE else stats
     return {"stats": after, "changed": after is not stats}
 
 
-def stats_record(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
+def stats_record(engine: Engine, req: dict[str, Any]) -> StatsChanged:
     stats = _stats(req)
     view = _check_view(arg(req, "view", dict, what="a view"))
     level = arg(req, "level", int, what="a level 0-5")
@@ -365,7 +370,7 @@ def stats_record(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
 
 
 #: The commands by name, each taking the engine and the request.
-HANDLERS: dict[str, Callable[[Engine, dict[str, Any]], dict[str, Any]]] = {
+HANDLERS: dict[str, Callable[[Engine, dict[str, Any]], Answer]] = {
     "stats_begin": stats_begin,
     "stats_assisted": stats_assisted,
     "stats_record": stats_record,

@@ -12,7 +12,7 @@ import json
 import random
 from collections import Counter
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ..online.messages import request_now
 from ..online.peer_commands import identity_signer
@@ -23,7 +23,19 @@ from .offer import LANGUAGES, Filters, Lobby, OfferError, listing_json, open_tab
 from .rating import pool_of, rating_of
 
 if TYPE_CHECKING:
-    from ..protocol import Engine
+    from ..contract import (
+        JoinRefusal,
+        LobbyAnswer,
+        LobbyClosed,
+        LobbyOffer,
+        LobbyOpened,
+        LobbyQuick,
+        LobbyRating,
+        LobbyRead,
+        LobbyRenewed,
+        LobbyRequest,
+    )
+    from ..protocol import Answer, Engine
 
 #: The most offers one ``lobby_read`` reads (the page reads the relays' newest first).
 READ_MAX = 500
@@ -51,7 +63,7 @@ def _checked(engine: Engine) -> Checked:
     return engine.lobby_state.setdefault("checked", Checked())  # type: ignore[no-any-return]
 
 
-def rating(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
+def rating(engine: Engine, req: dict[str, Any]) -> LobbyRating:
     """A player's rating for some rules from its own signed results, each one counted or refused in words."""
     now = request_now(req)
     identity = _identity(req)
@@ -61,7 +73,7 @@ def rating(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
     return {"pool": pool, "rating": found.rating, "games": found.games, "refused": list(history.refused)}
 
 
-def open_(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
+def open_(engine: Engine, req: dict[str, Any]) -> LobbyOpened:
     """A new table: its handle and its signed offer (text) to publish."""
     now = request_now(req)
     identity = _identity(req)
@@ -79,13 +91,13 @@ def open_(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
     return {"table": handle, **_published(engine.openings[handle], sign)}
 
 
-def _published(opening: Opening, sign: Callable[[bytes], str]) -> dict[str, Any]:
+def _published(opening: Opening, sign: Callable[[bytes], str]) -> LobbyOffer:
     o = opening.offer
     text = json.dumps(signed(o, sign), separators=(",", ":"))
     return {"offer": text, "id": o.table, "pool": o.pool, "rating": o.claimed.rating, "games": o.claimed.games}
 
 
-def renew(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
+def renew(engine: Engine, req: dict[str, Any]) -> LobbyRenewed:
     """The table's offer again, renewed (the page publishes it every minute while the table is open)."""
     opening = find(req, "table", engine.openings)
     now = request_now(req)
@@ -93,17 +105,18 @@ def renew(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
     return {**_published(opening, _own_signer(req, opening.offer.identity)), "expires": opening.offer.expires}
 
 
-def answer(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
+def answer(engine: Engine, req: dict[str, Any]) -> LobbyAnswer:
     """A request to join the table: ``joined`` (the one who gets it) or ``refused`` (in words, for that joiner)."""
     opening = find(req, "table", engine.openings)
     try:
         joiner = opening.answer(req.get("request"), request_now(req))
     except OfferError as e:
-        return {"refused": {"what": e.what, "message": str(e)}}
+        # A join is refused as taken, closed, expired, forged, blocked, flood or malformed (lobby/join.py).
+        return {"refused": cast("JoinRefusal", {"what": e.what, "message": str(e)})}
     return {"joined": {"identity": joiner.identity, "name": joiner.name}}
 
 
-def close(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
+def close(engine: Engine, req: dict[str, Any]) -> LobbyClosed:
     """The table is cancelled or its page goes: later requests are told it closed."""
     opening = find(req, "table", engine.openings)
     opening.cancelled = True
@@ -142,7 +155,7 @@ def _lobby(engine: Engine, req: dict[str, Any]) -> Lobby:
     return lobby
 
 
-def read(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
+def read(engine: Engine, req: dict[str, Any]) -> LobbyRead:
     """Reads offers from the relays (``[{text, sender}]``, newest first) into this page's lobby; answers the
     tables the filters admit and how many offers were refused, by reason."""
     now = request_now(req)
@@ -168,7 +181,7 @@ def read(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
     return {"tables": listing_json(tables, now), "refused": {k: v for k, v in sorted(refused.items()) if v}}
 
 
-def quick(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
+def quick(engine: Engine, req: dict[str, Any]) -> LobbyQuick:
     """Quick game's pick among the tables read: one of these rules for a player of ``rating``, or null."""
     now = request_now(req)
     lobby = _lobby(engine, req)
@@ -177,7 +190,7 @@ def quick(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
     return {"table": None if best is None else best.to_json(now)}
 
 
-def request(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
+def request(engine: Engine, req: dict[str, Any]) -> LobbyRequest:
     """A signed request to join a table (its id), for the page to send to the table's opener."""
     identity = _identity(req)
     table = arg(req, "table_id", str)
@@ -185,7 +198,7 @@ def request(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
     return {"request": json.dumps(value, separators=(",", ":"))}
 
 
-COMMANDS: dict[str, Callable[[Engine, dict[str, Any]], dict[str, Any]]] = {
+COMMANDS: dict[str, Callable[[Engine, dict[str, Any]], Answer]] = {
     "lobby_rating": rating,
     "lobby_open": open_,
     "lobby_renew": renew,

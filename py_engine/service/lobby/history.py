@@ -11,10 +11,13 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...fairplay import p256
 from .certificate import CertificateError, SignedResult, Verifier, check, check_date, digest_of
+
+if TYPE_CHECKING:
+    from ..contract import RatingRefusal
 
 #: The most results of one history that are read.
 HISTORY_MAX = 50
@@ -53,7 +56,7 @@ class History:
     """The results of one player that count, and each refused one: ``{"index", "what", "message"}``."""
 
     results: tuple[SignedResult, ...]
-    refused: tuple[dict[str, Any], ...]
+    refused: tuple[RatingRefusal, ...]
 
 
 def check_history(
@@ -68,7 +71,7 @@ def check_history(
         return History((), ({"index": None, "what": "malformed", "message": "a history is a list of results"},))
     checked = cache if cache is not None else Checked()
     results: list[SignedResult] = []
-    refused: list[dict[str, Any]] = []
+    refused: list[RatingRefusal] = []
     matches: set[str] = set()
 
     def refuse(index: int | None, what: str, message: str) -> None:

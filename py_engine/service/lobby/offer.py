@@ -21,7 +21,7 @@ import hashlib
 import random
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...core.errors import EngineError
 from ...core.rules import Rules, rules_from_dict
@@ -32,6 +32,9 @@ from ..online.messages import NAME_MAX, is_time
 from .certificate import Verifier, digest_of
 from .history import Checked, History, check_history
 from .rating import RATED_GAMES, Rating, pool_of, rated, rating_of
+
+if TYPE_CHECKING:
+    from ..contract import LobbyTable
 
 FORMAT = "sixty-six/table-1"
 PREFIX = "sixty-six table 1\n"
@@ -192,7 +195,7 @@ class Listed:
     checked: bool
     refused_results: int
 
-    def to_json(self, now: int) -> dict[str, Any]:
+    def to_json(self, now: int) -> LobbyTable:
         o = self.offer
         return {
             "id": o.table,
@@ -296,5 +299,5 @@ class Lobby:
             del self.tables[table]
 
 
-def listing_json(tables: Iterable[Listed], now: int) -> list[dict[str, Any]]:
+def listing_json(tables: Iterable[Listed], now: int) -> list[LobbyTable]:
     return [t.to_json(now) for t in tables]

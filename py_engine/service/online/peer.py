@@ -32,7 +32,7 @@ import contextlib
 import hashlib
 import json
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ...core.actions import action_name, parse_action
 from ...core.cards import CARD_NAMES, cards_of
@@ -60,7 +60,7 @@ from .referee import Referee
 from .voice import Voice
 
 if TYPE_CHECKING:
-    from ..contract import View
+    from ..contract import PeerRoom, PeerStatus, View
 
 VERSION = 2
 #: A report: the reporting page's saved game (its secret for this match included) and the chat.
@@ -541,10 +541,12 @@ class PeerSession:
 
     # ---------------------------------------------------------------- status
 
-    def status(self) -> dict[str, Any]:
+    def status(self) -> PeerStatus:
         r = self.referee
         m = None if r is None else r.match
-        return {
+        # The ending, the result and the accusation are the session's own JSON (written by _end and the
+        # messages it checked); the contract names their shapes.
+        status = {
             "seat": self.seat,
             "playing": bool(r and r.playing),
             "legal": []
@@ -569,6 +571,7 @@ class PeerSession:
             "names": list(self.names),
             "match": self.match_id,
         }
+        return cast("PeerStatus", status)
 
     def shown_cards(self) -> list[str]:
         """The other's shown cards it still holds (the ones played since are on the table)."""
@@ -750,7 +753,7 @@ def _name(body: dict[str, Any]) -> str:
 
 def read_offer(
     text: Any, identities: tuple[str, str], verify: Callable[[str, bytes, str], bool] = p256.verify
-) -> dict[str, Any]:
+) -> PeerRoom:
     """The room a host's first message offers (its rules, its player's name, the match's id), checked: signed
     by the host's proven identity, and the first link of its coin; PeerError (in words) if it is not."""
     message = _envelope(text)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 import secrets
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ...core import events as ev
 from ...core.errors import EngineError
@@ -27,8 +27,20 @@ from .messages import CHAT_MAX, PeerError, request_now
 from .peer import PeerSession, read_offer
 
 if TYPE_CHECKING:
-    from ..contract import Frame, View
-    from ..protocol import Engine
+    from ..contract import (
+        ChatLine,
+        Frame,
+        Nothing,
+        PeerAnswer,
+        PeerOffer,
+        PeerOpened,
+        PeerReport,
+        PeerRoom,
+        PeerVerdict,
+        SavedAnswer,
+        View,
+    )
+    from ..protocol import Answer, Engine
 
 
 def signer(key: Any) -> Callable[[bytes], str]:
@@ -53,18 +65,23 @@ def _session(engine: Engine, req: dict[str, Any]) -> PeerSession:
     return find(req, "session", engine.peers)
 
 
-def _answer(engine: Engine, handle: str, sent: list[str], **extra: Any) -> dict[str, Any]:
+def _answer(engine: Engine, handle: str, sent: list[str]) -> PeerAnswer:
     """The answer after a command: what to send, this seat's view and status. Once both asked for a rematch, the
     session's handle goes on with the next match, and ``finished`` is the status the match before ended with."""
     session = engine.peers[handle]
+    finished = None
     if session.successor is not None:
-        extra["finished"] = session.status()
+        finished = session.status()
         session = engine.peers[handle] = session.successor
         sent = [*sent, *session.take()]
     status = session.status()
     view = seat_view(session, status["legal"])
     frames = _frames(session, view)
-    return {"send": sent, "view": view, "frames": frames, "status": status, "chat": list(session.chat), **extra}
+    chat = cast("list[ChatLine]", list(session.chat))  # lines checked by messages.chat_line, with seat and time
+    answer: PeerAnswer = {"send": sent, "view": view, "frames": frames, "status": status, "chat": chat}
+    if finished is not None:
+        answer["finished"] = finished
+    return answer
 
 
 def _frames(session: PeerSession, view: View | None) -> list[Frame]:
@@ -99,8 +116,8 @@ def seat_view(session: PeerSession, legal: list[str]) -> View | None:
     return shown
 
 
-def _intent(name: str) -> Callable[[Engine, dict[str, Any]], dict[str, Any]]:
-    def handler(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
+def _intent(name: str) -> Callable[[Engine, dict[str, Any]], PeerAnswer]:
+    def handler(engine: Engine, req: dict[str, Any]) -> PeerAnswer:
         session = _session(engine, req)
         now = request_now(req)
         try:
@@ -125,7 +142,9 @@ def _intent(name: str) -> Callable[[Engine, dict[str, Any]], dict[str, Any]]:
         save = name != "tick" or bool(sent) or session.now - session.saved_at >= TICK_SAVE_MS
         if save:
             session.saved_at = session.now
-        return {**_answer(engine, req["session"], sent), "save": save}
+        answer = _answer(engine, req["session"], sent)
+        answer["save"] = save
+        return answer
 
     return handler
 
@@ -137,14 +156,14 @@ def _identities(req: dict[str, Any]) -> tuple[str, str]:
     return identities[0], identities[1]
 
 
-def _offer(req: dict[str, Any]) -> dict[str, Any]:
+def _offer(req: dict[str, Any]) -> PeerRoom:
     try:
         return read_offer(req.get("offer"), _identities(req))
     except PeerError as e:
         raise ProtocolError("bad_request", str(e)) from None
 
 
-def offer(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
+def offer(engine: Engine, req: dict[str, Any]) -> PeerOffer:
     """The room a host's first message offers, for its guest to see before joining (no session is made)."""
     return {"room": _offer(req)}
 
@@ -155,7 +174,7 @@ TICK_SAVE_MS = 5_000
 MESSAGES_DROPPED_MAX = 1_000_000
 
 
-def open_session(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
+def open_session(engine: Engine, req: dict[str, Any]) -> PeerOpened:
     """Seat 0 opens a room with its rules; seat 1 joins with the room's offer (its rules and match id come
     from there)."""
     now = request_now(req)
@@ -185,44 +204,51 @@ def open_session(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
     return {"session": handle, **_answer(engine, handle, sent), "save": True}
 
 
-def receive(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
+def receive(engine: Engine, req: dict[str, Any]) -> PeerAnswer:
     session = _session(engine, req)
-    answer = session.receive(req.get("message"), request_now(req))
-    extra = {k: v for k, v in answer.items() if k != "send"}
-    return {**_answer(engine, req["session"], answer["send"], **extra), "save": True}
+    got = session.receive(req.get("message"), request_now(req))
+    answer = _answer(engine, req["session"], got["send"])
+    if "accepted" in got:
+        answer["accepted"] = got["accepted"]
+    if "refused" in got:
+        answer["refused"] = got["refused"]
+    answer["save"] = True
+    return answer
 
 
-def connection(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
+def connection(engine: Engine, req: dict[str, Any]) -> PeerAnswer:
     """The channel to the other page opened (``identity``: the one its browser proved) or was lost."""
     session = _session(engine, req)
     identity = req.get("identity")
     if identity is not None and identity != session.transcript.identities[session.other]:
         raise ProtocolError("not_the_player", "this browser is not the one this game is played with")
     sent = session.connection(arg(req, "up", bool), request_now(req))
-    return {**_answer(engine, req["session"], sent), "save": True}
+    answer = _answer(engine, req["session"], sent)
+    answer["save"] = True
+    return answer
 
 
-def show(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
+def show(engine: Engine, req: dict[str, Any]) -> PeerAnswer:
     _session(engine, req)
     return _answer(engine, req["session"], [])
 
 
-def report(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
+def report(engine: Engine, req: dict[str, Any]) -> PeerReport:
     return {"report": _session(engine, req).report()}
 
 
-def verify_report(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
+def verify_report(engine: Engine, req: dict[str, Any]) -> PeerVerdict:
     from .report import describe, verdict
 
     found = verdict(req.get("report"))
     return {"verdict": found, "words": describe(found)}
 
 
-def save(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
+def save(engine: Engine, req: dict[str, Any]) -> SavedAnswer:
     return {"saved": _session(engine, req).to_json()}
 
 
-def restore(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
+def restore(engine: Engine, req: dict[str, Any]) -> PeerOpened:
     now = request_now(req)
     sign = signer(req.get("key"))
     try:
@@ -235,13 +261,13 @@ def restore(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
     return {"session": handle, **_answer(engine, handle, sent)}
 
 
-def close(engine: Engine, req: dict[str, Any]) -> dict[str, Any]:
+def close(engine: Engine, req: dict[str, Any]) -> Nothing:
     _session(engine, req)
     del engine.peers[req["session"]]
     return {}
 
 
-HANDLERS: dict[str, Callable[[Engine, dict[str, Any]], dict[str, Any]]] = {
+HANDLERS: dict[str, Callable[[Engine, dict[str, Any]], Answer]] = {
     "peer_offer": offer,
     "peer_open": open_session,
     "peer_receive": receive,
