@@ -1198,10 +1198,13 @@ export interface PeerEnding extends PeerResult {
   link: number;
 }
 
+/** How a voice call or request ended (py_engine/service/online/voice.py VOICE_ENDINGS). */
+export type VoiceEnding = "declined" | "withdrawn" | "hung_up" | "lost";
+
 /** How the last call or request ended, and by whom. */
 export interface LastCall {
   by: Seat;
-  why: "declined" | "withdrawn" | "hung_up" | "lost";
+  why: VoiceEnding;
 }
 
 /** Online: the consent to a voice call (py_engine/service/online/voice.py): on only once both accepted. */

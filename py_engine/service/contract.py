@@ -1260,11 +1260,15 @@ class PeerEnding(PeerResult):
     """The number of this seat's result link in the transcript (a later claim by the other must not have read it)."""
 
 
+VoiceEnding: TypeAlias = Literal["declined", "withdrawn", "hung_up", "lost"]
+"""How a voice call or request ended (py_engine/service/online/voice.py VOICE_ENDINGS)."""
+
+
 class LastCall(TypedDict):
     """How the last call or request ended, and by whom."""
 
     by: Seat
-    why: Literal["declined", "withdrawn", "hung_up", "lost"]
+    why: VoiceEnding
 
 
 class OnlineVoice(TypedDict):

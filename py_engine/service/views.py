@@ -18,7 +18,7 @@ from ..core.info import Observer
 from .match import Match
 
 if TYPE_CHECKING:
-    from .contract import Frame, GameEvent, Sheet, View
+    from .contract import Frame, GameEvent, Sheet, Trick, View
 
 
 def filter_events(events: list[Event], seat: int, *, sees_other_hand: bool = False) -> list[GameEvent]:
@@ -33,7 +33,7 @@ def _marriage_suits(legal: list[int]) -> list[int]:
     return [a - MARRY for a in legal if is_marry(a)]
 
 
-def _trick_dict(entry: tuple[int, int, int, int]) -> dict[str, Any]:
+def _trick_dict(entry: tuple[int, int, int, int]) -> Trick:
     leader, lead, resp, winner = entry
     return {
         "leader": leader,

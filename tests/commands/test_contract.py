@@ -54,14 +54,16 @@ def test_a_rule_set_has_the_fields_of_the_rules() -> None:
     assert set(rules.PRESETS["HU24"].to_dict()) == set(fields)
 
 
-def test_the_contract_s_modes_themes_kinds_bands_and_states_are_the_engine_s() -> None:
+def test_the_contract_s_literals_are_the_engine_s_tuples() -> None:
     from py_engine.puzzles import catalogue, rating, solving
+    from py_engine.service.online import voice
 
     assert get_args(contract.Mode) == table.MODES
     assert get_args(contract.Theme) == catalogue.THEMES
     assert get_args(contract.PuzzleKind) == catalogue.KINDS
     assert get_args(contract.Band) == tuple(name for name, _ in rating.BANDS)
     assert get_args(contract.AttemptStatus) == (solving.PLAYING, solving.SOLVED, solving.FAILED, solving.SHOWN)
+    assert get_args(contract.VoiceEnding) == voice.VOICE_ENDINGS
 
 
 def test_answers_names_every_command_of_the_page() -> None:

@@ -10,10 +10,13 @@ the consent lives here: the sound travels straight between the browsers
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...core.errors import IllegalActionError
 from .messages import PeerError
+
+if TYPE_CHECKING:
+    from ..contract import LastCall, OnlineVoice, VoiceEnding
 
 #: What a player may do about voice (the ``do`` of a ``voice`` message).
 VOICE_STEPS = ("ask", "accept", "decline", "hang_up", "mute", "unmute")
@@ -30,7 +33,7 @@ class Voice:
     on: bool = False
     call: int = 0  # counts the calls put through: the pages' media signals name theirs
     muted: set[int] = field(default_factory=set)
-    last: dict[str, Any] | None = None  # how the last call or request ended: {"by": seat, "why": VOICE_ENDINGS}
+    last: LastCall | None = None  # how the last call or request ended: {"by": seat, "why": VOICE_ENDINGS}
 
     def step(self, seat: int, what: Any) -> None:
         """``seat`` does ``what`` (one of VOICE_STEPS); raises PeerError or IllegalActionError and changes nothing."""
@@ -68,7 +71,7 @@ class Voice:
             else:
                 self.muted.discard(seat)
 
-    def end(self, seat: int, why: str) -> None:
+    def end(self, seat: int, why: VoiceEnding) -> None:
         self.on, self.asked, self.last = False, None, {"by": seat, "why": why}
         self.muted.clear()
 
@@ -77,7 +80,7 @@ class Voice:
         if self.on or self.asked is not None:
             self.end(seat, "lost")
 
-    def status(self) -> dict[str, Any]:
+    def status(self) -> OnlineVoice:
         return {"on": self.on, "call": self.call, "asked": self.asked, "muted": sorted(self.muted), "last": self.last}
 
     @classmethod
