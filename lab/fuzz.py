@@ -48,9 +48,13 @@ def random_action(actions: list[int], rng: random.Random) -> int:
 
 
 def fingerprint(deal: Deal) -> tuple[Any, ...]:
-    """Every field of the deal's state (to prove a refused action changed nothing)."""
+    """Every field of the deal's state (to prove a refused action changed nothing), but its log and the copies of
+    itself it keeps along the log (``shots``)."""
     return tuple(
-        (tuple(v) if isinstance(v, list) else v) for k in Deal.__slots__ if k != "log" for v in [getattr(deal, k)]
+        (tuple(v) if isinstance(v, list) else v)
+        for k in Deal.__slots__
+        if k not in ("log", "shots")
+        for v in [getattr(deal, k)]
     )
 
 

@@ -387,8 +387,12 @@ def test_a_review_says_which_opinions_are_exact() -> None:
     match.act(1, PASS)
     assert match.deal.result is not None and match.deal.result.code == "close_failed"
     review = review_deal(match, 1, (1,), 50)
-    last = review["steps"][-1]
+    steps = review["steps"]
+    while (part := review["next_step"]) is not None:  # a slow machine reviews in parts, as the page asks for them
+        review = review_deal(match, 1, (1,), 50, from_step=part)
+        steps = [*steps[:part], *review["steps"][part:]]
+    last = steps[-1]
     assert last["action"] == "pass" and last["exact"] is True and last["clearly_worse"] is True
     assert last["ranking"] == [{"action": "claim", "value": 0.6667}, {"action": "pass", "value": -0.6667}]
-    searched = [step for step in review["steps"][:-1] if "ranking" in step]
+    searched = [step for step in steps[:-1] if "ranking" in step]
     assert searched and all(isinstance(step["exact"], bool) for step in searched)
