@@ -228,44 +228,95 @@ function ratingWords(table) {
   return table.checked ? t("lobby.rating.checked", values) : t("lobby.rating.claimed", values);
 }
 
-/** Draw the open tables (at most DRAW_MAX). @param {Record<string, number>} refused */
+/** The rows drawn, by table id: kept from one reading to the next, so a focused Join button stays put. */
+/** @type {Map<string, HTMLLIElement>} */
+const rowsDrawn = new Map();
+
+/** A new row for a table: its words (filled by fillRow) and its Join button. @param {string} id */
+function newRow(id) {
+  const item = document.createElement("li");
+  item.className = "lobby-table";
+  item.dataset.table = id;
+  const who = document.createElement("p");
+  who.className = "lobby-who";
+  who.append(document.createElement("strong"), document.createElement("span"));
+  const rules = document.createElement("p");
+  rules.className = "lobby-rules";
+  const more = document.createElement("p");
+  more.className = "muted lobby-more";
+  const text = document.createElement("div");
+  text.append(who, rules, more);
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "btn btn-small";
+  button.dataset.action = "lobby-join";
+  button.textContent = t("lobby.join");
+  button.addEventListener("click", () => {
+    const table = tables.find((other) => other.id === id);
+    if (table) join(table, false).catch(failed);
+  });
+  item.append(text, button);
+  return item;
+}
+
+/**
+ * Set a node's text only where it changed (a screen reader is not told the same words again).
+ * @param {Element} node
+ * @param {string} text
+ */
+function setText(node, text) {
+  if (node.textContent !== text) node.textContent = text;
+}
+
+/** @param {HTMLLIElement} item @param {LobbyTable} table */
+function fillRow(item, table) {
+  const [who, rules, more] = item.querySelectorAll("p");
+  const name = table.name || t("lobby.noName");
+  setText(/** @type {Element} */ (who.firstElementChild), name);
+  setText(/** @type {Element} */ (who.lastElementChild), ` · ${ratingWords(table)}`);
+  setText(rules, rulesWords(table.rules));
+  setText(more, `${t(`lang.${table.lang}`)} · ${openFor(table.open_ms)}`);
+  const button = /** @type {HTMLButtonElement} */ (item.querySelector("button"));
+  const label = t("lobby.joinLabel", { name });
+  if (button.getAttribute("aria-label") !== label) button.setAttribute("aria-label", label);
+  button.disabled = Boolean(own || joining);
+}
+
+/**
+ * Draw the open tables (at most DRAW_MAX), the longest open first: rows of tables still open stay as they are
+ * (their words brought up to date), new ones are put in their place, the rest go.
+ * @param {Record<string, number>} refused
+ */
 function drawTables(refused) {
   const list = el("lobby-tables");
-  list.dataset.refused = String(Object.values(refused).reduce((a, b) => a + b, 0));
-  const rows = tables.slice(0, DRAW_MAX).map((table) => {
-    const item = document.createElement("li");
-    item.className = "lobby-table";
-    item.dataset.table = table.id;
-    const who = document.createElement("p");
-    who.className = "lobby-who";
-    const name = document.createElement("strong");
-    name.textContent = table.name || t("lobby.noName");
-    who.append(name, ` · ${ratingWords(table)}`);
-    const rules = document.createElement("p");
-    rules.className = "lobby-rules";
-    rules.textContent = rulesWords(table.rules);
-    const more = document.createElement("p");
-    more.className = "muted lobby-more";
-    more.textContent = `${t(`lang.${table.lang}`)} · ${openFor(table.open_ms)}`;
-    const button = document.createElement("button");
-    button.type = "button";
-    button.className = "btn btn-small";
-    button.dataset.action = "lobby-join";
-    button.textContent = t("lobby.join");
-    button.setAttribute("aria-label", t("lobby.joinLabel", { name: name.textContent }));
-    button.disabled = Boolean(own || joining);
-    button.addEventListener("click", () => join(table, false).catch(failed));
-    const text = document.createElement("div");
-    text.append(who, rules, more);
-    item.append(text, button);
-    return item;
+  const count = Number(list.dataset.refused || 0) + Object.values(refused).reduce((a, b) => a + b, 0);
+  list.dataset.refused = String(count); // for whoever tests it: refused by the engine, and dropped unchecked
+  list.dataset.dropped = String(relays?.dropped ?? 0);
+  const shown = tables.slice(0, DRAW_MAX);
+  const ids = new Set(shown.map((table) => table.id));
+  for (const [id, item] of rowsDrawn) {
+    if (ids.has(id)) continue;
+    item.remove();
+    rowsDrawn.delete(id);
+  }
+  shown.forEach((table, index) => {
+    let item = rowsDrawn.get(table.id);
+    if (!item) {
+      item = newRow(table.id);
+      rowsDrawn.set(table.id, item);
+    }
+    fillRow(item, table);
+    const there = list.children[index];
+    if (there !== item) list.insertBefore(item, there ?? null);
   });
-  list.replaceChildren(...rows);
-  el("lobby-count").textContent = !tables.length
-    ? t("lobby.none")
-    : tables.length > DRAW_MAX
-      ? t("lobby.countMore", { shown: formatNumber(DRAW_MAX), n: formatNumber(tables.length) })
-      : t("lobby.count", { n: formatNumber(tables.length) });
+  setText(
+    el("lobby-count"),
+    !tables.length
+      ? t("lobby.none")
+      : tables.length > DRAW_MAX
+        ? t("lobby.countMore", { shown: formatNumber(DRAW_MAX), n: formatNumber(tables.length) })
+        : t("lobby.count", { n: formatNumber(tables.length) }),
+  );
 }
 
 /** This player's rating for the rules of the next game (from the signed results kept here). */
@@ -572,8 +623,22 @@ function install() {
     if (own || joining) cancel().catch(() => {});
     disconnect();
   });
-  // The page goes: its table is withdrawn (the relays get the marker and the deletion while it can still send).
-  addEventListener("pagehide", () => {
-    if (own && !own.given) relays?.withdrawOffer(own.id, own.event).catch(() => {});
+  // The page goes: its table is withdrawn while the page can still send. Firefox has closed the page's
+  // connections by pagehide, so the withdrawal leaves at beforeunload there (both are heard; it is sent once).
+  addEventListener("beforeunload", goes);
+  addEventListener("pagehide", goes);
+  // Back from the browser's page cache: the table withdrawn then is no longer open.
+  addEventListener("pageshow", () => {
+    if (gone && gone === own) cancel().catch(() => {});
   });
 }
+
+function goes() {
+  const table = own;
+  if (!table || table.given || gone === table) return;
+  gone = table;
+  relays?.withdrawOffer(table.id, table.event, true).catch(() => {});
+}
+
+/** The table withdrawn as the page went (once). @type {OwnTable | null} */
+let gone = null;

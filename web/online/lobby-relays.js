@@ -36,8 +36,8 @@ export const READ_LIMIT = 500;
 /** The most offers kept (the newest); the engine keeps at most 200 tables of them. */
 const KEPT_MAX = 1000;
 /** Signature checks: at most this many a minute in all, and per sender. */
-const CHECKS_PER_MINUTE = 1200;
-const CHECKS_PER_SENDER = 12;
+const CHECKS_PER_MINUTE = 2000;
+const CHECKS_PER_SENDER = 8;
 /** The longest offer and message text read (as the engine reads offers). */
 const OFFER_TEXT_MAX = 96 * 1024;
 const MESSAGE_TEXT_MAX = 16 * 1024;
@@ -361,10 +361,11 @@ export class LobbyRelays {
    * Withdraw a table: its offer replaced by a withdrawn marker, and the offer deleted.
    * @param {string} table
    * @param {NostrEvent | null} last the table's last offer event
+   * @param {boolean} [now] both at once, not waiting for the relays' answer (the page is going)
    */
-  async withdrawOffer(table, last) {
+  async withdrawOffer(table, last, now = false) {
     const after = last?.created_at ?? 0;
-    await this.publish({
+    const marker = this.publish({
       kind: OFFER_KIND,
       created_at: Math.max(nowS(), after + 1),
       tags: [
@@ -375,6 +376,7 @@ export class LobbyRelays {
       ],
       content: "",
     });
+    if (!now) await marker;
     if (last) {
       await this.publish({
         kind: 5,
