@@ -16,7 +16,7 @@
 import { lobbyRelays } from "../online/lobby-relays.js";
 import { storedNetworkSettings } from "../online/network-defaults.js";
 import { generateRoomCode } from "../online/room-code.js";
-import { formatNumber, language, t } from "../platform/i18n.js";
+import { formatNumber, has, language, t } from "../platform/i18n.js";
 import { blockedList, myIdentity, signingKey } from "../platform/identity.js";
 import { signedResults } from "../platform/signed-results.js";
 import { overridesFor } from "../screens/custom-rules.js";
@@ -216,7 +216,9 @@ function rulesWords(rules) {
   const title = rulesTitle(rules, state.presets);
   const base = state.presets.find((p) => p.id === rules.id);
   if (!base) return title;
-  const changed = Object.keys(base.rules).filter((name) => base.rules[name] !== rules[name]);
+  const changed = Object.keys(base.rules).filter(
+    (name) => base.rules[name] !== rules[name] && !["id", "name"].includes(name) && has(`param.${name}`),
+  );
   if (!changed.length) return title;
   const names = changed.slice(0, 3).map(parameterName);
   return `${title}: ${names.join(", ")}${changed.length > 3 ? ", …" : ""}`;
@@ -330,7 +332,7 @@ async function showOwnRating() {
   });
   const rules = state.presets.find((p) => p.id === state.settings.preset)?.rules;
   el("lobby-mine").textContent = t("lobby.mine", {
-    rules: rules ? rulesWords({ ...rules, ...rulesArgs().rules }) : state.settings.preset,
+    rules: rules ? rulesTitle({ ...rules, ...rulesArgs().rules }, state.presets) : state.settings.preset,
     rating: formatNumber(answer.rating),
     games: formatNumber(answer.games),
   });

@@ -35,7 +35,9 @@ const OFFER_WINDOW_S = 4 * 60;
 export const READ_LIMIT = 500;
 /** The most offers kept (the newest); the engine keeps at most 200 tables of them. */
 const KEPT_MAX = 1000;
-/** Signature checks: at most this many a minute in all, and per sender. */
+/** The most event ids remembered as read. */
+const EVENTS_KEPT = 5000;
+/** Signature checks: at most this many a minute in all, and per sender (messages and offers apart). */
 const CHECKS_PER_MINUTE = 2000;
 const CHECKS_PER_SENDER = 8;
 /** The longest offer and message text read (as the engine reads offers). */
@@ -101,6 +103,18 @@ const nowS = () => Math.floor(Date.now() / 1000);
  * @property {(relays: RelayState[]) => void} [onRelays] a relay came up or went down
  */
 
+/** What the page has read: offers by address, withdrawals by address, each offer event's address, event ids. */
+const seen = {
+  /** @type {Map<string, OfferEvent>} */
+  offers: new Map(),
+  /** @type {Map<string, number>} */
+  markers: new Map(),
+  /** @type {Map<string, string>} */
+  addresses: new Map(),
+  /** The ids of the events checked (the newest EVENTS_KEPT). @type {Set<string>} */
+  events: new Set(),
+};
+
 /** The lobby on a set of relays: read offers, publish this browser's, send and receive messages. */
 export class LobbyRelays {
   /**
@@ -117,7 +131,12 @@ export class LobbyRelays {
     this.publicKey = nostr.getPublicKey(secret);
     this.pool = new nostr.SimplePool({ enableReconnect: false });
     // Offers are checked against the quota before their signature (checking is the costly part).
-    this.pool.verifyEvent = (event) => this.admit(event) && nostr.verifyEvent(event);
+    this.pool.verifyEvent = (event) => {
+      if (!this.admit(event) || !nostr.verifyEvent(event)) return false;
+      seen.events.add(event.id);
+      if (seen.events.size > EVENTS_KEPT) seen.events.delete(/** @type {string} */ (seen.events.values().next().value));
+      return true;
+    };
     this.pool.idleTimeout = 2 ** 30; // the lobby's subscriptions stay open while it is
     /** @type {Map<string, RelayState["state"]>} */
     this.states = new Map(this.urls.map((url) => [url, "connecting"]));
@@ -127,19 +146,18 @@ export class LobbyRelays {
     this.retries = new Map();
     /** @type {Map<string, ReturnType<typeof setTimeout>>} */
     this.timers = new Map();
-    /** The newest offer of each table (``sender:table``), and the offers not yet taken by the page. */
-    /** @type {Map<string, OfferEvent>} */
-    this.offers = new Map();
+    /** The newest offer of each table (``sender:table``), and the offers not yet taken by the page. What was
+     * read is kept from one opening of the lobby to the next (the engine keeps its tables too), so a table
+     * withdrawn meanwhile is withdrawn from both. */
+    this.offers = seen.offers;
     /** @type {OfferEvent[]} */
     this.fresh = [];
     /** When each address (``sender:table``) was withdrawn; tables withdrawn not yet taken; each offer event's
      * address (id → address). */
-    /** @type {Map<string, number>} */
-    this.markers = new Map();
+    this.markers = seen.markers;
     /** @type {string[]} */
     this.freshWithdrawn = [];
-    /** @type {Map<string, string>} */
-    this.addresses = new Map();
+    this.addresses = seen.addresses;
     /** Signature checks of the last minute: in all, and per sender. */
     /** @type {number[]} */
     this.checks = [];
@@ -213,18 +231,22 @@ export class LobbyRelays {
     if (typeof event?.content !== "string" || !Array.isArray(event.tags) || typeof event.pubkey !== "string") {
       return false;
     }
-    const max = event.kind === MESSAGE_KIND ? MESSAGE_TEXT_MAX : OFFER_TEXT_MAX;
-    if (event.content.length > max || event.tags.length > 20) return false;
+    const message = event.kind === MESSAGE_KIND;
+    if (event.content.length > (message ? MESSAGE_TEXT_MAX : OFFER_TEXT_MAX) || event.tags.length > 20) return false;
+    // An event read and checked before (each new subscription sends the stored ones again) costs nothing more.
+    if (typeof event.id !== "string" || seen.events.has(event.id)) return false;
     const now = Date.now();
     this.checks = this.checks.filter((t) => now - t < 60_000);
-    const mine = (this.bySender.get(event.pubkey) ?? []).filter((t) => now - t < 60_000);
+    // Messages to this browser have a quota of their own: a sender's offers do not use up its requests.
+    const sender = message ? `message ${event.pubkey}` : event.pubkey;
+    const mine = (this.bySender.get(sender) ?? []).filter((t) => now - t < 60_000);
     if (this.checks.length >= CHECKS_PER_MINUTE || mine.length >= CHECKS_PER_SENDER) {
       this.dropped += 1;
       return false;
     }
     this.checks.push(now);
     mine.push(now);
-    this.bySender.set(event.pubkey, mine);
+    this.bySender.set(sender, mine);
     if (this.bySender.size > 4 * KEPT_MAX) {
       for (const [key, times] of this.bySender) if (!times.some((t) => now - t < 60_000)) this.bySender.delete(key);
     }
