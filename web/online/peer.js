@@ -152,6 +152,11 @@ function whenOpen(pc, dc, how, signal) {
       return;
     }
     const timer = setTimeout(() => fail(new OnlineError("connect_timeout", `${how.timeoutMs} ms`)), how.timeoutMs);
+    // A message can be dispatched before the channel's "open" (the other side sent at once): kept, not lost.
+    /** @type {MessageEvent[]} */
+    const early = [];
+    /** @param {MessageEvent} event */
+    const keep = (event) => early.push(event);
     function stateChange() {
       if (pc.connectionState === "failed") fail(new OnlineError("ice_failed"));
       else if (pc.connectionState === "closed" || pc.signalingState === "closed") {
@@ -174,19 +179,21 @@ function whenOpen(pc, dc, how, signal) {
       pc.removeEventListener("signalingstatechange", stateChange);
       dc.removeEventListener("open", open);
       dc.removeEventListener("close", closedEarly);
+      dc.removeEventListener("message", keep);
     }
     function closedEarly() {
       fail(new OnlineError(pc.connectionState === "failed" ? "ice_failed" : "connect_timeout", "channel closed"));
     }
     function open() {
       stop();
-      resolve(channelOver(pc, dc, how));
+      resolve(channelOver(pc, dc, how, early));
     }
     signal.addEventListener("abort", aborted);
     pc.addEventListener("connectionstatechange", stateChange);
     pc.addEventListener("signalingstatechange", stateChange);
     dc.addEventListener("open", open);
     dc.addEventListener("close", closedEarly);
+    dc.addEventListener("message", keep);
     if (dc.readyState === "open") open();
     else stateChange();
   });
@@ -196,8 +203,9 @@ function whenOpen(pc, dc, how, signal) {
  * @param {RTCPeerConnection} pc
  * @param {RTCDataChannel} dc
  * @param {{role: "host" | "guest", started: number, graceMs: number}} how
+ * @param {MessageEvent[]} early messages that came before the channel opened, in order
  */
-function channelOver(pc, dc, how) {
+function channelOver(pc, dc, how, early) {
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   let grace;
   const channel = new Channel(
@@ -209,10 +217,13 @@ function channelOver(pc, dc, how) {
       fingerprints: fingerprintsOf(pc),
     },
   );
-  dc.addEventListener("message", (event) => {
+  /** @param {MessageEvent} event */
+  const receive = (event) => {
     if (typeof event.data === "string") channel.deliver(event.data);
     else channel.lost("protocol_error", "binary message");
-  });
+  };
+  dc.addEventListener("message", receive);
+  for (const event of early) receive(event);
   dc.addEventListener("close", () => channel.lost("connection_lost", "data channel closed"));
   pc.addEventListener("connectionstatechange", () => {
     const state = pc.connectionState;
