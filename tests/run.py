@@ -22,7 +22,8 @@ Runs, in this order, and stops at the first failure:
    under Xvfb);
 10. the Playwright browser suite again in Firefox:
     ``pytest tests/browser --browser firefox -m "not webkit and not chromium_only and not page_logic"``;
-11. the same engine tests inside Pyodide: ``node tests/pyodide/run_pytest.mjs``.
+11. the same engine tests inside Pyodide: ``node tests/pyodide/run_pytest.mjs``, in one shard per CPU
+    (at most 4) side by side (``SHARD=i/n``).
 
 Any pytest run collecting no test (exit code 5) is a failure, and so is a
 ``node --test`` run without tests. Each step's time is printed, and a summary
@@ -44,12 +45,14 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import IO
 
 ROOT = Path(__file__).resolve().parent.parent
 STEP_TIMEOUT_S = 30 * 60  # a hung step (e.g. a browser without a display) must not eat CI's whole budget
@@ -372,9 +375,68 @@ def step_firefox() -> tuple[str, dict[str, int]]:
     )
 
 
+def pyodide_shards() -> int:
+    """Node runs Pyodide's pytest on one core: one shard per CPU (at most 4) takes the step down as many times."""
+    return max(1, min(4, os.cpu_count() or 1))
+
+
 def step_pyodide() -> tuple[str, dict[str, int]]:
+    """The engine tests in Pyodide, in shards run side by side (``SHARD=i/n``: every n-th test from the i-th).
+
+    Each shard's output is printed whole when it ends; any shard failing, or collecting no test, fails the step.
+    """
     node = shutil.which("node") or "node"
-    return pytest_step([node, "tests/pyodide/run_pytest.mjs"], "Pyodide pytest", env={"PYTHON": sys.executable})
+    count = pyodide_shards()
+    command = [node, "tests/pyodide/run_pytest.mjs"]
+    print("$ " + " ".join(command) + f"  (SHARD=i/{count}, i = 0..{count - 1}, side by side)", flush=True)
+    with contextlib.ExitStack() as stack:
+        logs = [stack.enter_context(tempfile.TemporaryFile()) for _ in range(count)]
+        return run_pyodide_shards(command, logs)
+
+
+def run_pyodide_shards(command: list[str], logs: list[IO[bytes]]) -> tuple[str, dict[str, int]]:
+    count = len(logs)
+    procs = [
+        subprocess.Popen(
+            command,
+            cwd=ROOT,
+            env={**os.environ, "PYTHONUNBUFFERED": "1", "PYTHON": sys.executable, "SHARD": f"{i}/{count}"},
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+        )
+        for i, log in enumerate(logs)
+    ]
+    deadline = time.monotonic() + STEP_TIMEOUT_S
+    codes = []
+    for proc in procs:
+        try:
+            codes.append(proc.wait(max(1.0, deadline - time.monotonic())))
+        except subprocess.TimeoutExpired:
+            for other in procs:
+                other.kill()
+            raise StepFailed(f"timed out after {STEP_TIMEOUT_S} s and was killed") from None
+    counts: dict[str, int] = {}
+    problems = []
+    for i, (log, code) in enumerate(zip(logs, codes, strict=True)):
+        log.seek(0)
+        text = log.read().decode("utf-8", errors="replace")
+        banner(f"Pyodide shard {i}/{count}")
+        sys.stdout.write(text)
+        summaries = [line.strip().strip("=").strip() for line in text.splitlines() if SUMMARY_RE.search(line)]
+        summary = summaries[-1] if summaries else "(no pytest summary line seen)"
+        for number, kind in COUNT_RE.findall(summary):
+            key = "errors" if kind.startswith("error") else kind
+            counts[key] = counts.get(key, 0) + int(number)
+        if code == PYTEST_NO_TESTS:
+            problems.append(f"shard {i}/{count} collected no tests (pytest exit code 5)")
+        elif code != 0:
+            problems.append(f"shard {i}/{count} failed (exit code {code}): {summary}")
+    total = ", ".join(f"{n} {kind}" for kind, n in counts.items())
+    print(f"Pyodide pytest: {total} in {count} shards", flush=True)
+    if problems:
+        raise StepFailed("; ".join(problems), counts)
+    return f"{total} ({count} shards)", counts
 
 
 STEPS: dict[str, tuple[str, Callable[[], object]]] = {

@@ -4,6 +4,7 @@
 //
 //   node tests/pyodide/run_pytest.mjs                 # all of tests/ except tests/browser/
 //   node tests/pyodide/run_pytest.mjs tests/test_smoke.py -x   # any pytest arguments
+//   SHARD=0/2 node tests/pyodide/run_pytest.mjs       # every second test from the first: one of two shards
 //
 // Needs `npm ci` (node_modules/pyodide) and the wheels pinned in
 // tests/pyodide/requirements.txt in .cache/pyodide-wheels/; missing wheels are
@@ -115,6 +116,9 @@ const started = performance.now();
 if (!fs.existsSync(path.join(PYODIDE_DIR, "pyodide.mjs"))) {
   fail("node_modules/pyodide is missing: run `npm ci` in the repository root");
 }
+const shard = process.env.SHARD || "0/1";
+const shardMatch = /^(\d+)\/(\d+)$/.exec(shard);
+if (!shardMatch || Number(shardMatch[1]) >= Number(shardMatch[2])) fail(`SHARD must be i/n with i < n, got ${shard}`);
 const wheels = localWheels();
 const userArgs = process.argv.slice(2);
 const pytestArgs = [...FIXED_ARGS, ...(userArgs.length ? userArgs : DEFAULT_ARGS)];
@@ -157,6 +161,7 @@ FS.mount(FS.filesystems.NODEFS, { root: ROOT }, ROOT);
 const importStart = performance.now();
 pyodide.globals.set("REPO_ROOT", ROOT);
 pyodide.globals.set("PYTEST_ARGS", pyodide.toPy(pytestArgs));
+pyodide.globals.set("SHARD", shard);
 try {
   pyodide.runPython(`
 import os, sys
@@ -176,7 +181,14 @@ class PyodidePlugin:
         hypothesis.settings.load_profile("pyodide")
 
     def pytest_report_header(self, config):
-        return "pyodide: ENGINE_IN_PYODIDE=1, hypothesis profile 'pyodide' (deadline=None)"
+        return f"pyodide: ENGINE_IN_PYODIDE=1, hypothesis profile 'pyodide' (deadline=None), shard {SHARD}"
+
+    def pytest_collection_modifyitems(self, config, items):
+        """SHARD=i/n keeps every n-th test from the i-th: the slow files' tests spread over the shards."""
+        index, count = map(int, SHARD.split("/"))
+        if count > 1:
+            config.hook.pytest_deselected(items=[t for k, t in enumerate(items) if k % count != index])
+            items[:] = [t for k, t in enumerate(items) if k % count == index]
 
 
 PYODIDE_PLUGIN = PyodidePlugin()
