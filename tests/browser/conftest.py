@@ -11,10 +11,13 @@ a player is wiped: the pages are closed, localStorage cleared and the saved
 game's database deleted. A test that needs a first visit (no service worker,
 no snapshot, no HTTP cache) is marked ``fresh_browser``, or asks for
 ``new_context``, or uses ``site_copy`` (another origin), and gets a new context.
+The players of online tests borrow such warm contexts from ``warm_contexts``
+(one pool per test process, by locale), so that each need not pay a first visit.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import subprocess
@@ -27,6 +30,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, expect
+from playwright.sync_api import Error as PlaywrightError
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
@@ -37,6 +41,10 @@ BOOT_TIMEOUT_MS = 90_000
 #: The query of the page under test: its test hooks, and short pauses (tests/browser/README.md).
 TEST_QUERY = "?test=1&fast=1"
 STEP_TIMEOUT_MS = 30_000
+#: Chromium's switch and Firefox's preference that put the machine's own addresses in WebRTC candidates
+#: instead of mDNS ``.local`` names, so that no multicast name lookup leaves the machine (online tests).
+CHROMIUM_WEBRTC_ARGS = ["--disable-features=WebRtcHideLocalIpsWithMdns"]
+FIREFOX_WEBRTC_PREFS = {"media.peerconnection.ice.obfuscate_host_addresses": False}
 
 
 def find_chromium() -> str:
@@ -69,7 +77,8 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any], browser_n
 
     Playwright's own browser builds cannot be downloaded here. Debian's Firefox
     is driven over WebDriver BiDi, which Playwright selects with the
-    ``moz-firefox`` channel.
+    ``moz-firefox`` channel. Both are launched ready for the online tests
+    (CHROMIUM_WEBRTC_ARGS, FIREFOX_WEBRTC_PREFS): one browser per test process.
     """
     if browser_name == "chromium":
         return {
@@ -81,10 +90,17 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any], browser_n
                 "--disable-background-networking",
                 "--disable-component-update",
                 "--no-first-run",
+                *CHROMIUM_WEBRTC_ARGS,
             ],
         }
     if browser_name == "firefox":
-        return {"channel": "moz-firefox", **browser_type_launch_args, "executable_path": find_firefox()}
+        prefs = {**browser_type_launch_args.get("firefox_user_prefs", {}), **FIREFOX_WEBRTC_PREFS}
+        return {
+            "channel": "moz-firefox",
+            **browser_type_launch_args,
+            "executable_path": find_firefox(),
+            "firefox_user_prefs": prefs,
+        }
     pytest.fail(f"no system build of {browser_name} can be driven by Playwright here: use chromium or firefox")
 
 
@@ -187,6 +203,67 @@ def warm_phone_context(browser: Browser, browser_context_args: dict[str, Any], s
     context = warmed_up(browser.new_context(**{**browser_context_args, **PHONE}), site)
     yield context
     context.close()
+
+
+#: What the players of online tests may do in their contexts (the invitation's copy and paste buttons).
+PLAYER_PERMISSIONS = ["clipboard-read", "clipboard-write"]
+
+
+class WarmContexts:
+    """Contexts of one browser that have visited the site once (see warmed_up), lent by locale.
+
+    A player's page boots warm in one instead of paying a first visit (about 6 s
+    of CPU against 2.5 s). A context given back is wiped like the shared one
+    (forget_the_player) and lent again; one that was closed is dropped. Scripts
+    and a fake clock belong to the context for good, so a borrower adds its
+    scripts to its page, and a player with Playwright's clock gets a new context.
+    """
+
+    def __init__(self, browser: Browser, options: dict[str, Any], site: Site) -> None:
+        self.browser = browser
+        self.options = options
+        self.site = site
+        self.idle: dict[str, list[BrowserContext]] = {}
+        self.lent: dict[BrowserContext, str] = {}
+        #: How many contexts were warmed up (first visits paid), and how many loans were made.
+        self.made = 0
+        self.loans = 0
+
+    def take(self, locale: str) -> BrowserContext:
+        idle = self.idle.setdefault(locale, [])
+        if idle:
+            context = idle.pop()
+        else:
+            options = {**self.options, "locale": locale, "permissions": PLAYER_PERMISSIONS}
+            context = warmed_up(self.browser.new_context(**options), self.site)
+            self.made += 1
+        self.lent[context] = locale
+        self.loans += 1
+        return context
+
+    def give_back(self, context: BrowserContext) -> None:
+        locale = self.lent.pop(context)
+        try:
+            forget_the_player(context, self.site)
+        except PlaywrightError:  # closed by its test, or its browser is gone: not lent again
+            with contextlib.suppress(PlaywrightError):
+                context.close()
+            return
+        self.idle[locale].append(context)
+
+    def close(self) -> None:
+        for context in [*self.lent, *(c for idle in self.idle.values() for c in idle)]:
+            with contextlib.suppress(PlaywrightError):
+                context.close()
+
+
+@pytest.fixture(scope="session")
+def warm_contexts(browser: Browser, browser_context_args: dict[str, Any], site: Site) -> Iterator[WarmContexts]:
+    """This test process's pool of warm contexts for the players of online tests (WarmContexts)."""
+    pool = WarmContexts(browser, browser_context_args, site)
+    yield pool
+    print(f"\nwarm contexts: {pool.made} first visits for {pool.loans} players")
+    pool.close()
 
 
 @pytest.fixture

@@ -5,11 +5,12 @@
   127.0.0.1 with a configuration and database in a temporary folder, and stopped (terminated, then
   killed if it lingers) after the module's tests. Its URL is ``ws://127.0.0.1:PORT``. It stays in the
   test process's group and dies with that process, so a test run that is killed leaves no relay behind.
-* ``webrtc_browser``: the suite's browser (``--browser chromium`` or ``firefox``) launched once more with
-  host-address obfuscation off (Chromium ``--disable-features=WebRtcHideLocalIpsWithMdns``, Firefox
+* ``webrtc_browser``: the suite's browser (``--browser chromium`` or ``firefox``), which conftest.py launches
+  with host-address obfuscation off (Chromium ``--disable-features=WebRtcHideLocalIpsWithMdns``, Firefox
   ``media.peerconnection.ice.obfuscate_host_addresses``): the candidates then name the machine's own
-  addresses instead of mDNS ``.local`` names, so no multicast name lookup leaves the machine.
-* ``voice_browser``: the same, with the browser's fake microphone granted without asking (Chromium
+  addresses instead of mDNS ``.local`` names, so no multicast name lookup leaves the machine. Its players
+  borrow warm contexts from conftest.py's ``warm_contexts``.
+* ``voice_browser``: the same browser launched once more, with its fake microphone granted without asking (Chromium
   ``--use-fake-device-for-media-stream --use-fake-ui-for-media-stream``, Firefox ``media.navigator.streams.fake``
   and ``media.navigator.permission.disabled``): a beep (Chromium) or a tone (Firefox) for the voice tests.
 * ``transport_page``: a new page in a new context of that browser, on a plain document of the served site
@@ -51,9 +52,6 @@ authentication: {{enabled: false}}
 verification: {{nip05_verification: disabled}}
 max_event_size: 65536
 """
-#: Chromium's switch and Firefox's preference that put real addresses in the candidates (see the docstring).
-CHROMIUM_WEBRTC_ARGS = ["--disable-features=WebRtcHideLocalIpsWithMdns"]
-FIREFOX_WEBRTC_PREFS = {"media.peerconnection.ice.obfuscate_host_addresses": False}
 #: The fake microphone, granted without a prompt (see the docstring).
 CHROMIUM_FAKE_MEDIA_ARGS = ["--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream"]
 FIREFOX_FAKE_MEDIA_PREFS = {"media.navigator.streams.fake": True, "media.navigator.permission.disabled": True}
@@ -171,14 +169,10 @@ def launch(
     return browser_type.launch(**args)
 
 
-@pytest.fixture(scope="module")
-def webrtc_browser(
-    browser_type: BrowserType, browser_type_launch_args: dict[str, Any], browser_name: str
-) -> Iterator[Browser]:
-    """The suite's browser with real addresses in its WebRTC candidates (see the module's docstring)."""
-    browser = launch(browser_type, browser_type_launch_args, browser_name, CHROMIUM_WEBRTC_ARGS, FIREFOX_WEBRTC_PREFS)
-    yield browser
-    browser.close()
+@pytest.fixture
+def webrtc_browser(browser: Browser) -> Browser:
+    """The suite's browser, launched with real addresses in its WebRTC candidates (see the module's docstring)."""
+    return browser
 
 
 @pytest.fixture(scope="module")
@@ -190,8 +184,8 @@ def voice_browser(
         browser_type,
         browser_type_launch_args,
         browser_name,
-        [*CHROMIUM_WEBRTC_ARGS, *CHROMIUM_FAKE_MEDIA_ARGS],
-        {**FIREFOX_WEBRTC_PREFS, **FIREFOX_FAKE_MEDIA_PREFS},
+        CHROMIUM_FAKE_MEDIA_ARGS,
+        FIREFOX_FAKE_MEDIA_PREFS,
     )
     yield browser
     browser.close()

@@ -20,7 +20,7 @@ from typing import Any
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from .conftest import BOOT_TIMEOUT_MS, STEP_TIMEOUT_MS, TEST_QUERY, Site
+from .conftest import BOOT_TIMEOUT_MS, PLAYER_PERMISSIONS, STEP_TIMEOUT_MS, TEST_QUERY, Site, WarmContexts
 from .helpers import answer_question
 
 NETWORK_KEY = "sixty-six.network.v1"
@@ -44,6 +44,15 @@ class Player:
     console: list[str] = field(default_factory=list)
     #: Clicks in a row that found no card or button for a move the page's view called legal.
     missed_clicks: int = 0
+    #: The pool the context was borrowed from, if it was.
+    pool: WarmContexts | None = None
+
+    def leave(self) -> None:
+        """Close the player's context, or give it back to the pool it was borrowed from."""
+        if self.pool is None:
+            self.context.close()
+        else:
+            self.pool.give_back(self.context)
 
     def online(self) -> dict[str, Any] | None:
         value: dict[str, Any] | None = self.page.evaluate("() => window.__test.online()")
@@ -74,37 +83,45 @@ def new_player(
     init_script: str = "",
     booted: bool = True,
     match: tuple[str, int] | None = None,
+    pool: WarmContexts | None = None,
 ) -> Player:
-    """A page of the site in a new context, booted, with the network settings of the tests.
+    """A page of the site, booted, with the network settings of the tests.
 
     ``clock``: the page's clock is Playwright's, to be moved on by the test (not for timing anything).
     ``init_script``: more JavaScript to run in the page before its own.
     ``booted``: False to go on while the page boots (boot two at once, then wait_booted).
     ``match``: (preset, game points to win): the preset it hosts, with a shorter match as custom rules.
+    ``pool``: borrow a context that has visited the site (a warm boot) instead of making a new one (a first
+    visit); not with ``clock``, which stays with its context. Player.leave() gives it back.
     """
-    context = browser.new_context(locale=locale, permissions=["clipboard-read", "clipboard-write"])
+    borrowed = pool is not None and not clock
+    if pool is not None and borrowed:
+        context = pool.take(locale)
+    else:
+        context = browser.new_context(locale=locale, permissions=PLAYER_PERMISSIONS)
     network = {"relays": [relay] if relay else ["ws://127.0.0.1:9"], "stun": [], "turn": []}
     # The player's language, chosen in the settings (not left to the browser's locale). Only on the site:
     # Firefox runs init scripts in the new page's about:blank too, where storage is "insecure".
     settings = json.dumps({"language": locale[:2], **({"preset": match[0]} if match else {})})
     custom = json.dumps({"preset": match[0], "rules": {"match_target": match[1]}}) if match else ""
-    context.add_init_script(
+    scripts = [
         "if (location.protocol.startsWith('http')) {"
         f" localStorage.setItem({json.dumps(NETWORK_KEY)}, {json.dumps(json.dumps(network))});"
         f" if (!localStorage.getItem({json.dumps(SETTINGS_KEY)}))"
         f" localStorage.setItem({json.dumps(SETTINGS_KEY)}, {json.dumps(settings)});"
         + (f" localStorage.setItem({json.dumps(CUSTOM_RULES_KEY)}, {json.dumps(custom)});" if match else "")
-        + " }"
-    )
-    if init_script:
-        context.add_init_script(init_script)
+        + " }",
+        *([init_script] if init_script else []),
+    ]
     page = context.new_page()
+    for script in scripts:  # a borrowed context goes back clean: the scripts belong to the page only
+        (page if borrowed else context).add_init_script(script)
     errors: list[str] = []
     page.on("pageerror", lambda e: None if firefox_ice_notice(str(e)) else errors.append(f"page error: {e}"))
     if clock:
         page.clock.install()
     page.goto(site.url + TEST_QUERY)
-    player = Player(page, context, errors)
+    player = Player(page, context, errors, pool=pool if borrowed else None)
     page.on(
         "console",
         lambda m: player.console.append(f"{m.type}: {m.text}") if m.type in ("warning", "error") else None,

@@ -24,8 +24,8 @@ from playwright.sync_api import sync_playwright
 
 import build
 
-from .conftest import ROOT, find_chromium, serve
-from .online_fixtures import CHROMIUM_WEBRTC_ARGS, start_relay, stop_relay
+from .conftest import CHROMIUM_WEBRTC_ARGS, ROOT, find_chromium, serve
+from .online_fixtures import start_relay, stop_relay
 from .online_helpers import (
     Player,
     guest_answers,

@@ -32,9 +32,9 @@ from typing import Any
 
 from playwright.sync_api import Page, ViewportSize, expect, sync_playwright
 
-from .conftest import ROOT, STEP_TIMEOUT_MS, find_chromium, serve
+from .conftest import CHROMIUM_WEBRTC_ARGS, ROOT, STEP_TIMEOUT_MS, find_chromium, serve
 from .helpers import answer_question
-from .online_fixtures import CHROMIUM_WEBRTC_ARGS, start_relay, stop_relay
+from .online_fixtures import start_relay, stop_relay
 from .online_helpers import Player, new_player, play, wait_joined
 
 DESKTOP: ViewportSize = {"width": 1280, "height": 800}

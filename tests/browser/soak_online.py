@@ -38,8 +38,7 @@ from typing import Any
 
 from playwright.sync_api import sync_playwright
 
-from .conftest import ROOT, find_chromium, serve
-from .online_fixtures import CHROMIUM_WEBRTC_ARGS
+from .conftest import CHROMIUM_WEBRTC_ARGS, ROOT, find_chromium, serve
 from .online_helpers import Player, agree, connect_by_link, move, new_player, wait_change
 
 #: Each page notes its card clicks in its own hand and when each card is drawn in the trick (epoch ms).

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, expect
 
-from .conftest import BOOT_TIMEOUT_MS, ROOT, STEP_TIMEOUT_MS, TEST_QUERY, Site
+from .conftest import BOOT_TIMEOUT_MS, ROOT, STEP_TIMEOUT_MS, TEST_QUERY, Site, WarmContexts
 from .helpers import answer_question
 from .online_fixtures import Relay, nostr_relay, webrtc_browser  # noqa: F401 (fixtures)
 from .online_helpers import (
@@ -48,7 +48,7 @@ def players(webrtc_browser: Browser, site: Site) -> Iterator[list[Player]]:  # n
         print(f"player {seat}'s console:", *player.console, sep="\n  ")
     for player in made:
         assert player.errors == [], player.errors
-        player.context.close()
+        player.leave()
 
 
 def until(player: Player, condition: str) -> None:
@@ -220,10 +220,13 @@ def test_two_browsers_play_by_room_code_reload_and_catch_a_cheat(
     players: list[Player],
     tmp_path: Path,
     browser_name: str,
+    warm_contexts: WarmContexts,
 ) -> None:
     # A match to 7: still being played when the host's page cheats.
-    host = new_player(webrtc_browser, site, locale="hu-HU", relay=nostr_relay.url, match=("HU24", 7))
-    guest = new_player(webrtc_browser, site, locale="en-GB", relay=nostr_relay.url)
+    host = new_player(
+        webrtc_browser, site, locale="hu-HU", relay=nostr_relay.url, match=("HU24", 7), clock=False, pool=warm_contexts
+    )
+    guest = new_player(webrtc_browser, site, locale="en-GB", relay=nostr_relay.url, clock=False, pool=warm_contexts)
     players += [host, guest]
     code = host_by_room(host, "Anna")
     axe_check(host.page, "the room code (Hungarian)")
@@ -390,12 +393,13 @@ def test_blocked_players_and_borrowed_identities_are_refused(
     webrtc_browser: Browser,  # noqa: F811
     site: Site,
     players: list[Player],
+    warm_contexts: WarmContexts,
 ) -> None:
     """Blocking, both ways, and a page that claims someone else's identity without its key: every new connection
     starts with both pages proving their identities, and each refusal is said in words on both pages and changes
     nothing. By link and answer code (no relay): each meeting is a new connection."""
-    host = new_player(webrtc_browser, site, locale="en-US", booted=False)
-    guest = new_player(webrtc_browser, site, locale="de-DE", booted=False)
+    host = new_player(webrtc_browser, site, locale="en-US", booted=False, clock=False, pool=warm_contexts)
+    guest = new_player(webrtc_browser, site, locale="de-DE", booted=False, clock=False, pool=warm_contexts)
     players += [host, guest]
     wait_booted(host, guest)
     en, de = words("en"), words("de")
