@@ -7,6 +7,7 @@ import random
 from typing import Any
 
 from py_engine.fairplay import p256
+from py_engine.service.lobby.commands import CLOSED_KEPT
 from py_engine.service.lobby.rating import Rating
 from py_engine.service.protocol import Engine
 from tests.test_lobby_results import KEYS as PLAYED
@@ -57,9 +58,18 @@ def test_open_read_join_and_the_second_joiner_is_told_the_table_is_taken() -> No
     gone = ok(reader, "lobby_read", me=KEYS[1][1], offers=offers, withdrawn=[table["id"]], now=NOW + 40)
     assert gone["tables"] == []
     ok(opener, "lobby_close", table=table["table"])
+    # A request that comes late (the joiner read the table before it closed) is told so, not left to time out.
+    late_one = ok(late, "lobby_request", **who(2), table_id=table["id"], name="Cid", now=NOW + 50)["request"]
+    closed = ok(opener, "lobby_answer", table=table["table"], request=late_one, now=NOW + 60)
+    assert closed["refused"]["what"] == "closed"
+    # The newest CLOSED_KEPT closed tables keep their handles; an older one's is forgotten.
+    for _ in range(CLOSED_KEPT):
+        more = ok(opener, "lobby_open", **who(0), now=NOW)
+        ok(opener, "lobby_close", table=more["table"])
     assert call(opener, "lobby_answer", table=table["table"], request=first, now=NOW)["error"]["code"] == (
         "unknown_game"
     )
+    assert len(opener.openings) == CLOSED_KEPT
 
 
 def test_a_renewed_offer_stands_longer_and_an_expired_one_is_no_longer_listed() -> None:

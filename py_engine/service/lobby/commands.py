@@ -39,6 +39,8 @@ if TYPE_CHECKING:
 
 #: The most offers one ``lobby_read`` reads (the page reads the relays' newest first).
 READ_MAX = 500
+#: The most closed tables whose handles stay, so that a request that comes late is answered "closed".
+CLOSED_KEPT = 20
 
 
 def _results(req: dict[str, Any]) -> list[Any]:
@@ -117,10 +119,17 @@ def answer(engine: Engine, req: dict[str, Any]) -> LobbyAnswer:
 
 
 def close(engine: Engine, req: dict[str, Any]) -> LobbyClosed:
-    """The table is cancelled or its page goes: later requests are told it closed."""
+    """The table is cancelled or its page goes: later requests are told it closed. Its handle stays for that
+    (only the newest CLOSED_KEPT closed tables: an older one's handle is unknown)."""
+    handle = arg(req, "table", str)
     opening = find(req, "table", engine.openings)
     opening.cancelled = True
-    del engine.openings[arg(req, "table", str)]
+    # Kept as the newest closed one: the dict's order is the order of closing among the closed.
+    del engine.openings[handle]
+    engine.openings[handle] = opening
+    closed = [h for h, o in engine.openings.items() if o.cancelled]
+    for old in closed[: max(0, len(closed) - CLOSED_KEPT)]:
+        del engine.openings[old]
     return {"closed": opening.offer.table}
 
 
