@@ -18,12 +18,20 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from py_engine.core.rules import PRESETS
+from py_engine.fairplay import p256
+from py_engine.service.lobby.certificate import certificate_of
+from py_engine.service.online.peer import PeerSession
+from py_engine.service.protocol import Engine
+
 from ..run import RELAY_VENV
+from ..test_lobby_results import exchange
 from .conftest import STEP_TIMEOUT_MS, Site
 from .online_fixtures import (
     Relay,
     accepts_connections,
     die_with_parent,
+    free_port,
     nostr_relay,  # noqa: F401 (a fixture)
     relay_command,
     stop_relay,
@@ -38,6 +46,8 @@ pytestmark = pytest.mark.browser
 #: may take while 5,000 junk offers arrive and are read: half a second at most, the list stays usable.
 LONGEST_TASK_MAX_MS = 500
 JUNK_OFFERS = 5000
+#: How long an opener waits for the player its table was given to (web/game/find-game.js).
+MEET_MS = 45_000
 #: The lobby's topic and the offers' kind (web/online/lobby-relays.js).
 LOBBY = ("sixty-six-lobby-1", "30666")
 LONG_TASKS_JS = """
@@ -56,15 +66,12 @@ def players(webrtc_browser: Browser, site: Site, nostr_relay: Relay) -> Iterator
     yield made
     for player in made:
         print("\n".join(player.console[-20:]))
+        for selector in ("#lobby-status", "#lobby-relays", "#online-error"):
+            with contextlib.suppress(Exception):  # (a page that went to about:blank has none)
+                loc = player.page.locator(selector)
+                print(selector, loc.get_attribute("data-state", timeout=1000), loc.text_content(timeout=1000))
         with contextlib.suppress(Exception):  # an open table is withdrawn when its page goes
             player.page.goto("about:blank")
-        for selector in ("#lobby-status", "#lobby-relays", "#online-error"):
-            loc = player.page.locator(selector)
-            print(
-                selector,
-                loc.get_attribute("data-state") if loc.count() else "",
-                loc.text_content() if loc.count() else "",
-            )
         player.context.close()
 
 
@@ -103,6 +110,43 @@ def row(page: Page, name: str):  # type: ignore[no-untyped-def]
     return page.locator("#lobby-tables li", has_text=name)
 
 
+def signed_wins(p: Player, games: int, preset: str) -> list[dict[str, object]]:
+    """``games`` signed results (newest first) of matches that ``p``'s identity won under ``preset``, each
+    against a new identity that conceded after the coin: made and doubly signed by the engine's own sessions, the
+    page's with the private key its page holds."""
+    stored = json.loads(p.page.evaluate("() => localStorage.getItem('sixty-six.identity.v1')"))
+    mine = (int.from_bytes(p256.b64decode(stored["private"]["d"]) or b"", "big"), stored["public"])
+    results = []
+    for game in range(games):
+        rng = random.Random(game)
+        rival = p256.new_key(rng)
+        at = int(time.time() * 1000) - (games - game) * 60_000
+        pages = [
+            PeerSession(
+                seat,
+                PRESETS[preset],
+                f"a won match {game}",
+                (mine[1], rival[1]),
+                rng.randbytes(32),
+                lambda text, key=(mine, rival)[seat][0], r=rng: p256.sign(key, text, r),
+                name=("Anna", f"Rival {game}")[seat],
+            )
+            for seat in (0, 1)
+        ]
+        exchange(pages, 0, pages[0].start(at), at)
+        exchange(pages, 1, pages[1].concede(at), at)
+        results.append(certificate_of(pages[0].transcript))
+    return results[::-1]
+
+
+def engine_rating(identity: str, results: list[dict[str, object]], preset: str) -> tuple[str, str]:
+    """The rating and games the engine gives ``results`` (lobby_rating), as the page writes them."""
+    request = {"v": 1, "cmd": "lobby_rating", "identity": identity, "results": results, "preset": preset}
+    answer = json.loads(Engine().handle(json.dumps({**request, "rules": {}, "now": int(time.time() * 1000)})))
+    assert answer["ok"] and not answer["refused"], answer
+    return f"{answer['rating']:,}", f"{answer['games']:,}"
+
+
 def play_deal(a: Player, b: Player, rng: random.Random) -> None:
     """Moves by whichever page has one until the first deal is over on both tables."""
     state = agree(a, b)
@@ -124,6 +168,14 @@ def test_open_list_two_joiners_race_and_the_winner_plays_a_deal(
     anna = player(players, webrtc_browser, site, nostr_relay)
     bea = player(players, webrtc_browser, site, nostr_relay)
     cid = player(players, webrtc_browser, site, nostr_relay)
+    # Anna won three matches before: her signed results (the engine's, as her page kept them) go with her offer.
+    wins = signed_wins(anna, 3, "AT20")
+    anna.page.evaluate(
+        "text => localStorage.setItem('sixty-six.signed-results', text)",
+        json.dumps({"schema": 1, "results": wins[::-1]}),  # kept oldest first
+    )
+    rating, games = engine_rating(identity_of(anna), wins, "AT20")
+    assert (rating, games) != ("1,500", "0"), rating
     open_table(anna, "Anna")
     rows = []
     for joiner, name in ((bea, "Bea"), (cid, "Cid")):
@@ -132,11 +184,20 @@ def test_open_list_two_joiners_race_and_the_winner_plays_a_deal(
         expect(table).to_have_count(1, timeout=STEP_TIMEOUT_MS)
         rows.append(table)
     # The opener's name, rating with its games and "checked", language, rules and how long it has been open.
-    expect(rows[0]).to_contain_text(re.compile(r"rating 1,?500, checked; signed games: 0"))
+    expect(rows[0]).to_contain_text(f"rating {rating}, checked; signed games: {games}")
     expect(rows[0]).to_contain_text("English")
     expect(rows[0]).to_contain_text("open for less than a minute")
     assert rows[0].locator(".lobby-rules").inner_text().strip()
     expect(bea.page.locator("#lobby-count")).to_have_text("Open tables: 1.")
+    # "Hide tables with fewer signed games than": 4 hides Anna's table, 3 shows it again.
+    bea.page.locator(".lobby-filters summary").click()
+    for fewer, shown in (("4", 0), ("3", 1), ("", 1)):
+        field = bea.page.locator("#lobby-min-games")
+        field.fill("")  # (Firefox's fill of a number field adds to what is there)
+        field.fill(fewer)
+        field.dispatch_event("change")
+        expect(field).to_have_value(fewer)
+        expect(rows[0]).to_have_count(shown)
     # Both ask at once: the opener's engine gives the table to the first good request, the other is told in words.
     started = time.perf_counter()
     at = int(time.time() * 1000) + 1000
@@ -201,25 +262,51 @@ def test_cancel_page_gone_expiry_and_a_blocked_opener(
     opener.page.locator("#lobby-cancel").click()
     expect(opener.page.locator("#lobby-status")).to_have_attribute("data-state", "cancelled")
     expect(tables).to_have_count(0, timeout=STEP_TIMEOUT_MS)
-    # The page goes (pagehide): withdrawn too.
-    opener.page.locator("#lobby-open").click()
-    expect(row(page, "Olga")).to_have_count(1, timeout=STEP_TIMEOUT_MS)
-    opener.page.goto("about:blank")
-    expect(tables).to_have_count(0, timeout=STEP_TIMEOUT_MS)
+    # The joiner who never comes: Olga asks to join Rita's table, and her page goes before they meet. Rita's
+    # engine gave her the table (withdrawn); after MEET_MS (Rita's clock) Rita's page says so and offers it again.
+    status = page.locator("#lobby-status")
+    page.locator("#lobby-open").click()
+    expect(status).to_have_attribute("data-state", "open", timeout=STEP_TIMEOUT_MS)
+    ritas = row(pest.page, "Rita")
+    expect(ritas).to_have_count(1, timeout=STEP_TIMEOUT_MS)
+    row(opener.page, "Rita").get_by_role("button", name="Join the table of Rita").click()
+    expect(opener.page.locator("#lobby-status")).to_have_attribute("data-state", "joining")
+    opener.page.goto("about:blank")  # the request has left (it is sent as the page says "joining")
+    expect(status).to_have_attribute("data-state", "meeting", timeout=STEP_TIMEOUT_MS)
+    expect(page.locator("#lobby-dialog")).to_be_hidden(timeout=STEP_TIMEOUT_MS)
+    expect(ritas).to_have_count(0, timeout=STEP_TIMEOUT_MS)
+    reader.page.clock.fast_forward(MEET_MS)
+    expect(status).to_have_text(
+        "Olga did not come to your table, so it is open again: waiting for a player.", timeout=STEP_TIMEOUT_MS
+    )
+    expect(page.locator("#lobby-dialog")).to_be_visible()
+    assert reader.online() is None  # the room that waited for Olga is gone
+    expect(ritas).to_have_count(1, timeout=STEP_TIMEOUT_MS)
+    page.locator("#lobby-cancel").click()
+    expect(ritas).to_have_count(0, timeout=STEP_TIMEOUT_MS)
     # Expired: an offer stands 3 minutes after its last renewal (the reader's clock runs 4 minutes on).
     opener.page.goto(site.url + "?test=1&fast=1")
     expect(opener.page.locator("#table")).to_have_attribute("data-ready", "1", timeout=STEP_TIMEOUT_MS)
     open_table(opener, "Olga")
     expect(row(page, "Olga")).to_have_count(1, timeout=STEP_TIMEOUT_MS)
+    olgas = row(pest.page, "Olga")
+    expect(olgas).to_have_count(1, timeout=STEP_TIMEOUT_MS)
     reader.page.clock.fast_forward(4 * 60_000)
     expect(tables).to_have_count(0, timeout=STEP_TIMEOUT_MS)
+    # The page goes (pagehide): withdrawn too (Pest's page, on the real clock, listed it until then).
+    opener.page.goto("about:blank")
+    expect(olgas).to_have_count(0, timeout=STEP_TIMEOUT_MS)
     assert row(page, "Pest").count() == 0
     assert not reader.errors and not opener.errors, reader.errors + opener.errors
 
 
 def relay_refused(text: str) -> bool:
-    """Firefox's own report, as a page error, of a WebSocket that could not connect (the relay was stopped)."""
-    return bool(re.match(r"page error: Firefox can.t establish a connection to the server at ws://", text))
+    """Firefox's own report, as a page error, of a WebSocket that could not connect (the relay was stopped, or
+    its port is closed) or whose connecting was cut short (the lobby closed meanwhile)."""
+    return bool(
+        re.match(r"page error: Firefox can.t establish a connection to the server at ws://", text)
+        or re.match(r"page error: The connection to ws://\S+ was interrupted while the page was loading", text)
+    )
 
 
 def restart_relay(relay: Relay) -> float:
@@ -241,15 +328,55 @@ def restart_relay(relay: Relay) -> float:
     return time.perf_counter() - t0
 
 
-def test_the_relay_stops_and_starts_again_then_a_quick_game(
+NETWORK_KEY = "sixty-six.network.v1"
+#: On Eve's page: the name of every table the list draws, to see which tables came and went.
+SEEN_JS = """() => {
+  window.__seen = new Set();
+  const list = document.getElementById("lobby-tables");
+  const look = () => {
+    for (const name of list.querySelectorAll(".lobby-who strong")) window.__seen.add(name.textContent);
+  };
+  new MutationObserver(look).observe(list, { childList: true, subtree: true, characterData: true });
+  look();
+}"""
+
+
+def no_relay_at_all(p: Player) -> None:
+    """``p``'s only relay is a closed port from the start: the lobby says so, and Open and Quick game say that
+    nobody can see the table; then its own relay is put back."""
+    page = p.page
+    network = page.evaluate(f"() => localStorage.getItem({NETWORK_KEY!r})")
+    closed = json.dumps({"relays": [f"ws://127.0.0.1:{free_port()}"], "stun": [], "turn": []})
+    page.evaluate(f"text => localStorage.setItem({NETWORK_KEY!r}, text)", closed)
+    page.locator("#open-online").click()
+    page.locator("#online-find").click()
+    relays = page.locator("#lobby-relays")
+    expect(relays).to_have_attribute("data-relays", "down", timeout=STEP_TIMEOUT_MS)
+    expect(relays).to_have_text("No relay can be reached: the list may be out of date. Trying again…")
+    status = page.locator("#lobby-status")
+    for button in ("#lobby-open", "#lobby-quick"):
+        page.locator(button).click()
+        expect(status).to_have_attribute("data-state", "unpublished", timeout=STEP_TIMEOUT_MS)
+        expect(status).to_have_text(
+            "No relay took your table, so nobody can see it yet. Check the relays in the network settings."
+        )
+        page.locator("#lobby-cancel").click()
+        expect(status).to_have_attribute("data-state", "cancelled")
+    page.locator("#lobby-close").click()
+    page.evaluate(f"text => localStorage.setItem({NETWORK_KEY!r}, text)", network)
+
+
+def test_no_relay_the_relay_stops_and_starts_again_then_quick_games(
     webrtc_browser: Browser,  # noqa: F811
     site: Site,
     nostr_relay: Relay,  # noqa: F811
     players: list[Player],
+    browser_name: str,
 ) -> None:
-    # Rules of their own (a shorter match): Quick game picks no table an earlier test left open.
-    anna = player(players, webrtc_browser, site, nostr_relay, match=("DE24", 3))
-    bea = player(players, webrtc_browser, site, nostr_relay, match=("DE24", 3))
+    # Rules of their own (a shorter match): Quick game picks no table an earlier test left open. Eve watches.
+    anna, bea, cid, dora = (player(players, webrtc_browser, site, nostr_relay, match=("DE24", 3)) for _ in range(4))
+    eve = player(players, webrtc_browser, site, nostr_relay)
+    no_relay_at_all(bea)
     page = find_game(anna, "Anna")
     relays = page.locator("#lobby-relays")
     stop_relay(nostr_relay)
@@ -260,17 +387,44 @@ def test_the_relay_stops_and_starts_again_then_a_quick_game(
     expect(relays).to_have_attribute("data-relays", "up", timeout=STEP_TIMEOUT_MS)
     expect(relays).to_have_text("Connected to 1 of 1 relays.")
     print(f"\nrelay down -> the page connected again: {time.perf_counter() - down:.2f} s")
-    # Quick game: nobody is waiting, so Anna's page opens a table and says so; Bea's quick game joins it.
+    # Quick game: nobody is waiting, so Anna's page opens a table and says so; cancelled, it leaves Eve's list.
     page.locator("#lobby-quick").click()
-    expect(page.locator("#lobby-status")).to_have_attribute("data-state", "open", timeout=STEP_TIMEOUT_MS)
-    expect(page.locator("#lobby-status")).to_contain_text("so yours is open now")
-    other = find_game(bea, "Bea")
-    expect(row(other, "Anna")).to_have_count(1, timeout=STEP_TIMEOUT_MS)
+    status = page.locator("#lobby-status")
+    expect(status).to_have_attribute("data-state", "open", timeout=STEP_TIMEOUT_MS)
+    expect(status).to_contain_text("so yours is open now")
+    if browser_name == "chromium":
+        axe_check(page, "the quick game's wait")
+    watch = find_game(eve, "Eve")
+    expect(row(watch, "Anna")).to_have_count(1, timeout=STEP_TIMEOUT_MS)
+    page.locator("#lobby-cancel").click()
+    expect(status).to_have_attribute("data-state", "cancelled")
+    expect(row(watch, "Anna")).to_have_count(0, timeout=STEP_TIMEOUT_MS)
+    # Four press Quick game at the same moment: two games, each page with the partner that sits with it, and
+    # the tables they opened meanwhile all leave Eve's list.
+    four = {"Anna": anna, "Bea": bea, "Cid": cid, "Dora": dora}
+    for name, p in four.items():
+        if p is not anna:
+            find_game(p, name)
+    watch.evaluate(SEEN_JS)
     started = time.perf_counter()
-    other.locator("#lobby-quick").click()
-    wait_joined(anna, bea)
-    print(f"quick game clicked -> both tables dealt: {time.perf_counter() - started:.2f} s")
-    errors = [e for e in anna.errors + bea.errors if not relay_refused(e)]
+    at = int(time.time() * 1000) + 1000
+    for p in four.values():
+        p.page.evaluate("at => setTimeout(() => document.getElementById('lobby-quick').click(), at - Date.now())", at)
+    wait_joined(*four.values())
+    print(f"four quick games clicked at once -> two games dealt: {time.perf_counter() - started:.2f} s")
+    partners = {}
+    for name, p in four.items():
+        status_of = p.online()["status"]  # type: ignore[index]
+        names, seat = status_of["names"], status_of["seat"]
+        assert names[seat] == name, (name, names)
+        partners[name] = names[1 - seat]
+    assert all(partners[partners[name]] == name for name in four), partners
+    hosts = {name for name, p in four.items() if p.online()["status"]["seat"] == 0}  # type: ignore[index]
+    assert len(hosts) == 2, partners
+    expect(watch.locator("#lobby-tables li")).to_have_count(0, timeout=STEP_TIMEOUT_MS)
+    seen = set(watch.evaluate("() => [...window.__seen]"))
+    assert hosts <= seen, (hosts, seen)
+    errors = [e for p in (*four.values(), eve) for e in p.errors if not relay_refused(e)]
     assert not errors, errors
 
 

@@ -25,7 +25,7 @@ import { parameterName, rulesTitle } from "../screens/rules-text.js";
 import { notify } from "./draw.js";
 import { ask } from "./loop.js";
 import { currentOnline } from "./online.js";
-import { hostStranger, joinStranger } from "./online-lobby.js";
+import { hostStranger, joinStranger, strangerNeverCame } from "./online-lobby.js";
 import { state } from "./state.js";
 
 /** @import { LobbyRelays, RelayState } from "../online/lobby-relays.js" */
@@ -41,6 +41,11 @@ const READ_MS = 5000;
 const RESULTS_SENT = 50;
 /** How long a joiner waits for the opener's answer. */
 const ANSWER_MS = 30_000;
+/** How long an opener waits for the player its table was given to (that page looks for the room up to 30 s:
+ * online/room.js's relay and peer timeouts); then the table is offered again. */
+export const MEET_MS = 45_000;
+/** The most closed tables whose late requests are still answered ("closed"), not left to time out. */
+const CLOSED_KEPT = 20;
 
 /** @param {string} id */
 const el = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -50,9 +55,11 @@ const dialog = () => /** @type {HTMLDialogElement} */ (el("lobby-dialog"));
 
 /**
  * This page's open table: the engine's handle, its id and pool, the last offer event published, when it
- * opened, whether Quick game opened it, and the joiner it was given to (then it is no longer offered).
+ * opened (the clock the engine's offer says), whether Quick game opened it, the joiner it was given to (then it
+ * is no longer offered), and whether a relay took its last offer.
  * @typedef {{handle: string, id: string, pool: string, event: import("../online/lobby-relays.js").NostrEvent | null,
- *   opened: number, quick: boolean, given: string | null, timer: ReturnType<typeof setInterval> | undefined}} OwnTable
+ *   opened: number, quick: boolean, given: string | null, timer: ReturnType<typeof setInterval> | undefined,
+ *   published: boolean}} OwnTable
  */
 /** A table this page asked to join: the table, its opener's Nostr key, the wait for the answer. */
 /** @typedef {{table: LobbyTable, sender: string, quick: boolean, timer: ReturnType<typeof setTimeout>}} Joining */
@@ -69,6 +76,11 @@ let joining = null;
 const refusedTables = new Set();
 /** @type {LobbyTable[]} */
 let tables = [];
+/** The clock of the last lobby_read (its tables' open_ms count from it). */
+let readAt = 0;
+/** Tables this page closed, by id, with their engine handles: a late request is told "closed". */
+/** @type {Map<string, string>} */
+const closedTables = new Map();
 let reading = false;
 let readAgain = false;
 /** @type {ReturnType<typeof setInterval> | undefined} */
@@ -161,6 +173,8 @@ function showRelays(states) {
     : connecting
       ? t("lobby.relays.connecting")
       : t("lobby.relays.down");
+  // A table no relay took is published as soon as one can be reached.
+  if (up && own && !own.given && !own.published) renew().catch(failed);
 }
 
 function disconnect() {
@@ -185,6 +199,7 @@ async function read() {
     do {
       readAgain = false;
       const { offers, withdrawn } = relays.takeOffers();
+      const now = Date.now();
       const answer = await ask({
         cmd: "lobby_read",
         me: await myIdentity(),
@@ -192,9 +207,10 @@ async function read() {
         withdrawn,
         blocked: blocked(),
         filters: filters(),
-        now: Date.now(),
+        now,
       });
       tables = answer.tables;
+      readAt = now;
       drawTables(answer.refused);
       await waitingQuick();
     } while (readAgain && relays);
@@ -345,6 +361,7 @@ async function showOwnRating() {
 async function openTable(quick = false) {
   const made = await connect();
   const name = yourName();
+  const now = Date.now();
   const opened = await ask({
     cmd: "lobby_open",
     identity: await myIdentity(),
@@ -354,25 +371,34 @@ async function openTable(quick = false) {
     ...rulesArgs(),
     results: results(),
     blocked: blocked(),
-    now: Date.now(),
+    now,
   });
   const timer = setInterval(() => renew().catch(failed), RENEW_MS);
-  own = {
+  /** @type {OwnTable} */
+  const table = {
     handle: opened.table,
     id: opened.id,
     pool: opened.pool,
     event: null,
-    opened: Date.now(),
+    opened: now,
     quick,
     given: null,
     timer,
+    published: false,
   };
+  own = table;
   const published = await made.publishOffer(opened.id, opened.offer, opened.pool, Date.now() + 3 * RENEW_MS);
-  if (own?.id !== opened.id) return;
-  own.event = published.event;
-  say("open", quick ? t("lobby.quick.waiting") : t("lobby.waiting"));
-  if (!published.accepted) notify(t("lobby.notPublished"));
+  if (own !== table) return;
+  table.published = published.accepted > 0;
+  if (table.published) table.event = published.event;
+  sayOpen(table);
   drawTables({});
+}
+
+/** Say that ``table`` waits for a player, or that no relay took it yet. @param {OwnTable} table */
+function sayOpen(table) {
+  if (!table.published) say("unpublished", t("lobby.notPublished"));
+  else say("open", table.quick ? t("lobby.quick.waiting") : t("lobby.waiting"));
 }
 
 /** Publish the open table's offer again, renewed. */
@@ -388,7 +414,12 @@ async function renew() {
     renewed.expires,
     table.event?.created_at,
   );
-  if (own === table) table.event = published.event;
+  if (own !== table || table.given || !published.accepted) return;
+  table.event = published.event;
+  if (!table.published) {
+    table.published = true;
+    sayOpen(table);
+  }
 }
 
 /** Withdraw the open table from the relays (its handle stays, so late joiners are told it is taken). */
@@ -412,11 +443,18 @@ async function cancel() {
   drawTables({});
 }
 
-/** Withdraw ``table`` (unless it was given) and close its handle. @param {OwnTable} table */
+/**
+ * Close ``table``'s handle and withdraw it (unless it was given). The engine hears first, so a request that
+ * comes meanwhile is answered "closed".
+ * @param {OwnTable} table
+ */
 async function closeTable(table) {
   clearInterval(table.timer);
+  closedTables.set(table.id, table.handle);
+  if (closedTables.size > CLOSED_KEPT) closedTables.delete(/** @type {string} */ (closedTables.keys().next().value));
+  const closing = ask({ cmd: "lobby_close", table: table.handle }).catch(() => {});
   if (!table.given) await relays?.withdrawOffer(table.id, table.event).catch(() => {});
-  await ask({ cmd: "lobby_close", table: table.handle }).catch(() => {});
+  await closing;
 }
 
 // ------------------------------------------------------------------ joining
@@ -428,8 +466,16 @@ async function closeTable(table) {
  */
 async function join(table, quick) {
   const made = await connect();
+  if (own || joining) return;
   const sender = made.senderOf(table.id);
-  if (!sender || own || joining) return;
+  if (!sender) {
+    // Withdrawn since the engine listed it: said, and Quick game looks again (never left waiting for nothing).
+    refusedTables.add(table.id);
+    say("refused", t("lobby.refused.closed"));
+    drawTables({});
+    if (quick) await quickGame();
+    return;
+  }
   const name = yourName();
   const { request } = await ask({
     cmd: "lobby_request",
@@ -482,26 +528,38 @@ function refusalWords(what) {
  * @param {Record<string, unknown>} message
  */
 async function received(sender, message) {
-  if (message.t === "join" && own && message.table === own.id) {
-    const table = own;
-    const answer = await ask({ cmd: "lobby_answer", table: table.handle, request: message.request, now: Date.now() });
+  const id = message.t === "join" ? String(message.table) : null;
+  // A request for a table closed here (cancelled, or left to join another) is told so, not left to time out.
+  const handle = id === null ? undefined : own?.id === id ? own.handle : closedTables.get(id);
+  if (id !== null && handle !== undefined) {
+    const table = own?.id === id ? own : null;
+    const answer = await ask({ cmd: "lobby_answer", table: handle, request: message.request, now: Date.now() });
     if ("refused" in answer) {
       console.info("lobby: a request refused:", answer.refused.message);
       if (answer.refused.what !== "flood") {
-        await relays?.send(sender, { t: "answer", table: table.id, refused: answer.refused });
+        await relays?.send(sender, { t: "answer", table: id, refused: answer.refused });
       }
+      return;
+    }
+    if (!table) return; // (a closed table is given to nobody: the engine refuses)
+    if (own !== table) {
+      // Given while this page left it (Quick game went to join an earlier table): the joiner is told.
+      const closed = { what: "closed", message: "the table was closed" };
+      await relays?.send(sender, { t: "answer", table: id, refused: closed });
       return;
     }
     table.given = answer.joined.identity;
     const code = generateRoomCode();
-    say("meeting", t("lobby.meeting", { name: answer.joined.name || t("lobby.noName") }));
+    const name = answer.joined.name || t("lobby.noName");
+    say("meeting", t("lobby.meeting", { name }));
     const rules = rulesArgs();
     // The room is open before the joiner hears of it; the offer goes meanwhile.
     const hosting = hostStranger({ ...rules, name: yourName(), code, guest: answer.joined.identity });
     await relays?.send(sender, { t: "answer", table: table.id, joined: { room: code } });
     await withdraw().catch(() => {});
-    await hosting;
+    const game = await hosting;
     met();
+    setTimeout(() => noShow(game, name, table.quick).catch(failed), MEET_MS);
     return;
   }
   if (message.t !== "answer" || !joining || message.table !== joining.table.id || sender !== joining.sender) return;
@@ -544,6 +602,27 @@ function met() {
   }, ANSWER_MS);
 }
 
+/**
+ * The player this page's table was given to never came (their page went before meeting): after MEET_MS the
+ * room closes, and the lobby opens again with a new table, saying so.
+ * @param {import("./online.js").Online} game the game that waited for them
+ * @param {string} name
+ * @param {boolean} quick
+ */
+async function noShow(game, name, quick) {
+  if (!(await strangerNeverCame(game))) return;
+  if (own?.given) {
+    const table = own;
+    own = null;
+    await closeTable(table);
+  }
+  await openFindGame();
+  if (own || joining) return;
+  await openTable(quick);
+  const opened = /** @type {OwnTable | null} */ (own); // (openTable set it)
+  if (opened?.published) say("open", t("lobby.noShow", { name }));
+}
+
 // ------------------------------------------------------------------ quick game
 
 /** Quick game: the engine's pick of the open tables of these rules, else open one and wait. */
@@ -574,10 +653,16 @@ async function quickGame() {
 async function waitingQuick() {
   const table = own;
   if (!table?.quick || table.given || joining) return;
-  const now = Date.now();
-  const earlier = tables.find(
-    (other) => other.pool === table.pool && !refusedTables.has(other.id) && now - other.open_ms < table.opened,
-  );
+  // Opened before this one (by the engines' clocks; a tie goes to the smaller id), so both pages agree.
+  const earlier = tables.find((other) => {
+    const opened = readAt - other.open_ms;
+    return (
+      other.pool === table.pool &&
+      other.id !== table.id &&
+      !refusedTables.has(other.id) &&
+      (opened < table.opened || (opened === table.opened && other.id < table.id))
+    );
+  });
   if (!earlier) return;
   own = null;
   await closeTable(table);

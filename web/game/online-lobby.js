@@ -481,7 +481,7 @@ const chosenGuests = new WeakMap();
 
 /**
  * Host a stranger the engine gave this page's open table to: a room on a fresh ``code`` (sent to the joiner
- * encrypted), where only the browser that proves ``guest``'s identity is taken. Resolves once the room is open.
+ * encrypted), where only the browser that proves ``guest``'s identity is taken. Resolves with the game once the room is open.
  * @param {{preset: string, rules: Record<string, unknown>, name: string, code: string, guest: string}} how
  */
 export async function hostStranger(how) {
@@ -489,6 +489,21 @@ export async function hostStranger(how) {
   const game = await hostOnline({ preset: how.preset, rules: how.rules, name: how.name, via: "room" });
   chosenGuests.set(game, how.guest);
   await inviteByRoom(how.code);
+  return game;
+}
+
+/**
+ * The stranger ``game`` waited for never came: unless their browser is here (or has been), or another game
+ * began, the room closes and this player's own game is back. Resolves with whether it did.
+ * @param {Online} game
+ */
+export async function strangerNeverCame(game) {
+  if (currentOnline() !== game || !inviting || game.channel || game.status?.joined) return false;
+  giveUp?.();
+  giveUp = null;
+  inviting = false;
+  await backToOwnGame();
+  return true;
 }
 
 /**
