@@ -26,7 +26,7 @@ from py_engine.service.protocol import Engine
 
 from ..run import RELAY_VENV
 from ..test_lobby_results import exchange
-from .conftest import STEP_TIMEOUT_MS, Site
+from .conftest import STEP_TIMEOUT_MS, Site, WarmContexts
 from .online_fixtures import (
     Relay,
     accepts_connections,
@@ -60,9 +60,22 @@ try {
 """
 
 
+class Players(list[Player]):
+    """A test's players, and the pool of warm contexts (conftest.py) those without Playwright's clock borrow."""
+
+    def __init__(self, pool: WarmContexts) -> None:
+        super().__init__()
+        self.pool = pool
+
+
 @pytest.fixture
-def players(webrtc_browser: Browser, site: Site, nostr_relay: Relay) -> Iterator[list[Player]]:  # noqa: F811
-    made: list[Player] = []
+def players(
+    webrtc_browser: Browser,  # noqa: F811
+    site: Site,
+    nostr_relay: Relay,  # noqa: F811
+    warm_contexts: WarmContexts,
+) -> Iterator[Players]:
+    made = Players(warm_contexts)
     yield made
     for player in made:
         print("\n".join(player.console[-20:]))
@@ -72,11 +85,11 @@ def players(webrtc_browser: Browser, site: Site, nostr_relay: Relay) -> Iterator
                 print(selector, loc.get_attribute("data-state", timeout=1000), loc.text_content(timeout=1000))
         with contextlib.suppress(Exception):  # an open table is withdrawn when its page goes
             player.page.goto("about:blank")
-        player.context.close()
+        player.leave()
 
 
 def player(
-    players: list[Player],
+    players: Players,
     browser: Browser,
     site: Site,
     relay: Relay,
@@ -84,7 +97,9 @@ def player(
     clock: bool = False,
     match: tuple[str, int] | None = None,
 ) -> Player:
-    made = new_player(browser, site, relay=relay.url, clock=clock, init_script=LONG_TASKS_JS, match=match)
+    made = new_player(
+        browser, site, relay=relay.url, clock=clock, init_script=LONG_TASKS_JS, match=match, pool=players.pool
+    )
     players.append(made)
     return made
 
@@ -163,7 +178,7 @@ def test_open_list_two_joiners_race_and_the_winner_plays_a_deal(
     webrtc_browser: Browser,  # noqa: F811
     site: Site,
     nostr_relay: Relay,  # noqa: F811
-    players: list[Player],
+    players: Players,
 ) -> None:
     anna = player(players, webrtc_browser, site, nostr_relay)
     bea = player(players, webrtc_browser, site, nostr_relay)
@@ -236,7 +251,7 @@ def test_cancel_page_gone_expiry_and_a_blocked_opener(
     webrtc_browser: Browser,  # noqa: F811
     site: Site,
     nostr_relay: Relay,  # noqa: F811
-    players: list[Player],
+    players: Players,
     browser_name: str,
 ) -> None:
     reader = player(players, webrtc_browser, site, nostr_relay, clock=True)
@@ -370,7 +385,7 @@ def test_no_relay_the_relay_stops_and_starts_again_then_quick_games(
     webrtc_browser: Browser,  # noqa: F811
     site: Site,
     nostr_relay: Relay,  # noqa: F811
-    players: list[Player],
+    players: Players,
     browser_name: str,
 ) -> None:
     # Rules of their own (a shorter match): Quick game picks no table an earlier test left open. Eve watches.
@@ -479,7 +494,7 @@ def test_five_thousand_junk_offers_and_the_list_stays_usable(
     webrtc_browser: Browser,  # noqa: F811
     site: Site,
     nostr_relay: Relay,  # noqa: F811
-    players: list[Player],
+    players: Players,
     browser_name: str,
 ) -> None:
     anna = player(players, webrtc_browser, site, nostr_relay)
