@@ -204,6 +204,10 @@ def test_open_list_two_joiners_race_and_the_winner_plays_a_deal(
     expect(rows[0]).to_contain_text("open for less than a minute")
     assert rows[0].locator(".lobby-rules").inner_text().strip()
     expect(bea.page.locator("#lobby-count")).to_have_text("Open tables: 1.")
+    # What a rating without a server cannot mean, said where the ratings are shown.
+    expect(bea.page.locator("#lobby-dialog")).to_contain_text(
+        "a new identity starts again at 1,500, and one person can sign results between two identities of their own"
+    )
     # "Hide tables with fewer signed games than": 4 hides Anna's table, 3 shows it again.
     bea.page.locator(".lobby-filters summary").click()
     for fewer, shown in (("4", 0), ("3", 1), ("", 1)):
@@ -285,8 +289,10 @@ def test_cancel_page_gone_expiry_and_a_blocked_opener(
     ritas = row(pest.page, "Rita")
     expect(ritas).to_have_count(1, timeout=STEP_TIMEOUT_MS)
     row(opener.page, "Rita").get_by_role("button", name="Join the table of Rita").click()
-    expect(opener.page.locator("#lobby-status")).to_have_attribute("data-state", "joining")
-    opener.page.goto("about:blank")  # the request has left (it is sent as the page says "joining")
+    # The request has left once the page says "joining"; on a quick machine the answer may already be back
+    # ("meeting": connecting to Rita's room). Either way the page goes before the two have met.
+    expect(opener.page.locator("#lobby-status")).to_have_attribute("data-state", re.compile(r"^(joining|meeting)$"))
+    opener.page.goto("about:blank")
     expect(status).to_have_attribute("data-state", "meeting", timeout=STEP_TIMEOUT_MS)
     expect(page.locator("#lobby-dialog")).to_be_hidden(timeout=STEP_TIMEOUT_MS)
     expect(ritas).to_have_count(0, timeout=STEP_TIMEOUT_MS)
