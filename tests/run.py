@@ -152,12 +152,17 @@ def check(command: list[str], what: str, *, env: dict[str, str] | None = None) -
     return ""
 
 
-def pytest_step(command: list[str], what: str, *, env: dict[str, str] | None = None) -> tuple[str, dict[str, int]]:
-    code, summary = run(command, env=env)
-    counts: dict[str, int] = {}
+def add_counts(counts: dict[str, int], summary: str) -> dict[str, int]:
+    """Add the test counts of a pytest summary line to ``counts`` (errors under one key); returns ``counts``."""
     for number, kind in COUNT_RE.findall(summary):
         key = "errors" if kind.startswith("error") else kind
         counts[key] = counts.get(key, 0) + int(number)
+    return counts
+
+
+def pytest_step(command: list[str], what: str, *, env: dict[str, str] | None = None) -> tuple[str, dict[str, int]]:
+    code, summary = run(command, env=env)
+    counts = add_counts({}, summary)
     print(f"{what}: {summary or '(no pytest summary line seen)'}", flush=True)
     if code == PYTEST_NO_TESTS:
         raise StepFailed(f"{what} collected no tests (pytest exit code 5): {summary}", counts)
@@ -425,9 +430,7 @@ def run_pyodide_shards(command: list[str], logs: list[IO[bytes]]) -> tuple[str, 
         sys.stdout.write(text)
         summaries = [line.strip().strip("=").strip() for line in text.splitlines() if SUMMARY_RE.search(line)]
         summary = summaries[-1] if summaries else "(no pytest summary line seen)"
-        for number, kind in COUNT_RE.findall(summary):
-            key = "errors" if kind.startswith("error") else kind
-            counts[key] = counts.get(key, 0) + int(number)
+        add_counts(counts, summary)
         if code == PYTEST_NO_TESTS:
             problems.append(f"shard {i}/{count} collected no tests (pytest exit code 5)")
         elif code != 0:

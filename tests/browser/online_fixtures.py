@@ -39,6 +39,8 @@ from playwright.sync_api import Browser, BrowserType, ConsoleMessage, Page
 from ..run import RELAY_VENV
 from .conftest import Site
 
+#: The lobby's topic and its offers' kind (web/online/lobby-relays.js), for whatever writes to or reads the relay.
+LOBBY = ("sixty-six-lobby-1", "30666")
 RELAY_START_TIMEOUT_S = 30.0
 RELAY_STOP_TIMEOUT_S = 5.0
 PR_SET_PDEATHSIG = 1  # prctl(2)

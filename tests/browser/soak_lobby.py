@@ -45,7 +45,7 @@ from .conftest import (
     serve,
 )
 from .helpers import answer_question
-from .online_fixtures import start_relay, stop_relay
+from .online_fixtures import LOBBY, start_relay, stop_relay
 from .online_helpers import Player, firefox_ice_notice, new_player, play, wait_joined
 
 DESKTOP: ViewportSize = {"width": 1280, "height": 800}
@@ -117,8 +117,6 @@ async def main():
 
 asyncio.run(main())
 """
-#: The lobby's topic and the offers' kind (web/online/lobby-relays.js).
-LOBBY = ("sixty-six-lobby-1", "30666")
 
 
 def standing_offers(relay_url: str) -> list[str]:

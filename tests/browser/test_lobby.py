@@ -28,6 +28,7 @@ from ..run import RELAY_VENV
 from ..test_lobby_results import exchange
 from .conftest import STEP_TIMEOUT_MS, Site, WarmContexts
 from .online_fixtures import (
+    LOBBY,
     Relay,
     accepts_connections,
     die_with_parent,
@@ -48,8 +49,6 @@ LONGEST_TASK_MAX_MS = 500
 JUNK_OFFERS = 5000
 #: How long an opener waits for the player its table was given to (web/game/find-game.js).
 MEET_MS = 45_000
-#: The lobby's topic and the offers' kind (web/online/lobby-relays.js).
-LOBBY = ("sixty-six-lobby-1", "30666")
 LONG_TASKS_JS = """
 window.__longest = 0;
 try {
