@@ -207,13 +207,19 @@ def test_rules_that_cannot_be_combined_are_refused(site: Site, page: Page, watch
     assert answer["ok"] is False and answer["code"] == "bad_rules"
 
 
-@pytest.mark.parametrize(("width", "height"), [(1280, 800), (390, 844), (320, 568)])
-def test_the_help_closes_from_its_top_and_its_backdrop(
-    site: Site, page: Page, watch: Watch, width: int, height: int
-) -> None:
+#: A desktop, a phone, a small phone: one page turned from shape to shape.
+HELP_SHAPES = [(1280, 800), (390, 844), (320, 568)]
+
+
+def test_the_help_closes_from_its_top_and_its_backdrop(site: Site, page: Page, watch: Watch) -> None:
     watch.attach(page)
-    page.set_viewport_size({"width": width, "height": height})
     open_table(page, site.url)
+    for width, height in HELP_SHAPES:
+        page.set_viewport_size({"width": width, "height": height})
+        the_help_closes(page, width, height)
+
+
+def the_help_closes(page: Page, width: int, height: int) -> None:
     dialog = page.locator("#help-dialog")
     top = page.locator("#help-dialog [data-action='help-close-top']")
     en = json.loads((I18N / "en.json").read_text(encoding="utf-8"))

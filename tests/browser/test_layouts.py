@@ -57,41 +57,46 @@ def play_a_card(page: Page) -> None:
     )
 
 
-def phone_table(
-    site: Site, phone_context: BrowserContext, watch: Watch, width: int, height: int, game: dict[str, Any]
-) -> Page:
-    """A phone's page of ``width`` x ``height`` with ``game`` on the table."""
+def phone_page(site: Site, phone_context: BrowserContext, watch: Watch) -> Page:
+    """A phone's page with the table booted; each test turns it from shape to shape (one boot for them all)."""
     page = phone_context.new_page()
-    page.set_viewport_size({"width": width, "height": height})
     watch.attach(page)
     open_table(page, site.url)
-    new_game(page, **game)
     return page
 
 
-@pytest.mark.parametrize("width,height", [(844, 390), (740, 360), (915, 412)])
+#: Phones held sideways, and upright.
+SIDEWAYS = [(844, 390), (740, 360), (915, 412)]
+UPRIGHT = [(390, 844), (360, 740)]
+
+
 def test_a_phone_held_sideways_shows_everything_without_scrolling(
-    site: Site, phone_context: BrowserContext, watch: Watch, width: int, height: int
+    site: Site, phone_context: BrowserContext, watch: Watch
 ) -> None:
-    page = phone_table(site, phone_context, watch, width, height, SCRIPTED_AT20)  # exchange, close: most buttons
-    where = f"{width}x{height}, exchange and close offered"
-    parts = ["#my-hand .card >> nth=-1", "#my-hand .card >> nth=0", "#stock", "#opp-hand", "#trick"]
-    inside_the_window(page, [*parts, "#actions button >> nth=-1", "#hint", "#last-trick"], where)
-    no_scrolling(page, where)
-    play_a_card(page)
-    where = f"{width}x{height}, after a trick"
-    inside_the_window(page, [*parts, "#last-trick .card >> nth=-1"], where)
-    no_scrolling(page, where)
+    page = phone_page(site, phone_context, watch)
+    for width, height in SIDEWAYS:
+        page.set_viewport_size({"width": width, "height": height})
+        new_game(page, **SCRIPTED_AT20)  # exchange, close: most buttons
+        where = f"{width}x{height}, exchange and close offered"
+        parts = ["#my-hand .card >> nth=-1", "#my-hand .card >> nth=0", "#stock", "#opp-hand", "#trick"]
+        inside_the_window(page, [*parts, "#actions button >> nth=-1", "#hint", "#last-trick"], where)
+        no_scrolling(page, where)
+        play_a_card(page)
+        where = f"{width}x{height}, after a trick"
+        inside_the_window(page, [*parts, "#last-trick .card >> nth=-1"], where)
+        no_scrolling(page, where)
 
 
-@pytest.mark.parametrize("width,height", [(390, 844), (360, 740)])
 def test_a_phone_held_upright_shows_the_last_trick_without_scrolling(
-    site: Site, phone_context: BrowserContext, watch: Watch, width: int, height: int
+    site: Site, phone_context: BrowserContext, watch: Watch
 ) -> None:
-    page = phone_table(site, phone_context, watch, width, height, YOU_LEAD)
-    play_a_card(page)
-    page.evaluate("scrollTo(0, 0)")  # (Firefox scrolls a clicked card into view its own way)
-    inside_the_window(page, ["#my-hand .card >> nth=-1", "#last-trick .card >> nth=-1"], f"{width}x{height}")
+    page = phone_page(site, phone_context, watch)
+    for width, height in UPRIGHT:
+        page.set_viewport_size({"width": width, "height": height})
+        new_game(page, **YOU_LEAD)
+        play_a_card(page)
+        page.evaluate("scrollTo(0, 0)")  # (Firefox scrolls a clicked card into view its own way)
+        inside_the_window(page, ["#my-hand .card >> nth=-1", "#last-trick .card >> nth=-1"], f"{width}x{height}")
 
 
 def test_large_screens_grow_the_table(site: Site, context: BrowserContext, watch: Watch) -> None:
@@ -152,17 +157,35 @@ def hit_by_a_pointer(page: Page, selector: str, where: str) -> None:
     assert not missed, f"{where}: a pointer at the centre of {missed} hits something else (or nothing)"
 
 
-@pytest.mark.parametrize("width,height", SHAPES)
-def test_the_way_on_after_a_deal_is_in_view_on_every_screen_shape(
-    site: Site, request: pytest.FixtureRequest, watch: Watch, browser_name: str, width: int, height: int
-) -> None:
-    phone = width < 980
+def shape_page(request: pytest.FixtureRequest, site: Site, watch: Watch, phone: bool, shape: tuple[int, int]) -> Page:
+    """A page of a phone's context or a desktop's, booted at ``shape``; a test then turns it to its other shapes."""
     page = shape_context(request, phone).new_page()
-    page.set_viewport_size({"width": width, "height": height})
+    page.set_viewport_size({"width": shape[0], "height": shape[1]})
     watch.attach(page)
     open_table(page, site.url)
+    return page
+
+
+def by_device(shapes: list[tuple[int, int]]) -> list[Any]:
+    """``shapes`` as two parameters, the phones' and the desktops' (one booted page each)."""
+    return [
+        pytest.param(True, [s for s in shapes if s[0] < 980], id="phone"),
+        pytest.param(False, [s for s in shapes if s[0] >= 980], id="desktop"),
+    ]
+
+
+@pytest.mark.parametrize("phone,shapes", by_device(SHAPES))
+def test_the_way_on_after_a_deal_is_in_view_on_every_screen_shape(
+    site: Site, request: pytest.FixtureRequest, watch: Watch, browser_name: str, phone: bool, shapes: list[Any]
+) -> None:
+    page = shape_page(request, site, watch, phone, shapes[0])
+    for width, height in shapes:
+        page.set_viewport_size({"width": width, "height": height})
+        the_way_on_is_in_view(page, phone, f"{width}x{height}, the end of a deal")
+
+
+def the_way_on_is_in_view(page: Page, phone: bool, where: str) -> None:
     finish_scripted_deal(page)  # the longest explanation: a close judged at closing, Schwarz
-    where = f"{width}x{height}, the end of a deal"
     buttons = "#result .result-buttons button"
     # Next deal, Score sheet, Review and Save record: each hit where it is, without scrolling anything.
     assert page.locator(buttons).evaluate_all("bs => bs.map(b => b.dataset.action || b.dataset.control)") == [
@@ -203,16 +226,23 @@ CUT_OPTIONS = """() => [...document.querySelectorAll('#settings-dialog select')]
   .filter(r => r[2] > r[3])"""
 
 
-@pytest.mark.parametrize("width,height", [(390, 844), (844, 390), (1440, 900)])
+#: A phone upright and sideways, and a desktop.
+THREE_SHAPES = [(390, 844), (844, 390), (1440, 900)]
+
+
+@pytest.mark.parametrize("phone,shapes", by_device(THREE_SHAPES))
 def test_the_settings_show_every_choice_whole(
-    site: Site, request: pytest.FixtureRequest, watch: Watch, browser_name: str, width: int, height: int
+    site: Site, request: pytest.FixtureRequest, watch: Watch, browser_name: str, phone: bool, shapes: list[Any]
 ) -> None:
     """In every language no option of a select in the settings is cut short, whichever is chosen; right under the
     card pattern and the rules, what their short option leaves out: the suits, the rules' whole name."""
-    page = shape_context(request, width < 980).new_page()
-    page.set_viewport_size({"width": width, "height": height})
-    watch.attach(page)
-    open_table(page, site.url)
+    page = shape_page(request, site, watch, phone, shapes[0])
+    for width, height in shapes:
+        page.set_viewport_size({"width": width, "height": height})
+        every_choice_is_whole(page, f"{width}x{height}")
+
+
+def every_choice_is_whole(page: Page, shape: str) -> None:
     for language in ("en", "de", "hu", "pl", "ro", "sr"):
         choose(page, language=language)
         page.locator("#open-settings").click()
@@ -222,7 +252,7 @@ def test_the_settings_show_every_choice_whole(
         expect(page.locator("#custom-rules-body select").first).to_be_visible()
         expect(page.locator("#setting-watch-level")).to_be_visible()
         words = i18n_words(language)
-        where = f"{width}x{height}, {language}"
+        where = f"{shape}, {language}"
         assert page.evaluate(CUT_OPTIONS) == [], f"{where}: options cut short [select, option, needed, shown]"
         for deck in ("french", "tell"):
             page.select_option("#setting-deck", deck)
@@ -234,21 +264,23 @@ def test_the_settings_show_every_choice_whole(
         expect(page.locator("#settings-dialog")).to_be_hidden()
 
 
-@pytest.mark.parametrize("width,height", [(390, 844), (844, 390), (1440, 900)])
+@pytest.mark.parametrize("phone,shapes", by_device(THREE_SHAPES))
 def test_a_notice_leaves_the_computers_hand_in_view(
-    site: Site, request: pytest.FixtureRequest, watch: Watch, browser_name: str, width: int, height: int
+    site: Site, request: pytest.FixtureRequest, watch: Watch, browser_name: str, phone: bool, shapes: list[Any]
 ) -> None:
     """Damaged statistics are said in a notice at the top of the table; the computer's cards stay in view below."""
-    page = shape_context(request, width < 980).new_page()
-    page.set_viewport_size({"width": width, "height": height})
+    page = shape_context(request, phone).new_page()
+    page.set_viewport_size({"width": shapes[0][0], "height": shapes[0][1]})
     watch.attach(page)
     page.goto(site.url + "icon.svg")  # a document of the site where no game runs (that might save over it)
     page.evaluate("localStorage.setItem('sixty-six.stats', '{damaged')")
     open_table(page, site.url)
     expect(page.locator("#notice")).to_be_visible()
-    page.evaluate("scrollTo(0, 0)")
-    hit_by_a_pointer(page, "#opp-hand .card", f"{width}x{height}, with a notice")
-    hit_by_a_pointer(page, "#notice-close", f"{width}x{height}, with a notice")
+    for width, height in shapes:  # the notice stays until it is closed: the page is turned under it
+        page.set_viewport_size({"width": width, "height": height})
+        page.evaluate("scrollTo(0, 0)")
+        hit_by_a_pointer(page, "#opp-hand .card", f"{width}x{height}, with a notice")
+        hit_by_a_pointer(page, "#notice-close", f"{width}x{height}, with a notice")
     page.locator("#notice-close").click()
     expect(page.locator("#notice")).to_be_hidden()
     assert page.evaluate("getComputedStyle(document.querySelector('.seat-opponent')).marginTop") == "0px"
