@@ -45,6 +45,10 @@ STEP_TIMEOUT_MS = 30_000
 #: instead of mDNS ``.local`` names, so that no multicast name lookup leaves the machine (online tests).
 CHROMIUM_WEBRTC_ARGS = ["--disable-features=WebRtcHideLocalIpsWithMdns"]
 FIREFOX_WEBRTC_PREFS = {"media.peerconnection.ice.obfuscate_host_addresses": False}
+#: A fake microphone, granted without a prompt: a beep (Chromium) or a tone (Firefox) for the voice tests. Only
+#: they ask for one; a page's own question before the browser's (its consent) is what they test.
+CHROMIUM_FAKE_MEDIA_ARGS = ["--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream"]
+FIREFOX_FAKE_MEDIA_PREFS = {"media.navigator.streams.fake": True, "media.navigator.permission.disabled": True}
 
 
 def find_chromium() -> str:
@@ -78,7 +82,8 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any], browser_n
     Playwright's own browser builds cannot be downloaded here. Debian's Firefox
     is driven over WebDriver BiDi, which Playwright selects with the
     ``moz-firefox`` channel. Both are launched ready for the online tests
-    (CHROMIUM_WEBRTC_ARGS, FIREFOX_WEBRTC_PREFS): one browser per test process.
+    (CHROMIUM_WEBRTC_ARGS, FIREFOX_WEBRTC_PREFS) and the voice tests (CHROMIUM_FAKE_MEDIA_ARGS,
+    FIREFOX_FAKE_MEDIA_PREFS): one browser per test process, whose warm contexts every test can use.
     """
     if browser_name == "chromium":
         return {
@@ -91,10 +96,12 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any], browser_n
                 "--disable-component-update",
                 "--no-first-run",
                 *CHROMIUM_WEBRTC_ARGS,
+                *CHROMIUM_FAKE_MEDIA_ARGS,
             ],
         }
     if browser_name == "firefox":
-        prefs = {**browser_type_launch_args.get("firefox_user_prefs", {}), **FIREFOX_WEBRTC_PREFS}
+        given = browser_type_launch_args.get("firefox_user_prefs", {})
+        prefs = {**given, **FIREFOX_WEBRTC_PREFS, **FIREFOX_FAKE_MEDIA_PREFS}
         return {
             "channel": "moz-firefox",
             **browser_type_launch_args,
@@ -229,7 +236,8 @@ class WarmContexts:
     of CPU against 2.5 s). A context given back is wiped like the shared one
     (forget_the_player) and lent again; one that was closed is dropped. Scripts
     and a fake clock belong to the context for good, so a borrower adds its
-    scripts to its page, and a player with Playwright's clock gets a new context.
+    scripts to its page, and a player with Playwright's clock borrows a context
+    for good: it boots warm, and its context is closed afterwards.
     """
 
     def __init__(self, browser: Browser, options: dict[str, Any], site: Site) -> None:
@@ -238,11 +246,15 @@ class WarmContexts:
         self.site = site
         self.idle: dict[str, list[BrowserContext]] = {}
         self.lent: dict[BrowserContext, str] = {}
+        #: Lent for good (see take): closed when given back.
+        self.spoiled: set[BrowserContext] = set()
         #: How many contexts were warmed up (first visits paid), and how many loans were made.
         self.made = 0
         self.loans = 0
 
-    def take(self, locale: str) -> BrowserContext:
+    def take(self, locale: str, *, for_good: bool = False) -> BrowserContext:
+        """A warm context for ``locale``; ``for_good``: the borrower changes it for good (Playwright's clock),
+        and it is closed when given back, not lent again."""
         idle = self.idle.setdefault(locale, [])
         if idle:
             context = idle.pop()
@@ -252,10 +264,17 @@ class WarmContexts:
             self.made += 1
         self.lent[context] = locale
         self.loans += 1
+        if for_good:
+            self.spoiled.add(context)
         return context
 
     def give_back(self, context: BrowserContext) -> None:
         locale = self.lent.pop(context)
+        if context in self.spoiled:
+            self.spoiled.discard(context)
+            with contextlib.suppress(PlaywrightError):
+                context.close()
+            return
         try:
             forget_the_player(context, self.site)
         except PlaywrightError:  # closed by its test, or its browser is gone: not lent again

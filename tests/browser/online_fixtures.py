@@ -10,9 +10,8 @@
   ``media.peerconnection.ice.obfuscate_host_addresses``): the candidates then name the machine's own
   addresses instead of mDNS ``.local`` names, so no multicast name lookup leaves the machine. Its players
   borrow warm contexts from conftest.py's ``warm_contexts``.
-* ``voice_browser``: the same browser launched once more, with its fake microphone granted without asking (Chromium
-  ``--use-fake-device-for-media-stream --use-fake-ui-for-media-stream``, Firefox ``media.navigator.streams.fake``
-  and ``media.navigator.permission.disabled``): a beep (Chromium) or a tone (Firefox) for the voice tests.
+  The same browser has a fake microphone granted without asking (conftest.py's CHROMIUM_FAKE_MEDIA_ARGS and
+  FIREFOX_FAKE_MEDIA_PREFS), for the voice tests.
 * ``transport_page``: a new page in a new context of that browser, on a plain document of the served site
   (its icon), where a test imports the modules of ``web/online/``.
 
@@ -31,10 +30,9 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserType, ConsoleMessage, Page
+from playwright.sync_api import Browser, ConsoleMessage, Page
 
 from ..run import RELAY_VENV
 from .conftest import Site
@@ -54,9 +52,6 @@ authentication: {{enabled: false}}
 verification: {{nip05_verification: disabled}}
 max_event_size: 65536
 """
-#: The fake microphone, granted without a prompt (see the docstring).
-CHROMIUM_FAKE_MEDIA_ARGS = ["--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream"]
-FIREFOX_FAKE_MEDIA_PREFS = {"media.navigator.streams.fake": True, "media.navigator.permission.disabled": True}
 
 
 def relay_command() -> Path:
@@ -155,42 +150,10 @@ def nostr_relay(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Relay]:
     assert relay.process.returncode is not None
 
 
-def launch(
-    browser_type: BrowserType,
-    launch_args: dict[str, Any],
-    browser_name: str,
-    chromium_args: list[str],
-    firefox_prefs: dict[str, Any],
-) -> Browser:
-    """The suite's browser launched with more Chromium switches or Firefox preferences."""
-    args = dict(launch_args)
-    if browser_name == "chromium":
-        args["args"] = [*args.get("args", []), *chromium_args]
-    elif browser_name == "firefox":
-        args["firefox_user_prefs"] = {**args.get("firefox_user_prefs", {}), **firefox_prefs}
-    return browser_type.launch(**args)
-
-
 @pytest.fixture
 def webrtc_browser(browser: Browser) -> Browser:
     """The suite's browser, launched with real addresses in its WebRTC candidates (see the module's docstring)."""
     return browser
-
-
-@pytest.fixture(scope="module")
-def voice_browser(
-    browser_type: BrowserType, browser_type_launch_args: dict[str, Any], browser_name: str
-) -> Iterator[Browser]:
-    """``webrtc_browser`` with a fake microphone that needs no permission prompt (see the module's docstring)."""
-    browser = launch(
-        browser_type,
-        browser_type_launch_args,
-        browser_name,
-        CHROMIUM_FAKE_MEDIA_ARGS,
-        FIREFOX_FAKE_MEDIA_PREFS,
-    )
-    yield browser
-    browser.close()
 
 
 def from_favicon(message: ConsoleMessage) -> bool:

@@ -92,11 +92,12 @@ def new_player(
     ``booted``: False to go on while the page boots (boot two at once, then wait_booted).
     ``match``: (preset, game points to win): the preset it hosts, with a shorter match as custom rules.
     ``pool``: borrow a context that has visited the site (a warm boot) instead of making a new one (a first
-    visit); not with ``clock``, which stays with its context. Player.leave() gives it back.
+    visit); with ``clock``, which stays with its context, for good (WarmContexts.take). Player.leave() gives it
+    back.
     """
-    borrowed = pool is not None and not clock
-    if pool is not None and borrowed:
-        context = pool.take(locale)
+    borrowed = pool is not None
+    if pool is not None:
+        context = pool.take(locale, for_good=clock)
     else:
         context = browser.new_context(locale=locale, permissions=PLAYER_PERMISSIONS)
     network = {"relays": [relay] if relay else ["ws://127.0.0.1:9"], "stun": [], "turn": []}

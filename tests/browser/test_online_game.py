@@ -65,10 +65,15 @@ def chat(player: Player, text: str | None = None, phrase: str | None = None) -> 
     page.locator("#chat-form button[type=submit]").click()
 
 
-def test_two_browsers_play_a_whole_match_by_link(webrtc_browser: Browser, site: Site, players: list[Player]) -> None:  # noqa: F811
+def test_two_browsers_play_a_whole_match_by_link(
+    webrtc_browser: Browser,  # noqa: F811
+    site: Site,
+    players: list[Player],
+    warm_contexts: WarmContexts,
+) -> None:
     # A match to 4 (one deal gives at most 3): every deal-to-deal step of a match to 7, in half the moves.
-    host = new_player(webrtc_browser, site, locale="en-US", match=("AT20", 4))
-    guest = new_player(webrtc_browser, site, locale="de-DE")
+    host = new_player(webrtc_browser, site, locale="en-US", match=("AT20", 4), pool=warm_contexts)
+    guest = new_player(webrtc_browser, site, locale="de-DE", pool=warm_contexts)
     players += [host, guest]
     connect_by_link(host, guest)
     rng = random.Random(1)

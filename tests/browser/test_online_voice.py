@@ -18,8 +18,8 @@ import pytest
 from playwright.sync_api import Browser, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from .conftest import STEP_TIMEOUT_MS, Site
-from .online_fixtures import voice_browser, webrtc_browser  # noqa: F401 (fixtures)
+from .conftest import STEP_TIMEOUT_MS, Site, WarmContexts
+from .online_fixtures import webrtc_browser  # noqa: F401 (fixtures)
 from .online_helpers import Player, connect_by_link, new_player, wait_booted
 from .test_a11y import axe_check
 
@@ -30,14 +30,18 @@ QUIET_MS = 1000
 
 
 @pytest.fixture
-def pair(voice_browser: Browser, site: Site) -> Iterator[tuple[Player, Player]]:  # noqa: F811
-    host = new_player(voice_browser, site, locale="en-US", clock=False, booted=False)
-    guest = new_player(voice_browser, site, locale="de-DE", clock=False, booted=False)
+def pair(
+    webrtc_browser: Browser,  # noqa: F811
+    site: Site,
+    warm_contexts: WarmContexts,
+) -> Iterator[tuple[Player, Player]]:
+    host = new_player(webrtc_browser, site, locale="en-US", clock=False, booted=False, pool=warm_contexts)
+    guest = new_player(webrtc_browser, site, locale="de-DE", clock=False, booted=False, pool=warm_contexts)
     wait_booted(host, guest)  # both boot at once
     yield host, guest
     for player in (host, guest):
         assert player.errors == [], player.errors
-        player.context.close()
+        player.leave()
 
 
 def voice(player: Player) -> dict[str, Any]:
