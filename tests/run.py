@@ -56,6 +56,9 @@ from typing import IO
 
 ROOT = Path(__file__).resolve().parent.parent
 STEP_TIMEOUT_S = 30 * 60  # a hung step (e.g. a browser without a display) must not eat CI's whole budget
+#: pytest-timeout's limit for one test of the CPython and Firefox steps: the longest story takes about a minute
+#: on a loaded 2-core machine, and a call that never returns (once: a new page in Firefox) fails its test.
+TEST_TIMEOUT_S = 300
 
 PYTEST_NO_TESTS = 5
 SUMMARY_RE = re.compile(
@@ -357,10 +360,11 @@ def parallel_options() -> list[str]:
     timers, animations and the worker's answers). Every test has its own
     browser context and each worker serves ``dist/`` itself, so tests may run
     in any order and place. ``--durations`` names the slowest tests, for
-    whoever wants CI faster.
+    whoever wants CI faster; ``--timeout`` fails a test that hangs (TEST_TIMEOUT_S).
     """
     workers = min(4, os.cpu_count() or 1)
-    return ["--durations=15", *(["-n", str(workers), "--dist", "worksteal"] if workers > 1 else [])]
+    parallel = ["-n", str(workers), "--dist", "worksteal"] if workers > 1 else []
+    return ["--durations=15", f"--timeout={TEST_TIMEOUT_S}", *parallel]
 
 
 FIREFOX_PYTEST = [sys.executable, "-m", "pytest", "tests/browser", "--browser", "firefox"]

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser, BrowserContext, expect
 from playwright.sync_api import Error as PlaywrightError
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -169,24 +169,11 @@ def forget_the_player(context: BrowserContext, site: Site) -> None:
 
     The service worker, its caches and the memory snapshot stay: they belong
     to the build, not to the player. The wiping runs in a plain document of
-    the origin (the icon), so that no game boots for it, in the last page the
-    test left open: leaving the game there unloads it as closing would, and
-    costs the browser no new page (less than half the CPU: tests/browser/README.md).
+    the origin (the icon), so that no game boots for it.
     """
-    pages = context.pages
-    for page in pages[:-1]:
+    for page in list(context.pages):
         page.close()
-    if pages:
-        try:
-            wipe_in(pages[-1], site)
-            return
-        except PlaywrightError:  # (a page that crashed or hangs) a new one wipes instead
-            with contextlib.suppress(PlaywrightError):
-                pages[-1].close(run_before_unload=False)
-    wipe_in(context.new_page(), site)
-
-
-def wipe_in(page: Page, site: Site) -> None:
+    page = context.new_page()
     try:
         page.goto(site.url + "icon.svg")
         page.evaluate(FORGET_THE_PLAYER, SAVE_DATABASE)
