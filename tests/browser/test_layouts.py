@@ -7,6 +7,7 @@ checked by a pointer: the element at the centre of a button is that button.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -57,12 +58,18 @@ def play_a_card(page: Page) -> None:
     )
 
 
-def phone_page(site: Site, phone_context: BrowserContext, watch: Watch) -> Page:
-    """A phone's page with the table booted; each test turns it from shape to shape (one boot for them all)."""
+def phone_deals(
+    site: Site, phone_context: BrowserContext, watch: Watch, shapes: list[tuple[int, int]], game: dict[str, Any]
+) -> Iterator[tuple[Page, str]]:
+    """One phone's page, booted once and turned to each of ``shapes`` with ``game`` dealt anew: the page and the
+    shape's name, for each shape."""
     page = phone_context.new_page()
     watch.attach(page)
     open_table(page, site.url)
-    return page
+    for width, height in shapes:
+        page.set_viewport_size({"width": width, "height": height})
+        new_game(page, **game)
+        yield page, f"{width}x{height}"
 
 
 #: Phones held sideways, and upright.
@@ -73,16 +80,13 @@ UPRIGHT = [(390, 844), (360, 740)]
 def test_a_phone_held_sideways_shows_everything_without_scrolling(
     site: Site, phone_context: BrowserContext, watch: Watch
 ) -> None:
-    page = phone_page(site, phone_context, watch)
-    for width, height in SIDEWAYS:
-        page.set_viewport_size({"width": width, "height": height})
-        new_game(page, **SCRIPTED_AT20)  # exchange, close: most buttons
-        where = f"{width}x{height}, exchange and close offered"
+    for page, shape in phone_deals(site, phone_context, watch, SIDEWAYS, SCRIPTED_AT20):  # exchange, close offered
+        where = f"{shape}, exchange and close offered"
         parts = ["#my-hand .card >> nth=-1", "#my-hand .card >> nth=0", "#stock", "#opp-hand", "#trick"]
         inside_the_window(page, [*parts, "#actions button >> nth=-1", "#hint", "#last-trick"], where)
         no_scrolling(page, where)
         play_a_card(page)
-        where = f"{width}x{height}, after a trick"
+        where = f"{shape}, after a trick"
         inside_the_window(page, [*parts, "#last-trick .card >> nth=-1"], where)
         no_scrolling(page, where)
 
@@ -90,13 +94,10 @@ def test_a_phone_held_sideways_shows_everything_without_scrolling(
 def test_a_phone_held_upright_shows_the_last_trick_without_scrolling(
     site: Site, phone_context: BrowserContext, watch: Watch
 ) -> None:
-    page = phone_page(site, phone_context, watch)
-    for width, height in UPRIGHT:
-        page.set_viewport_size({"width": width, "height": height})
-        new_game(page, **YOU_LEAD)
+    for page, shape in phone_deals(site, phone_context, watch, UPRIGHT, YOU_LEAD):
         play_a_card(page)
         page.evaluate("scrollTo(0, 0)")  # (Firefox scrolls a clicked card into view its own way)
-        inside_the_window(page, ["#my-hand .card >> nth=-1", "#last-trick .card >> nth=-1"], f"{width}x{height}")
+        inside_the_window(page, ["#my-hand .card >> nth=-1", "#last-trick .card >> nth=-1"], shape)
 
 
 def test_large_screens_grow_the_table(site: Site, context: BrowserContext, watch: Watch) -> None:
