@@ -84,9 +84,20 @@ def reload_and_think(page: Page, probe: Probe) -> tuple[float, dict[str, Any]]:
     probe.wait("the reload", lambda d: d.get("ready") == "1", TIMEOUT_S)
     assert probe.data.get("bootMode") == "snapshot"
     warm = float(probe.data["bootMs"])
-    step = int(probe.data["step"])
-    box = page.locator("#my-hand .card[data-legal='1']").first.bounding_box()
-    assert box is not None
-    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    probe.wait("the computer's move", lambda d: int(d.get("step", 0)) >= step + 2 and d.get("ready") == "1", TIMEOUT_S)
+    # Your card until the computer answers one (after the first try a trick you win leaves the lead to you).
+    for _ in range(3):
+        probe.wait("your turn", lambda d: d.get("ready") == "1" and d.get("toAct") == "0", TIMEOUT_S)
+        step = int(probe.data["step"])
+        box = page.locator("#my-hand .card[data-legal='1']").first.bounding_box()
+        assert box is not None
+        page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        probe.wait(
+            "your card and what follows it",
+            lambda d, step=step: int(d.get("step", 0)) > step and d.get("ready") == "1" and d.get("toAct") == "0",
+            TIMEOUT_S,
+        )
+        if int(probe.data["step"]) >= step + 2:  # the computer moved
+            break
+    else:
+        raise AssertionError("the computer never moved after three of your cards")
     return warm, probe.bench()
