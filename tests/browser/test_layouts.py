@@ -66,10 +66,16 @@ def phone_deals(
     page = phone_context.new_page()
     watch.attach(page)
     open_table(page, site.url)
+    for shape in turned(page, shapes):
+        new_game(page, **game)
+        yield page, shape
+
+
+def turned(page: Page, shapes: list[tuple[int, int]]) -> Iterator[str]:
+    """Turn ``page`` to each of ``shapes`` in turn, yielding each shape's name ("390x844")."""
     for width, height in shapes:
         page.set_viewport_size({"width": width, "height": height})
-        new_game(page, **game)
-        yield page, f"{width}x{height}"
+        yield f"{width}x{height}"
 
 
 #: Phones held sideways, and upright.
@@ -180,9 +186,8 @@ def test_the_way_on_after_a_deal_is_in_view_on_every_screen_shape(
     site: Site, request: pytest.FixtureRequest, watch: Watch, browser_name: str, phone: bool, shapes: list[Any]
 ) -> None:
     page = shape_page(request, site, watch, phone, shapes[0])
-    for width, height in shapes:
-        page.set_viewport_size({"width": width, "height": height})
-        the_way_on_is_in_view(page, phone, f"{width}x{height}, the end of a deal")
+    for shape in turned(page, shapes):
+        the_way_on_is_in_view(page, phone, f"{shape}, the end of a deal")
 
 
 def the_way_on_is_in_view(page: Page, phone: bool, where: str) -> None:
@@ -238,9 +243,8 @@ def test_the_settings_show_every_choice_whole(
     """In every language no option of a select in the settings is cut short, whichever is chosen; right under the
     card pattern and the rules, what their short option leaves out: the suits, the rules' whole name."""
     page = shape_page(request, site, watch, phone, shapes[0])
-    for width, height in shapes:
-        page.set_viewport_size({"width": width, "height": height})
-        every_choice_is_whole(page, f"{width}x{height}")
+    for shape in turned(page, shapes):
+        every_choice_is_whole(page, shape)
 
 
 def every_choice_is_whole(page: Page, shape: str) -> None:
@@ -277,11 +281,10 @@ def test_a_notice_leaves_the_computers_hand_in_view(
     page.evaluate("localStorage.setItem('sixty-six.stats', '{damaged')")
     open_table(page, site.url)
     expect(page.locator("#notice")).to_be_visible()
-    for width, height in shapes:  # the notice stays until it is closed: the page is turned under it
-        page.set_viewport_size({"width": width, "height": height})
+    for shape in turned(page, shapes):  # the notice stays until it is closed: the page is turned under it
         page.evaluate("scrollTo(0, 0)")
-        hit_by_a_pointer(page, "#opp-hand .card", f"{width}x{height}, with a notice")
-        hit_by_a_pointer(page, "#notice-close", f"{width}x{height}, with a notice")
+        hit_by_a_pointer(page, "#opp-hand .card", f"{shape}, with a notice")
+        hit_by_a_pointer(page, "#notice-close", f"{shape}, with a notice")
     page.locator("#notice-close").click()
     expect(page.locator("#notice")).to_be_hidden()
     assert page.evaluate("getComputedStyle(document.querySelector('.seat-opponent')).marginTop") == "0px"
