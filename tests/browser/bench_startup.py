@@ -463,7 +463,12 @@ class Trace:
 
     def main_thread_tasks(self, t0: float) -> list[Task]:
         """The top-level tasks of the main thread of the document whose probe started at ``t0``."""
-        mark = next((e for e in self.events if e.get("name") == f"bench:t0:{t0:.3f}"), None)
+        return self.tasks_of_mark(f"bench:t0:{t0:.3f}", t0)
+
+    def tasks_of_mark(self, name: str, t0: float = 0.0) -> list[Task]:
+        """The top-level tasks of the thread that made the user-timing mark ``name`` (``performance.mark``),
+        timed from ``t0`` ms before the mark; none if the mark is not in the trace."""
+        mark = next((e for e in self.events if e.get("name") == name), None)
         if mark is None:
             return []
         origin_us = mark["ts"] - t0 * 1000.0

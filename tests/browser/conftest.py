@@ -7,12 +7,13 @@ A test's ``context`` (and so its ``page``) is, by default, one browser context
 per test process that has already booted the site once: its service worker
 and the engine's memory snapshot are in place, so the page boots warm, in
 about a second instead of five. Between tests everything the game keeps about
-a player is wiped: the pages are closed, localStorage cleared and the saved
-game's database deleted. A test that needs a first visit (no service worker,
+a player is wiped: the test's pages are closed, localStorage cleared and the
+saved game's database deleted, in the context's parked page (see
+parked_page), which stays open so that the site's renderer lives on. A test that needs a first visit (no service worker,
 no snapshot, no HTTP cache) is marked ``fresh_browser``, or asks for
 ``new_context``, or uses ``site_copy`` (another origin), and gets a new context.
 The players of online tests borrow such warm contexts from ``warm_contexts``
-(one pool per test process, by locale), so that each need not pay a first visit.
+(one pool per test process), so that each need not pay a first visit.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, expect
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 from playwright.sync_api import Error as PlaywrightError
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -41,6 +42,13 @@ BOOT_TIMEOUT_MS = 90_000
 #: The query of the page under test: its test hooks, and short pauses (tests/browser/README.md).
 TEST_QUERY = "?test=1&fast=1"
 STEP_TIMEOUT_MS = 30_000
+#: A new page of a site joins the renderer of the site's other pages (each context's parked page) instead of
+#: starting one: a test's page then boots on the warm renderer, with its compiled WebAssembly, for about 1.4 s
+#: of CPU instead of 3.1 (tests/browser/README.md, "Where a test's page lives").
+CHROMIUM_ONE_PROCESS_PER_SITE = ["--process-per-site"]
+#: Firefox's own: by default it spreads a site's pages over up to 4 processes, started and ended as pages come
+#: and go (2.9 s of CPU a cycle instead of 2.4).
+FIREFOX_ONE_PROCESS_PER_SITE = {"dom.ipc.processCount.webIsolated": 1}
 #: Chromium's switch and Firefox's preference that put the machine's own addresses in WebRTC candidates
 #: instead of mDNS ``.local`` names, so that no multicast name lookup leaves the machine (online tests).
 CHROMIUM_WEBRTC_ARGS = ["--disable-features=WebRtcHideLocalIpsWithMdns"]
@@ -95,13 +103,14 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any], browser_n
                 "--disable-background-networking",
                 "--disable-component-update",
                 "--no-first-run",
+                *CHROMIUM_ONE_PROCESS_PER_SITE,
                 *CHROMIUM_WEBRTC_ARGS,
                 *CHROMIUM_FAKE_MEDIA_ARGS,
             ],
         }
     if browser_name == "firefox":
         given = browser_type_launch_args.get("firefox_user_prefs", {})
-        prefs = {**given, **FIREFOX_WEBRTC_PREFS, **FIREFOX_FAKE_MEDIA_PREFS}
+        prefs = {**given, **FIREFOX_ONE_PROCESS_PER_SITE, **FIREFOX_WEBRTC_PREFS, **FIREFOX_FAKE_MEDIA_PREFS}
         return {
             "channel": "moz-firefox",
             **browser_type_launch_args,
@@ -164,21 +173,54 @@ FORGET_THE_PLAYER = """async (name) => {
 }"""
 
 
+#: Each warm context's parked page (see parked_page).
+PARKED: dict[BrowserContext, Page] = {}
+
+
+def parked_page(context: BrowserContext, site: Site) -> Page:
+    """``context``'s page parked on a plain document of the site (its icon), opened once and left open.
+
+    It keeps the site's renderer process alive between tests (with
+    CHROMIUM_ONE_PROCESS_PER_SITE and FIREFOX_ONE_PROCESS_PER_SITE, a site's pages
+    share one): a test's new page boots in it, with the engine's WebAssembly
+    already compiled in Chromium. Being no game, it takes no part in what a second tab
+    of the game sees. The player is wiped in it (forget_the_player).
+    """
+    page = PARKED.get(context)
+    if page is None or page.is_closed():
+        page = context.new_page()
+        page.goto(site.url + "icon.svg")
+        PARKED[context] = page
+    return page
+
+
 def forget_the_player(context: BrowserContext, site: Site) -> None:
-    """Close the context's pages and wipe what the game keeps about a player on ``site``'s origin.
+    """Close the test's pages and wipe what the game keeps about a player on ``site``'s origin.
 
     The service worker, its caches and the memory snapshot stay: they belong
-    to the build, not to the player. The wiping runs in a plain document of
-    the origin (the icon), so that no game boots for it.
+    to the build, not to the player. The wiping runs in the context's parked
+    page, a plain document of the origin, so that no game boots for it; one
+    that no longer answers (crashed) is replaced.
     """
+    parked = PARKED.get(context)
     for page in list(context.pages):
-        page.close()
-    page = context.new_page()
+        if page is not parked:
+            page.close()
     try:
-        page.goto(site.url + "icon.svg")
-        page.evaluate(FORGET_THE_PLAYER, SAVE_DATABASE)
-    finally:
-        page.close()
+        parked_page(context, site).evaluate(FORGET_THE_PLAYER, SAVE_DATABASE)
+    except PlaywrightError:
+        stale = PARKED.pop(context, None)
+        if stale is not None:
+            with contextlib.suppress(PlaywrightError):
+                stale.close()
+        parked_page(context, site).evaluate(FORGET_THE_PLAYER, SAVE_DATABASE)
+
+
+def close_context(context: BrowserContext) -> None:
+    """Close ``context`` (and forget its parked page); one already closed, or whose browser is gone, is left."""
+    PARKED.pop(context, None)
+    with contextlib.suppress(PlaywrightError):
+        context.close()
 
 
 def warmed_up(context: BrowserContext, site: Site) -> BrowserContext:
@@ -201,7 +243,7 @@ def warm_context(browser: Browser, browser_context_args: dict[str, Any], site: S
     """This test process's shared context, warmed up (see warmed_up)."""
     context = warmed_up(browser.new_context(**browser_context_args), site)
     yield context
-    context.close()
+    close_context(context)
 
 
 @pytest.fixture(scope="session")
@@ -209,7 +251,7 @@ def warm_phone_context(browser: Browser, browser_context_args: dict[str, Any], s
     """This test process's shared phone context (PHONE), warmed up once like warm_context."""
     context = warmed_up(browser.new_context(**{**browser_context_args, **PHONE}), site)
     yield context
-    context.close()
+    close_context(context)
 
 
 #: What the players of online tests may do in their contexts (the invitation's copy and paste buttons).
@@ -217,63 +259,62 @@ PLAYER_PERMISSIONS = ["clipboard-read", "clipboard-write"]
 
 
 class WarmContexts:
-    """Contexts of one browser that have visited the site once (see warmed_up), lent by locale.
+    """Contexts of one browser that have visited the site once (see warmed_up), lent to players.
 
     A player's page boots warm in one instead of paying a first visit (about 6 s
     of CPU against 2.5 s). A context given back is wiped like the shared one
     (forget_the_player) and lent again; one that was closed is dropped. Scripts
     and a fake clock belong to the context for good, so a borrower adds its
     scripts to its page, and a player with Playwright's clock borrows a context
-    for good: it boots warm, and its context is closed afterwards.
+    for good: it boots warm, and its context is closed afterwards. The contexts have the browser's
+    own locale: a player's language is the one chosen in its settings (online_helpers.new_player),
+    so any idle context serves any player, and a test process pays as many first visits as it has
+    players at once.
     """
 
     def __init__(self, browser: Browser, options: dict[str, Any], site: Site) -> None:
         self.browser = browser
         self.options = options
         self.site = site
-        self.idle: dict[str, list[BrowserContext]] = {}
-        self.lent: dict[BrowserContext, str] = {}
+        self.idle: list[BrowserContext] = []
+        self.lent: set[BrowserContext] = set()
         #: Lent for good (see take): closed when given back.
         self.spoiled: set[BrowserContext] = set()
         #: How many contexts were warmed up (first visits paid), and how many loans were made.
         self.made = 0
         self.loans = 0
 
-    def take(self, locale: str, *, for_good: bool = False) -> BrowserContext:
-        """A warm context for ``locale``; ``for_good``: the borrower changes it for good (Playwright's clock),
-        and it is closed when given back, not lent again."""
-        idle = self.idle.setdefault(locale, [])
-        if idle:
-            context = idle.pop()
+    def take(self, *, for_good: bool = False) -> BrowserContext:
+        """A warm context; ``for_good``: the borrower changes it for good (Playwright's clock), and it is
+        closed when given back, not lent again."""
+        if self.idle:
+            context = self.idle.pop()
         else:
-            options = {**self.options, "locale": locale, "permissions": PLAYER_PERMISSIONS}
+            options = {**self.options, "permissions": PLAYER_PERMISSIONS}
             context = warmed_up(self.browser.new_context(**options), self.site)
             self.made += 1
-        self.lent[context] = locale
+        self.lent.add(context)
         self.loans += 1
         if for_good:
             self.spoiled.add(context)
         return context
 
     def give_back(self, context: BrowserContext) -> None:
-        locale = self.lent.pop(context)
+        self.lent.discard(context)
         if context in self.spoiled:
             self.spoiled.discard(context)
-            with contextlib.suppress(PlaywrightError):
-                context.close()
+            close_context(context)
             return
         try:
             forget_the_player(context, self.site)
         except PlaywrightError:  # closed by its test, or its browser is gone: not lent again
-            with contextlib.suppress(PlaywrightError):
-                context.close()
+            close_context(context)
             return
-        self.idle[locale].append(context)
+        self.idle.append(context)
 
     def close(self) -> None:
-        for context in [*self.lent, *(c for idle in self.idle.values() for c in idle)]:
-            with contextlib.suppress(PlaywrightError):
-                context.close()
+        for context in [*self.lent, *self.idle]:
+            close_context(context)
 
 
 @pytest.fixture(scope="session")

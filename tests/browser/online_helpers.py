@@ -87,6 +87,8 @@ def new_player(
 ) -> Player:
     """A page of the site, booted, with the network settings of the tests.
 
+    ``locale``: the player's language (its first two letters, chosen in the settings), and the browser's
+    locale of a context made here; a borrowed one keeps the browser's own.
     ``clock``: the page's clock is Playwright's, to be moved on by the test (not for timing anything).
     ``init_script``: more JavaScript to run in the page before its own.
     ``booted``: False to go on while the page boots (boot two at once, then wait_booted).
@@ -97,7 +99,7 @@ def new_player(
     """
     borrowed = pool is not None
     if pool is not None:
-        context = pool.take(locale, for_good=clock)
+        context = pool.take(for_good=clock)
     else:
         context = browser.new_context(locale=locale, permissions=PLAYER_PERMISSIONS)
     network = {"relays": [relay] if relay else ["ws://127.0.0.1:9"], "stun": [], "turn": []}

@@ -26,6 +26,7 @@ from py_engine.service.protocol import Engine
 
 from ..run import RELAY_VENV
 from ..test_lobby_results import exchange
+from .bench_startup import Trace
 from .conftest import STEP_TIMEOUT_MS, Site, WarmContexts
 from .online_fixtures import (
     LOBBY,
@@ -43,8 +44,8 @@ from .test_a11y import axe_check
 
 pytestmark = pytest.mark.browser
 
-#: The longest main-thread task (ms, wall clock, which on a loaded 2-core machine counts other jobs too) the page
-#: may take while 5,000 junk offers arrive and are read: half a second at most, the list stays usable.
+#: The longest main-thread task the page may take while 5,000 junk offers arrive and are read: half a second of
+#: CPU at most (Chromium's trace; its wall-clock time also counts what a loaded 2-core machine gave other jobs).
 LONGEST_TASK_MAX_MS = 500
 JUNK_OFFERS = 5000
 #: How long an opener waits for the player its table was given to (web/game/find-game.js).
@@ -507,7 +508,9 @@ def test_five_thousand_junk_offers_and_the_list_stays_usable(
     open_table(anna, "Anna")
     page = find_game(bea, "Bea")
     expect(row(page, "Anna")).to_have_count(1, timeout=STEP_TIMEOUT_MS)
-    page.evaluate("() => { window.__longest = 0; }")  # from now on: the junk, not the page's start
+    # From now on: the junk, not the page's start. Chromium's trace gives each task's CPU time.
+    trace = Trace(bea.context, page) if browser_name == "chromium" else None
+    page.evaluate("() => { window.__longest = 0; performance.mark('lobby:junk'); }")
     started = time.perf_counter()
     published = subprocess.run(
         [str(RELAY_VENV / "bin" / "python"), "-c", JUNK_SCRIPT, nostr_relay.url, str(JUNK_OFFERS), *LOBBY],
@@ -529,11 +532,17 @@ def test_five_thousand_junk_offers_and_the_list_stays_usable(
     page.locator("#lobby-min-rating").dispatch_event("change")
     expect(page.locator("#lobby-tables li")).to_have_count(0, timeout=5000)
     longest = page.evaluate("() => window.__longest")
+    tasks = []
+    if trace is not None:
+        trace.stop()
+        tasks = [t for t in trace.tasks_of_mark("lobby:junk") if t.start >= 0]
+        assert tasks, "the trace has no task after the mark"
+    longest_cpu = max((t.cpu for t in tasks), default=0.0)
     dropped = page.locator("#lobby-tables").get_attribute("data-dropped")
     refused = page.locator("#lobby-tables").get_attribute("data-refused")
     print(
         f"\n{JUNK_OFFERS} junk offers published in {took:.1f} s; dropped unchecked {dropped}, refused by the"
-        f" engine {refused}; longest main-thread task {longest} ms ({browser_name})"
+        f" engine {refused}; longest main-thread task {longest} ms wall, {longest_cpu:.0f} ms CPU ({browser_name})"
     )
-    if browser_name == "chromium":  # Firefox has no long-task timing
-        assert longest < LONGEST_TASK_MAX_MS, longest
+    if trace is not None:  # Firefox has neither long-task timing nor this trace
+        assert longest_cpu < LONGEST_TASK_MAX_MS, (longest_cpu, longest)

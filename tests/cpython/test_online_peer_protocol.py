@@ -152,6 +152,17 @@ def test_a_rematch_goes_on_in_the_same_session_with_a_new_match_from_0_0() -> No
         assert status["playing"] or page.ok(cmd="peer_show", session=page.session)["view"] is not None
 
 
+def test_texts_the_page_left_unread_are_said_as_a_flood_and_the_game_goes_on() -> None:
+    a, _b, _queues = open_pair()
+    before = a.ok(cmd="peer_show", session=a.session)
+    quiet = a.ok(cmd="peer_tick", session=a.session, now=6_000, dropped=0)
+    assert "refused" not in quiet
+    flooded = a.ok(cmd="peer_tick", session=a.session, now=7_000, dropped=900)
+    assert flooded["refused"]["code"] == "rate_limited" and "900" in flooded["refused"]["message"]
+    assert flooded["view"] == before["view"] and flooded["status"]["result"] is None
+    assert "refused" not in a.ok(cmd="peer_tick", session=a.session, now=8_000)
+
+
 def test_bad_requests_are_refused_in_words_and_leave_nothing() -> None:
     page = Page(0)
     base = {"cmd": "peer_open", "seat": 0, "preset": "AT20", "match": "match-0002", "identities": IDENTITIES}

@@ -144,6 +144,9 @@ def _intent(name: str) -> Callable[[Engine, dict[str, Any]], PeerAnswer]:
             session.saved_at = session.now
         answer = _answer(engine, req["session"], sent)
         answer["save"] = save
+        if name == "tick" and req.get("dropped"):
+            # Texts the page left unread are a flood, said as the engine's own rate limit is: once, in words.
+            answer["refused"] = {"code": "rate_limited", "message": f"{req['dropped']} texts left unread"}
         return answer
 
     return handler
