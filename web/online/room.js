@@ -33,8 +33,6 @@ export const RELAY_TIMEOUT_MS = 10_000;
 /** How long a guest waits, once a relay is connected, for the room's host to answer. */
 export const PEER_TIMEOUT_MS = 20_000;
 const POLL_MS = 100;
-/** How long our goodbye may take to reach the other page before the connection to it is closed. */
-const GOODBYE_MS = 1_000;
 
 /**
  * @typedef {object} RoomOptions
@@ -184,16 +182,13 @@ async function enter(code, role, config) {
 
 /**
  * A Link (channel.js) to ``partner`` through the room: one message at a time, in order (trystero's sends
- * may otherwise overtake one another under backpressure). Closing it leaves the room and ends the
- * connection to the partner: trystero would keep it for two minutes to share with other rooms, and a room
- * opened again (after a lost connection) then met what was left of it instead of meeting over the relays.
+ * may otherwise overtake one another under backpressure). Closing it leaves the room.
  * @param {Awaited<ReturnType<typeof enter>>} entered
  * @param {string} partner
  * @param {() => void} onFailure
- * @param {() => Promise<OnlineError>} reason why the channel ended (known when close() is called)
  * @returns {import("./channel.js").Link}
  */
-function roomLink(entered, partner, onFailure, reason) {
+function roomLink(entered, partner, onFailure) {
   /** @type {string[]} */
   const outbox = [];
   /** @type {Promise<void> | null} */
@@ -217,13 +212,8 @@ function roomLink(entered, partner, onFailure, reason) {
       pumping ??= pump();
     },
     close() {
-      // The goodbye was queued just before: let it leave, then leave the room. The connection ends at once
-      // if the other side said goodbye or was lost, else once our goodbye has had time to arrive.
-      Promise.all([pumping, reason()]).then(([, why]) => {
-        const connection = entered.room.getPeers()[partner];
-        entered.leave();
-        setTimeout(() => connection?.close(), why.code === "closed" ? GOODBYE_MS : 0);
-      });
+      // The goodbye was queued just before: let it leave, then leave the room.
+      Promise.resolve(pumping).then(entered.leave);
     },
   };
 }
@@ -237,12 +227,7 @@ function roomLink(entered, partner, onFailure, reason) {
  */
 function channelTo(entered, partner, role, started) {
   const channel = new Channel(
-    roomLink(
-      entered,
-      partner,
-      () => channel.lost("connection_lost", "send failed"),
-      () => channel.closed,
-    ),
+    roomLink(entered, partner, () => channel.lost("connection_lost", "send failed")),
     {
       via: "room",
       role,
