@@ -9,9 +9,10 @@ and the engine's memory snapshot are in place, so the page boots warm, in
 about a second instead of five. Between tests everything the game keeps about
 a player is wiped: the test's pages are closed, localStorage cleared and the
 saved game's database deleted, in the context's parked page (see
-parked_page), which stays open so that the site's renderer lives on. A test that needs a first visit (no service worker,
-no snapshot, no HTTP cache) is marked ``fresh_browser``, or asks for
-``new_context``, or uses ``site_copy`` (another origin), and gets a new context.
+parked_page), which stays open so that the site's renderer lives on. A test
+that needs a first visit (no service worker, no snapshot, no HTTP cache) is
+marked ``fresh_browser``, or asks for ``new_context``, or uses ``site_copy``
+(another origin), and gets a new context.
 The players of online tests borrow such warm contexts from ``warm_contexts``
 (one pool per test process), so that each need not pay a first visit.
 """
@@ -183,8 +184,8 @@ def parked_page(context: BrowserContext, site: Site) -> Page:
     It keeps the site's renderer process alive between tests (with
     CHROMIUM_ONE_PROCESS_PER_SITE and FIREFOX_ONE_PROCESS_PER_SITE, a site's pages
     share one): a test's new page boots in it, with the engine's WebAssembly
-    already compiled in Chromium. Being no game, it takes no part in what a second tab
-    of the game sees. The player is wiped in it (forget_the_player).
+    already compiled in Chromium. Being no game, it takes no part in what a
+    second tab of the game sees. The player is wiped in it (forget_the_player).
     """
     page = PARKED.get(context)
     if page is None or page.is_closed():
