@@ -19,7 +19,9 @@ clock, so a run depends on its seed alone, not on the machine's load
 (``--iterations`` overrides the count for every searching level, and
 ``--iterations-a``/``--iterations-b`` for one side's, as when a setting costs
 search time in the browser; ``--budget-ms`` searches against the clock
-instead, as the browser does).
+instead, as the browser does). ``--scale-a F`` multiplies every iteration count of A's level
+(with and without its reading) by F: a setting that makes an iteration F times cheaper in the
+browser then plays at equal time.
 
 ``--from-score X:Y`` (with ``--matches``) starts every match with A at X and B at Y, both halves of
 a pair alike: the scores where playing the match score matters can be measured on their own.
@@ -43,7 +45,7 @@ import random
 import statistics
 import sys
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from py_engine.ai.config import DEFAULTS, SearchConfig, add_option
@@ -137,6 +139,27 @@ class Job:
     config_b: SearchConfig | None = None  # and of B's
     start: tuple[int, int] | None = None  # the match score (A's, B's) each match starts from (None: 0:0)
     score_blind_b: bool = False  # B decides as if every deal were played at 0:0, nothing carried over
+    scale_a: float = 1.0  # A's level's iteration counts times this
+
+
+def scaled(level: Level, factor: float) -> Level:
+    """``level`` searching ``factor`` times its iteration counts (fixed, unclocked and while reading)."""
+    if factor == 1.0:
+        return level
+
+    def times(count: int | None) -> int | None:
+        return None if count is None else max(1, round(count * factor))
+
+    def pair(counts: tuple[int, int] | None) -> tuple[int, int] | None:
+        return None if counts is None else (round(counts[0] * factor), round(counts[1] * factor))
+
+    return replace(
+        level,
+        name=f"{level.name}x{factor:g}",
+        iterations=times(level.iterations),
+        unclocked=pair(level.unclocked),
+        unclocked_reading=pair(level.unclocked_reading),
+    )
 
 
 def play_pair(job: Job) -> tuple[Tally, Tally]:
@@ -150,7 +173,7 @@ def play_pair(job: Job) -> tuple[Tally, Tally]:
     dealer = pack_rng.randrange(2)
     a_total, b_total = Tally(), Tally()
     players = (
-        (level_named(job.a), job.iterations_a, job.config_a, False),
+        (scaled(level_named(job.a), job.scale_a), job.iterations_a, job.config_a, False),
         (level_named(job.b), job.iterations_b, job.config_b, job.score_blind_b),
     )
     for a_seat in (0, 1):
@@ -347,6 +370,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--iterations", type=int, default=None, help="override the searching levels' iteration count")
     parser.add_argument("--iterations-a", type=int, default=None, help="override A's iteration count only")
     parser.add_argument("--iterations-b", type=int, default=None, help="override B's iteration count only")
+    parser.add_argument(
+        "--scale-a",
+        type=float,
+        default=1.0,
+        help="A's level searches this many times its iteration counts (a setting's speed at equal time)",
+    )
     names = ", ".join(sorted(DEFAULTS))
     add_option(parser, "--set", f"set a search constant for both players (repeatable): {names}")
     add_option(parser, "--set-a", "set a search constant for A only")
@@ -364,7 +393,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     try:
-        players = (level_named(args.a), level_named(args.b))
+        players = (scaled(level_named(args.a), args.scale_a), level_named(args.b))
     except ValueError as error:
         parser.error(str(error))
     # Each player's level with the run's settings: both sides' first, then its own.
@@ -387,6 +416,7 @@ def main(argv: list[str] | None = None) -> int:
             config_b,
             args.from_score,
             args.score_blind_b,
+            args.scale_a,
         )
         for i in range(args.pairs)
     ]
@@ -477,6 +507,8 @@ def command_line(args: argparse.Namespace, with_pairs: bool = True) -> str:
         words.append(f"--iterations-a {args.iterations_a}")
     if args.iterations_b is not None:
         words.append(f"--iterations-b {args.iterations_b}")
+    if args.scale_a != 1.0:
+        words.append(f"--scale-a {args.scale_a:g}")
     words.extend(f"--set {text}" for text in args.set)
     words.extend(f"--set-a {text}" for text in args.set_a)
     words.extend(f"--set-b {text}" for text in args.set_b)

@@ -41,6 +41,18 @@ class _Older(ast.NodeTransformer):
         node.keywords = [k for k in node.keywords if not (k.arg in DROPPED_KEYWORDS and _is_true(k.value))]
         return node
 
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> ast.AST | None:
+        # Names only annotations use (never evaluated under ``from __future__ import annotations``).
+        if node.module == "typing":
+            node.names = [alias for alias in node.names if alias.name not in TYPING_ONLY_NEWER]
+            if not node.names:
+                return None
+        return node
+
+
+#: Names of ``typing`` newer than Python 3.9 that the engine uses in annotations only.
+TYPING_ONLY_NEWER = ("TypeAlias", "NotRequired", "Required", "Self", "TypeGuard", "ParamSpec", "Concatenate")
+
 
 def _is_true(node: ast.expr) -> bool:
     return isinstance(node, ast.Constant) and node.value is True
@@ -71,7 +83,7 @@ def older_source(source: str, name: str = "<source>") -> str:
 
 
 def write_tree(dest: Path) -> int:
-    """Write ``dest/py_engine`` and ``dest/lab``, rewritten; the number of files written."""
+    """Write ``dest/py_engine`` (with its data files) and ``dest/lab``, rewritten; the number of files written."""
     count = 0
     for name in PACKAGES:
         target = dest / name
@@ -83,6 +95,11 @@ def write_tree(dest: Path) -> int:
             out = target / source.relative_to(ROOT / name)
             out.parent.mkdir(parents=True, exist_ok=True)
             out.write_text(older_source(source.read_text(), str(source)))
+            count += 1
+        for data in sorted((ROOT / name).rglob("*.json")) if name == "py_engine" else ():
+            out = target / data.relative_to(ROOT / name)
+            out.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(data, out)  # the engine's data: the puzzles' catalogue, the learned weights
             count += 1
     return count
 

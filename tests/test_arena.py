@@ -273,3 +273,20 @@ def test_a_score_blind_b_decides_as_at_nil_all_while_a_sees_the_score(
     argv = ["--a", "heuristic", "--b", "1", "--matches", "--pairs", "2", "--procs", "1", "--score-blind-b"]
     assert arena.main([*argv, "--journal", str(journal)]) == 0
     assert "--score-blind-b" in json.loads(journal.read_text().splitlines()[0])["run"]
+
+
+def test_a_scaled_side_searches_its_levels_counts_times_the_factor(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[tuple[int, int | None, int | None]] = []
+    search = player.search
+
+    def recording(deal: Deal, seat: int, *args: Any, **kwargs: Any) -> ismcts.SearchResult:
+        seen.append((seat, kwargs["iterations"], kwargs["reading_iterations"]))
+        return search(deal, seat, *args, **kwargs)
+
+    monkeypatch.setattr(player, "search", recording)
+    level = arena.scaled(player.level_named("5"), 0.01)
+    assert (level.unclocked, level.unclocked_reading) == ((80, 35), (60, 27))
+    assert arena.scaled(player.level_named("2"), 1.5).iterations == 150
+    job = arena.Job(PRESETS["AT20"], "2", "2", 5, False, None, scale_a=0.5)
+    arena.play_pair(job)
+    assert {its for _, its, _ in seen} == {50, 100}  # A 50 iterations, B its level's 100

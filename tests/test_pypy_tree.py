@@ -49,7 +49,10 @@ def test_the_whole_engine_is_written_in_python_3_9(tmp_path: Path) -> None:
     written = pypy_tree.write_tree(tmp_path)
     sources = list((tmp_path / "py_engine").rglob("*.py"))
     lab = list((tmp_path / "lab").rglob("*.py"))
-    assert written == len(sources) + len(lab) and len(sources) > 50 and (tmp_path / "lab" / "arena.py") in lab
+    data = list((tmp_path / "py_engine").rglob("*.json"))
+    assert written == len(sources) + len(lab) + len(data)
+    assert len(sources) > 50 and (tmp_path / "lab" / "arena.py") in lab
+    assert {path.name for path in data} >= {"catalogue.json", "value_weights.json"}
     sources += lab
     for source in sources:
         ast.parse(source.read_text(), str(source), feature_version=pypy_tree.OLDEST)

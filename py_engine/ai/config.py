@@ -60,6 +60,13 @@ class SearchConfig:
     #: opponent the most ways to go wrong, then the one that keeps the most card-point margin
     #: (:func:`.ismcts.exact_ranking`).
     expert_endgame: bool = False
+    #: The weight of the learned value (:mod:`.value_model`) at each new leaf of the tree: 0 plays the
+    #: world out by the rollout policy, 1 takes the learned value alone, in between mixes the two
+    #: (playing out as well). A world the exact solver may solve is solved either way.
+    leaf_value: float = 0.0
+    #: With ``leaf_value``: use the learned value also at leaves where no card is drawn any more (the talon
+    #: closed or used up); False plays those out, and the exact solver takes over as soon as it can.
+    leaf_value_strict: bool = True
 
     def with_settings(self, settings: Iterable[str]) -> SearchConfig:
         """A copy with each ``NAME=VALUE`` applied in turn (the last of a name wins); a ValueError says

@@ -6,7 +6,8 @@ actions, choosing among the actions legal *in that world* by UCB with
 availability counts (so actions legal only in some worlds are handled),
 expands one node, and finishes the deal: exactly by minimax once the world
 is in the strict phase with few cards left, else by the rule-of-thumb
-rollout policy, which hands over to the exact solver as soon as it can.
+rollout policy, which hands over to the exact solver as soon as it can, or
+by the learned value of :mod:`.value_model` (``SearchConfig.leaf_value``).
 Rewards are game points (match-aware, see :class:`Utility`), so Schneider
 and Schwarz count.
 
@@ -32,6 +33,7 @@ from .config import DEFAULT_CONFIG, SearchConfig
 from .heuristic import after_claims, claim_choice, rollout_action
 from .reading import read_worlds
 from .solver import Table, best_actions, solve
+from .value_model import shipped_model
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,6 +137,9 @@ def search(
     prior_scale = config.prior_scale
     solve_cards = config.solve_cards
     randomness = config.rollout_random
+    leaf_weight = config.leaf_value
+    learned = shipped_model().valuer(seat, utility) if leaf_weight else None
+    learned_strict = config.leaf_value_strict
     while done < limit:
         if done & 3 == 0 and time.perf_counter() >= deadline and done:
             break
@@ -186,7 +191,10 @@ def search(
             if untried:
                 break
         if value is None:
-            value = _playout(world, seat, utility, table, rng, solve_cards, randomness)
+            if learned is None or (not learned_strict and (world.closed_by >= 0 or world.exhausted)):
+                value = _playout(world, seat, utility, table, rng, solve_cards, randomness)
+            else:
+                value = _leaf(world, seat, utility, table, rng, solve_cards, randomness, learned, leaf_weight)
         for n, mover in path:
             n.visits += 1
             n.value += value if mover == seat else -value
@@ -221,6 +229,29 @@ def _playout(
             return solve(world, seat, utility, table)
         world.apply(rollout_action(world, rng, randomness, False))
     return utility(world.result)
+
+
+def _leaf(
+    world: Deal,
+    seat: int,
+    utility: Utility,
+    table: Table,
+    rng: random.Random,
+    solve_cards: int,
+    randomness: float,
+    learned: Callable[[Deal], float],
+    weight: float,
+) -> float:
+    """The value of a new leaf by the learned value (``weight`` of it, the rest by a playout); exact if solvable."""
+    world = after_claims(world)
+    if world.result is not None:
+        return utility(world.result)
+    if _solvable(world, solve_cards):
+        return solve(world, seat, utility, table)
+    value = learned(world)
+    if weight >= 1.0:
+        return value
+    return weight * value + (1.0 - weight) * _playout(world, seat, utility, table, rng, solve_cards, randomness)
 
 
 def known_exactly(deal: Deal, config: SearchConfig = DEFAULT_CONFIG) -> bool:

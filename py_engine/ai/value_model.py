@@ -1,0 +1,168 @@
+"""The learned value of a deal: a small network over :mod:`.features`, shipped as weights in the wheel.
+
+The network has one hidden layer of rectified units and one output per
+*outcome* of the deal for the seat whose side it sees: winning 1, 2 or 3
+game points, losing 1, 2 or 3, or a deal without a winner
+(:data:`OUTCOMES`). It was trained (``lab/learn``, docs/learned-value.md)
+by least squares on what happened in self-play, so each output estimates the
+chance of its outcome, and a search values the position by the outcomes'
+values under its own :class:`~py_engine.ai.ismcts.Utility`: game points capped at
+what the match needs, or the chance to win the match after them. One model
+serves every way of valuing a deal.
+
+Evaluation is pure Python (numpy would cost Pyodide a package load for a
+few dozen additions; docs/learned-value.md measures it). Every sum is
+``math.fsum``, correctly rounded, so a value does not depend on the order of
+the features, on the Python version or on the machine: CPython and Pyodide
+give the same bits (tests/test_value_model.py).
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import sys
+from array import array
+from collections.abc import Callable
+from functools import cache
+from importlib import resources
+from math import fsum
+from operator import mul
+from typing import Any
+
+from ..core.deal import Deal
+from ..core.scoring import DealResult
+from .features import FEATURES, active_features
+
+#: The outcomes the network scores, from its seat's side: (winner is the seat, game points); None: no winner.
+OUTCOMES: tuple[tuple[bool, int] | None, ...] = (
+    (True, 1),
+    (True, 2),
+    (True, 3),
+    (False, 1),
+    (False, 2),
+    (False, 3),
+    None,
+)
+#: The file of the shipped weights, in this package.
+WEIGHTS_FILE = "value_weights.json"
+#: The format of that file this module reads.
+FORMAT = 1
+
+
+def outcome_index(result: DealResult, seat: int) -> int:
+    """The index in :data:`OUTCOMES` of a finished deal's result, from ``seat``'s side."""
+    if result.winner is None:
+        return len(OUTCOMES) - 1
+    points = min(max(result.game_points, 1), 3)
+    return points - 1 if result.winner == seat else 2 + points
+
+
+def floats(text: str, count: int) -> list[float]:
+    """``count`` little-endian 32-bit floats from base64 ``text`` (as Python floats, exactly)."""
+    values = array("f")
+    values.frombytes(base64.b64decode(text, validate=True))
+    if sys.byteorder != "little":
+        values.byteswap()
+    if len(values) != count:
+        raise ValueError(f"expected {count} weights, found {len(values)}")
+    return values.tolist()
+
+
+def encode_floats(values: list[float]) -> str:
+    """The inverse of :func:`floats` (rounded to 32 bits)."""
+    packed = array("f", values)
+    if sys.byteorder != "little":
+        packed.byteswap()
+    return base64.b64encode(packed.tobytes()).decode("ascii")
+
+
+class ValueModel:
+    """Weights of the network: ``rows[i]`` is the first layer's row of feature i, ``outputs[j]`` a hidden
+    unit's weights to the outcomes."""
+
+    def __init__(
+        self,
+        rows: list[tuple[float, ...]],
+        hidden_bias: tuple[float, ...],
+        outputs: list[tuple[float, ...]],
+        output_bias: tuple[float, ...],
+        about: dict[str, Any] | None = None,
+    ) -> None:
+        if len(rows) != FEATURES:
+            raise ValueError(f"the model has {len(rows)} feature rows, the features are {FEATURES}")
+        self.rows = rows
+        self.hidden_bias = hidden_bias
+        self.outputs = outputs
+        self.output_bias = output_bias
+        self.about = about or {}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> ValueModel:
+        """The model of a weights file's contents; a ValueError says what is wrong."""
+        if data.get("format") != FORMAT:
+            raise ValueError(f"weights of format {data.get('format')!r}, this engine reads format {FORMAT}")
+        features, hidden = int(data["features"]), int(data["hidden"])
+        if features != FEATURES:
+            raise ValueError(f"weights for {features} features, the engine has {FEATURES}")
+        first = floats(data["first"], features * hidden)
+        second = floats(data["second"], hidden * len(OUTCOMES))
+        return cls(
+            [tuple(first[i * hidden : (i + 1) * hidden]) for i in range(features)],
+            tuple(floats(data["first_bias"], hidden)),
+            [tuple(second[j * len(OUTCOMES) : (j + 1) * len(OUTCOMES)]) for j in range(hidden)],
+            tuple(floats(data["second_bias"], len(OUTCOMES))),
+            data.get("about"),
+        )
+
+    def hidden(self, active: list[int]) -> list[float]:
+        """The hidden layer's rectified activations for the features ``active``."""
+        rows = self.rows
+        columns = zip(self.hidden_bias, *(rows[i] for i in active), strict=True)
+        return [value if value > 0.0 else 0.0 for value in map(fsum, columns)]
+
+    def outcome_scores(self, deal: Deal, seat: int) -> list[float]:
+        """The network's score of each of :data:`OUTCOMES` in ``deal`` from ``seat``'s side."""
+        hidden = self.hidden(active_features(deal, seat))
+        return [
+            fsum((bias, *map(mul, hidden, column)))
+            for bias, column in zip(self.output_bias, zip(*self.outputs, strict=True), strict=True)
+        ]
+
+    def valuer(self, seat: int, utility: Callable[[DealResult], float]) -> Callable[[Deal], float]:
+        """The value of a deal in play for ``seat`` under ``utility``, clamped to the utility's range.
+
+        The outcomes' values are folded into the output layer once, so each call costs one hidden layer
+        and one weighted sum.
+        """
+        values = [
+            utility(
+                DealResult(
+                    None if outcome is None else seat if outcome[0] else 1 - seat,
+                    0 if outcome is None else outcome[1],
+                    "",
+                    "",
+                    None,
+                )
+            )
+            for outcome in OUTCOMES
+        ]
+        folded = [fsum(map(mul, weights, values)) for weights in self.outputs]
+        base = fsum(map(mul, self.output_bias, values))
+        low, high = min(values), max(values)
+        rows = self.rows
+        hidden_bias = self.hidden_bias
+
+        def value(deal: Deal) -> float:
+            columns = zip(hidden_bias, *(rows[i] for i in active_features(deal, seat)), strict=True)
+            total = fsum([base, *(h * w for h, w in zip(map(fsum, columns), folded, strict=True) if h > 0.0)])
+            return low if total < low else high if total > high else total
+
+        return value
+
+
+@cache
+def shipped_model() -> ValueModel:
+    """The model whose weights ship in the wheel (read once)."""
+    text = resources.files(__package__).joinpath(WEIGHTS_FILE).read_text(encoding="utf-8")
+    return ValueModel.from_json(json.loads(text))
