@@ -38,6 +38,7 @@ session, say) and still prints one result over all its pairs.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import multiprocessing
 import os
@@ -48,6 +49,7 @@ import time
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
+from py_engine.ai import value_model
 from py_engine.ai.config import DEFAULTS, SearchConfig, add_option
 from py_engine.ai.player import Level, match_utility, seat_to_decide
 from py_engine.core.actions import NEXT
@@ -204,13 +206,15 @@ class Journal:
     may write a journal.
     """
 
-    def __init__(self, path: Path, run: str, players: tuple[Level, Level]):
+    def __init__(self, path: Path, run: str, players: tuple[Level, Level], weights: str | None = None):
         self.path = path
-        self.header = {
+        self.header: dict[str, object] = {
             "run": run,
             "players": [repr(level) for level in players],
             "constants": {name: repr(value) for name, value in sorted(DEFAULTS.items())},
         }
+        if weights is not None:  # a run with the learned value belongs to its weights too
+            self.header["value_weights"] = weights
 
     def load(self) -> dict[int, tuple[Tally, Tally]]:
         """The pairs finished so far, by seed; starts the journal if there is none.
@@ -420,7 +424,9 @@ def main(argv: list[str] | None = None) -> int:
         )
         for i in range(args.pairs)
     ]
-    journal = Journal(args.journal, command_line(args, with_pairs=False), players) if args.journal else None
+    learned = config_a.leaf_value or config_b.leaf_value
+    weights = hashlib.sha256(value_model.weights_text().encode()).hexdigest() if learned else None
+    journal = Journal(args.journal, command_line(args, with_pairs=False), players, weights) if args.journal else None
     try:
         done = journal.load() if journal else {}
     except (OSError, ValueError) as error:

@@ -290,3 +290,21 @@ def test_a_scaled_side_searches_its_levels_counts_times_the_factor(monkeypatch: 
     job = arena.Job(PRESETS["AT20"], "2", "2", 5, False, None, scale_a=0.5)
     arena.play_pair(job)
     assert {its for _, its, _ in seen} == {50, 100}  # A 50 iterations, B its level's 100
+
+
+def test_a_journal_with_the_learned_value_belongs_to_its_weights(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    journal = tmp_path / "run.jsonl"
+    argv = ["--a", "2", "--b", "2", "--iterations", "10", "--pairs", "1", "--procs", "1", "--journal", str(journal)]
+    assert arena.main([*argv, "--set-a", "LEAF_VALUE=1"]) == 0
+    header = json.loads(journal.read_text().splitlines()[0])
+    assert len(header["value_weights"]) == 64  # a SHA-256 of the shipped weights
+    plain = tmp_path / "plain.jsonl"
+    assert arena.main([*argv[:-1], str(plain)]) == 0
+    assert "value_weights" not in json.loads(plain.read_text().splitlines()[0])  # older journals stay readable
+    capsys.readouterr()
+    monkeypatch.setattr(arena.value_model, "weights_text", lambda: "other weights")
+    with pytest.raises(SystemExit):
+        arena.main([*argv, "--set-a", "LEAF_VALUE=1"])
+    assert "with these players and constants" in capsys.readouterr().err

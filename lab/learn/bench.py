@@ -7,7 +7,9 @@ after 1-4 tricks of rule-of-thumb play) and printed as medians with their
 ratio. Then what the model costs on its own: reading the shipped weights
 (the start-up it adds, once, at the first search that uses it) and one
 evaluation. ``--pyodide`` measures the same inside Pyodide under Node, in the
-same go.
+same go. ``--level 5`` searches with that level's constants (reading the
+opponent, playing the score) on both sides; ``--set`` changes a constant of
+the search with the learned value only.
 """
 
 from __future__ import annotations
@@ -21,13 +23,12 @@ import statistics
 import subprocess
 import sys
 import time
-from importlib import resources
 from pathlib import Path
 
-from py_engine.ai import value_model
 from py_engine.ai.config import DEFAULT_CONFIG, add_option
 from py_engine.ai.ismcts import Utility
-from py_engine.ai.value_model import ValueModel
+from py_engine.ai.player import level_named
+from py_engine.ai.value_model import ValueModel, weights_text
 from py_engine.core.deal import Deal
 from py_engine.core.rules import PRESET_IDS, PRESETS
 from py_engine.service.match import shuffled_deck
@@ -35,14 +36,12 @@ from py_engine.service.match import shuffled_deck
 from ..bench import search_iterations_per_second
 
 
-def weights_text() -> str:
-    return resources.files(value_model.__package__).joinpath(value_model.WEIGHTS_FILE).read_text(encoding="utf-8")
-
-
-def measure(presets: list[str], runs: int, seconds: float, leaf: float, settings: list[str]) -> dict[str, object]:
+def measure(
+    presets: list[str], runs: int, seconds: float, leaf: float, settings: list[str], level: str
+) -> dict[str, object]:
     """The figures of this interpreter, as JSON-ready values."""
-    plain = DEFAULT_CONFIG
-    learned = DEFAULT_CONFIG.with_settings([f"LEAF_VALUE={leaf}", *settings])
+    plain = level_named(level).config if level else DEFAULT_CONFIG
+    learned = plain.with_settings([f"LEAF_VALUE={leaf}", *settings])
     searches: dict[str, list[float]] = {}
     for pid in presets:
         rules = PRESETS[pid]
@@ -84,13 +83,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--leaf", type=float, default=1.0, help="the LEAF_VALUE measured against 0")
     parser.add_argument("--pyodide", action="store_true", help="also measure inside Pyodide (Node)")
     parser.add_argument("--json", action="store_true", help="print this interpreter's figures as JSON")
+    parser.add_argument("--level", default="", help="search as this level does (its constants), with and without")
     add_option(parser, "--set", "another search constant of the search with the learned value (repeatable)")
     args = parser.parse_args(argv)
     presets = args.preset or ["AT20", "HU24"]
     if args.json:
-        print(json.dumps(measure(presets, args.runs, args.seconds, args.leaf, args.set)))
+        print(json.dumps(measure(presets, args.runs, args.seconds, args.leaf, args.set, args.level)))
         return 0
-    results = [measure(presets, args.runs, args.seconds, args.leaf, args.set)]
+    results = [measure(presets, args.runs, args.seconds, args.leaf, args.set, args.level)]
     if args.pyodide:
         root = Path(__file__).resolve().parents[2]
         command = ["node", str(root / "tests" / "pyodide" / "run_module.mjs"), "lab.learn.bench", "--json"]
@@ -99,12 +99,14 @@ def main(argv: list[str] | None = None) -> int:
             command += ["--preset", pid]
         for text in args.set:
             command += ["--set", text]
+        if args.level:
+            command += ["--level", args.level]
         out = subprocess.run(command, cwd=root, check=True, capture_output=True, text=True).stdout
         results.append(json.loads(out.strip().splitlines()[-1]))
     size = len(weights_text().encode())
     packed = len(gzip.compress(weights_text().encode(), 9))
     print(f"weights file: {size:,} bytes, {packed:,} compressed (the wheel's deflate is about the same)")
-    learned = " ".join([f"LEAF_VALUE={args.leaf:g}", *args.set])
+    learned = " ".join([f"LEAF_VALUE={args.leaf:g}", *args.set]) + (f", as level {args.level}" if args.level else "")
     print(f"median of {args.runs} searches of {args.seconds:g} s each, playouts and {learned} in turns")
     for result in results:
         print(

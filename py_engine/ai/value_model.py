@@ -161,8 +161,12 @@ class ValueModel:
         return value
 
 
+def weights_text() -> str:
+    """The shipped weights file's text."""
+    return resources.files(__package__).joinpath(WEIGHTS_FILE).read_text(encoding="utf-8")
+
+
 @cache
 def shipped_model() -> ValueModel:
     """The model whose weights ship in the wheel (read once)."""
-    text = resources.files(__package__).joinpath(WEIGHTS_FILE).read_text(encoding="utf-8")
-    return ValueModel.from_json(json.loads(text))
+    return ValueModel.from_json(json.loads(weights_text()))
