@@ -140,6 +140,9 @@ def search(
     leaf_weight = config.leaf_value
     learned = shipped_model().valuer(seat, utility) if leaf_weight else None
     learned_strict = config.leaf_value_strict
+    finish = partial(
+        _playout, seat=seat, utility=utility, table=table, rng=rng, solve_cards=solve_cards, randomness=randomness
+    )
     while done < limit:
         if done & 3 == 0 and time.perf_counter() >= deadline and done:
             break
@@ -194,7 +197,7 @@ def search(
             if learned is None or (not learned_strict and (world.closed_by >= 0 or world.exhausted)):
                 value = _playout(world, seat, utility, table, rng, solve_cards, randomness)
             else:
-                value = _leaf(world, seat, utility, table, rng, solve_cards, randomness, learned, leaf_weight)
+                value = _leaf(world, solve_cards, finish, learned, leaf_weight)
         for n, mover in path:
             n.visits += 1
             n.value += value if mover == seat else -value
@@ -232,26 +235,17 @@ def _playout(
 
 
 def _leaf(
-    world: Deal,
-    seat: int,
-    utility: Utility,
-    table: Table,
-    rng: random.Random,
-    solve_cards: int,
-    randomness: float,
-    learned: Callable[[Deal], float],
-    weight: float,
+    world: Deal, solve_cards: int, finish: Callable[[Deal], float], learned: Callable[[Deal], float], weight: float
 ) -> float:
-    """The value of a new leaf by the learned value (``weight`` of it, the rest by a playout); exact if solvable."""
+    """The value of a new leaf by the learned value (``weight`` of it, the rest by ``finish``, the playout);
+    exact if solvable."""
     world = after_claims(world)
-    if world.result is not None:
-        return utility(world.result)
-    if _solvable(world, solve_cards):
-        return solve(world, seat, utility, table)
+    if world.result is not None or _solvable(world, solve_cards):
+        return finish(world)
     value = learned(world)
     if weight >= 1.0:
         return value
-    return weight * value + (1.0 - weight) * _playout(world, seat, utility, table, rng, solve_cards, randomness)
+    return weight * value + (1.0 - weight) * finish(world)
 
 
 def known_exactly(deal: Deal, config: SearchConfig = DEFAULT_CONFIG) -> bool:
