@@ -23,7 +23,7 @@ import base64
 import json
 import sys
 from array import array
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import cache
 from importlib import resources
 from math import fsum
@@ -115,11 +115,14 @@ class ValueModel:
             data.get("about"),
         )
 
+    def sums(self, active: list[int]) -> Iterator[float]:
+        """The hidden units' inputs for the features ``active`` (before the rectifier), summed exactly."""
+        rows = self.rows
+        return map(fsum, zip(self.hidden_bias, *(rows[i] for i in active), strict=True))
+
     def hidden(self, active: list[int]) -> list[float]:
         """The hidden layer's rectified activations for the features ``active``."""
-        rows = self.rows
-        columns = zip(self.hidden_bias, *(rows[i] for i in active), strict=True)
-        return [value if value > 0.0 else 0.0 for value in map(fsum, columns)]
+        return [value if value > 0.0 else 0.0 for value in self.sums(active)]
 
     def outcome_scores(self, deal: Deal, seat: int) -> list[float]:
         """The network's score of each of :data:`OUTCOMES` in ``deal`` from ``seat``'s side."""
@@ -150,12 +153,12 @@ class ValueModel:
         folded = [fsum(map(mul, weights, values)) for weights in self.outputs]
         base = fsum(map(mul, self.output_bias, values))
         low, high = min(values), max(values)
-        rows = self.rows
-        hidden_bias = self.hidden_bias
+        sums = self.sums
 
         def value(deal: Deal) -> float:
-            columns = zip(hidden_bias, *(rows[i] for i in active_features(deal, seat)), strict=True)
-            total = fsum([base, *(h * w for h, w in zip(map(fsum, columns), folded, strict=True) if h > 0.0)])
+            total = fsum(
+                [base, *(h * w for h, w in zip(sums(active_features(deal, seat)), folded, strict=True) if h > 0.0)]
+            )
             return low if total < low else high if total > high else total
 
         return value
