@@ -50,6 +50,8 @@ LONGEST_TASK_MAX_MS = 500
 JUNK_OFFERS = 5000
 #: How long an opener waits for the player its table was given to (web/game/find-game.js).
 MEET_MS = 45_000
+#: How long after the joiners' clicks the opener's page stays busy (the two joiners' race).
+RACE_HOLD_MS = 3000
 LONG_TASKS_JS = """
 window.__longest = 0;
 try {
@@ -218,8 +220,11 @@ def test_open_list_two_joiners_race_and_the_winner_plays_a_deal(
         expect(field).to_have_value(fewer)
         expect(rows[0]).to_have_count(shown)
     # Both ask at once: the opener's engine gives the table to the first good request, the other is told in words.
+    # Anna's page, whose socket brings the requests, is kept busy from now until RACE_HOLD_MS after the clicks:
+    # both requests wait there, and her engine decides between two even when a joiner's timer fires late.
     started = time.perf_counter()
     at = int(time.time() * 1000) + 1000
+    anna.page.evaluate("until => setTimeout(() => { while (Date.now() < until); })", at + RACE_HOLD_MS)
     for joiner in (bea, cid):  # both clicks at the same moment (Playwright's clicks would come one after the other)
         joiner.page.evaluate(
             "at => setTimeout(() => document.querySelector('#lobby-tables button[aria-label=\"Join the table of"
