@@ -11,19 +11,23 @@ what the match needs, or the chance to win the match after them. One model
 serves every way of valuing a deal.
 
 Evaluation is pure Python (numpy would cost Pyodide a package load for a
-few dozen additions; docs/learned-value.md measures it). Every sum is
-``math.fsum``, correctly rounded, so a value does not depend on the order of
-the features, on the Python version or on the machine: CPython and Pyodide
-give the same bits (tests/test_value_model.py).
+few dozen additions; docs/learned-value.md measures it), in fixed point: the
+first layer's weights are integers in units of 2**-FIXED_BITS, and each
+feature's row is one Python int holding every hidden unit in a lane of
+LANE_BITS bits, so a position's hidden layer is one sum of a few ints. Integer
+sums are exact, so a value depends neither on the order of the features nor on
+the Python version or the machine: CPython and Pyodide give the same bits
+(tests/test_value_model.py).
 """
 
 from __future__ import annotations
 
 import base64
 import json
+import struct
 import sys
 from array import array
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from functools import cache
 from importlib import resources
 from math import fsum
@@ -48,6 +52,12 @@ OUTCOMES: tuple[tuple[bool, int] | None, ...] = (
 WEIGHTS_FILE = "value_weights.json"
 #: The format of that file this module reads.
 FORMAT = 1
+#: The first layer's fixed point: weights in units of 2**-FIXED_BITS (rounded from their 32-bit floats).
+FIXED_BITS = 24
+#: Bits of a hidden unit's lane in a packed row (see ValueModel), and what every lane of a row adds to its weight
+#: so that a lane never goes below zero: rows of up to 2**23 features fit, far more than a model has.
+LANE_BITS = 64
+LANE_OFFSET = 1 << 40
 
 
 def outcome_index(result: DealResult, seat: int) -> int:
@@ -96,6 +106,19 @@ class ValueModel:
         self.outputs = outputs
         self.output_bias = output_bias
         self.about = about or {}
+        hidden = len(hidden_bias)
+        fixed = [[round(w * (1 << FIXED_BITS)) for w in row] for row in (*rows, hidden_bias)]
+        if max(sum(abs(row[j]) for row in fixed) for j in range(hidden)) >= LANE_OFFSET:
+            raise ValueError("weights too large for the fixed point of the hidden layer")
+
+        def packed(row: list[int]) -> int:
+            return sum((w + LANE_OFFSET) << (LANE_BITS * j) for j, w in enumerate(row))
+
+        #: Each feature's row, and the hidden biases, packed: lane j holds unit j's weight plus LANE_OFFSET.
+        self._packed_rows = [packed(row) for row in fixed[:-1]]
+        self._packed_bias = packed(fixed[-1])
+        self._lanes = struct.Struct(f"<{hidden}Q").unpack
+        self._packed_bytes = hidden * LANE_BITS // 8
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> ValueModel:
@@ -115,14 +138,17 @@ class ValueModel:
             data.get("about"),
         )
 
-    def sums(self, active: list[int]) -> Iterator[float]:
-        """The hidden units' inputs for the features ``active`` (before the rectifier), summed exactly."""
-        rows = self.rows
-        return map(fsum, zip(self.hidden_bias, *(rows[i] for i in active), strict=True))
+    def sums(self, active: list[int]) -> list[int]:
+        """The hidden units' inputs for the features ``active`` (before the rectifier), exactly, in units of
+        2**-FIXED_BITS."""
+        total = sum(map(self._packed_rows.__getitem__, active), self._packed_bias)
+        offset = (len(active) + 1) * LANE_OFFSET
+        return [lane - offset for lane in self._lanes(total.to_bytes(self._packed_bytes, "little"))]
 
     def hidden(self, active: list[int]) -> list[float]:
         """The hidden layer's rectified activations for the features ``active``."""
-        return [value if value > 0.0 else 0.0 for value in self.sums(active)]
+        unit = 1.0 / (1 << FIXED_BITS)
+        return [value * unit if value > 0 else 0.0 for value in self.sums(active)]
 
     def outcome_scores(self, deal: Deal, seat: int) -> list[float]:
         """The network's score of each of :data:`OUTCOMES` in ``deal`` from ``seat``'s side."""
@@ -150,15 +176,17 @@ class ValueModel:
             )
             for outcome in OUTCOMES
         ]
-        folded = [fsum(map(mul, weights, values)) for weights in self.outputs]
+        # The outputs folded with the values, as integers too: a unit's activation times its weight is then exact,
+        # and the one division at the end is correctly rounded everywhere.
+        folded = [round(fsum(map(mul, weights, values)) * (1 << FIXED_BITS)) for weights in self.outputs]
+        scale = 1 << (2 * FIXED_BITS)
         base = fsum(map(mul, self.output_bias, values))
         low, high = min(values), max(values)
         sums = self.sums
 
         def value(deal: Deal) -> float:
-            total = fsum(
-                [base, *(h * w for h, w in zip(sums(active_features(deal, seat)), folded, strict=True) if h > 0.0)]
-            )
+            units = sums(active_features(deal, seat))
+            total = base + sum([h * w for h, w in zip(units, folded, strict=True) if h > 0]) / scale
             return low if total < low else high if total > high else total
 
         return value
