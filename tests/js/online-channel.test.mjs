@@ -20,8 +20,8 @@ function pair({ maxMessageBytes = 262_144 } = {}) {
       wire[from].push(text);
       queueMicrotask(() => to().deliver(text));
     },
-    close() {
-      wire.closed.push(from);
+    close(saidGoodbye = false) {
+      wire.closed.push(`${from}${saidGoodbye ? " after its goodbye" : ""}`);
       queueMicrotask(() => to().lost("connection_lost", "link closed"));
     },
   });
@@ -115,6 +115,8 @@ test("closing is reported to both sides once: 'closed' here, 'peer_closed' there
   assert.deepEqual(endsA, ["closed"]);
   assert.deepEqual(endsB, ["peer_closed"]);
   assert.equal(wire.a.at(-1), '{"bye":1}');
+  // The side that said goodbye tells its link so (a room then waits for the other to leave first).
+  assert.deepEqual(wire.closed, ["a after its goodbye", "b"]);
   // A handler set after the end still hears of it.
   const late = await new Promise((resolve) => {
     b.onclose = (reason) => resolve(reason.code);

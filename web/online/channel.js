@@ -15,7 +15,8 @@ import { OnlineError } from "./errors.js";
  * The transport under a channel: how to send one text and how to end it.
  * @typedef {object} Link
  * @property {(text: string) => void} send
- * @property {() => void} close
+ * @property {(saidGoodbye?: boolean) => void} close ``saidGoodbye``: this side has just sent its goodbye (the
+ *   other side will close too)
  * @property {number} maxMessageBytes the largest text (UTF-8 bytes) the link carries whole
  */
 
@@ -172,7 +173,7 @@ export class Channel {
       // the link is already gone: the other side learns it from the transport
     }
     this.#end(new OnlineError("closed"));
-    this.#link.close();
+    this.#link.close(true);
   }
 
   // ----- the transport's side (peer.js, room.js)

@@ -33,6 +33,11 @@ export const RELAY_TIMEOUT_MS = 10_000;
 /** How long a guest waits, once a relay is connected, for the room's host to answer. */
 export const PEER_TIMEOUT_MS = 20_000;
 const POLL_MS = 100;
+/**
+ * How long the side that said goodbye waits for the other to leave the room before it leaves itself (see
+ * roomLink's close): the other leaves as soon as the goodbye arrives, unless its page is gone.
+ */
+export const LEAVE_WAIT_MS = 5_000;
 
 /**
  * @typedef {object} RoomOptions
@@ -150,11 +155,15 @@ async function enter(code, role, config) {
   const greetings = room.makeAction("ctl");
   const messages = room.makeAction("msg");
   let left = false;
-  const leave = () => {
+  /**
+   * Leave the room once ``after`` has settled; entering the same code again waits until it is left.
+   * @param {Promise<unknown>} [after]
+   */
+  const leave = (after = Promise.resolve()) => {
     if (left) return leaving.get(code) ?? Promise.resolve();
     left = true;
-    const done = room
-      .leave()
+    const done = after
+      .then(() => room.leave())
       .catch(() => {})
       .finally(() => {
         if (leaving.get(code) === done) leaving.delete(code);
@@ -162,6 +171,23 @@ async function enter(code, role, config) {
     leaving.set(code, done);
     return done;
   };
+  /** @type {Set<string>} the peers that have left the room */
+  const gone = new Set();
+  /** @type {Map<string, () => void>} who waits for whom to leave */
+  const waiting = new Map();
+  /** @param {string} peerId */
+  const noteDeparture = (peerId) => {
+    gone.add(peerId);
+    waiting.get(peerId)?.();
+  };
+  /**
+   * Resolves when ``peerId`` has left the room.
+   * @param {string} peerId
+   * @returns {Promise<void>}
+   */
+  const departed = (peerId) =>
+    gone.has(peerId) ? Promise.resolve() : new Promise((resolve) => waiting.set(peerId, () => resolve()));
+  room.onPeerLeave = noteDeparture;
   /** @param {Greeting} greeting @param {string} peerId */
   const greet = (greeting, peerId) => greetings.send(greeting, { target: peerId }).catch(() => {});
   room.onPeerJoin = (peerId) => greet({ t: "hello", role, v: VERSION }, peerId);
@@ -171,6 +197,8 @@ async function enter(code, role, config) {
     greetings,
     messages,
     leave,
+    noteDeparture,
+    departed,
     greet,
     joinErrors,
     /** @param {() => void} call */
@@ -211,9 +239,16 @@ function roomLink(entered, partner, onFailure) {
       outbox.push(text);
       pumping ??= pump();
     },
-    close() {
-      // The goodbye was queued just before: let it leave, then leave the room.
-      Promise.resolve(pumping).then(entered.leave);
+    close(saidGoodbye = false) {
+      // The goodbye was queued just before: let it leave, then leave the room. trystero keeps the connection
+      // between the two pages for later rooms, and a message that arrives for a room already left is kept for
+      // the next room of the same code: the other's departure would then drop it from the room opened again.
+      // So the side that said goodbye leaves only after the other has (its departure then reaches this room,
+      // and this side's own departure goes to nobody), or after LEAVE_WAIT_MS if the other is gone.
+      const sent = Promise.resolve(pumping);
+      entered.leave(
+        saidGoodbye ? sent.then(() => Promise.race([entered.departed(partner), delay(LEAVE_WAIT_MS)])) : sent,
+      );
     },
   };
 }
@@ -243,6 +278,7 @@ function channelTo(entered, partner, role, started) {
     else channel.lost("protocol_error", "not a text message");
   };
   entered.room.onPeerLeave = (peerId) => {
+    entered.noteDeparture(peerId);
     if (peerId === partner) channel.lost("connection_lost", "the peer left the room");
   };
   dropOnPageHide(channel, () => entered.room.getPeers()[partner]?.close());
