@@ -175,11 +175,8 @@ async function enter(code, role, config) {
   const gone = new Set();
   /** @type {Map<string, () => void>} who waits for whom to leave */
   const waiting = new Map();
-  /** @param {string} peerId */
-  const noteDeparture = (peerId) => {
-    gone.add(peerId);
-    waiting.get(peerId)?.();
-  };
+  /** Called after each departure from the room, with the peer's id (a channel's partner leaving). */
+  let onPeerLeave = (/** @type {string} */ _peerId) => {};
   /**
    * Resolves when ``peerId`` has left the room.
    * @param {string} peerId
@@ -187,7 +184,11 @@ async function enter(code, role, config) {
    */
   const departed = (peerId) =>
     gone.has(peerId) ? Promise.resolve() : new Promise((resolve) => waiting.set(peerId, () => resolve()));
-  room.onPeerLeave = noteDeparture;
+  room.onPeerLeave = (peerId) => {
+    gone.add(peerId);
+    waiting.get(peerId)?.();
+    onPeerLeave(peerId);
+  };
   /** @param {Greeting} greeting @param {string} peerId */
   const greet = (greeting, peerId) => greetings.send(greeting, { target: peerId }).catch(() => {});
   room.onPeerJoin = (peerId) => greet({ t: "hello", role, v: VERSION }, peerId);
@@ -197,13 +198,16 @@ async function enter(code, role, config) {
     greetings,
     messages,
     leave,
-    noteDeparture,
     departed,
     greet,
     joinErrors,
     /** @param {() => void} call */
     set onJoinError(call) {
       onJoinError = call;
+    },
+    /** @param {(peerId: string) => void} call */
+    set onPeerLeave(call) {
+      onPeerLeave = call;
     },
   };
 }
@@ -277,8 +281,7 @@ function channelTo(entered, partner, role, started) {
     if (typeof data === "string") channel.deliver(data);
     else channel.lost("protocol_error", "not a text message");
   };
-  entered.room.onPeerLeave = (peerId) => {
-    entered.noteDeparture(peerId);
+  entered.onPeerLeave = (peerId) => {
     if (peerId === partner) channel.lost("connection_lost", "the peer left the room");
   };
   dropOnPageHide(channel, () => entered.room.getPeers()[partner]?.close());
