@@ -47,6 +47,12 @@ STEP_TIMEOUT_MS = 30_000
 #: starting one: a test's page then boots on the warm renderer, with its compiled WebAssembly, for about 1.4 s
 #: of CPU instead of 3.1 (tests/browser/README.md, "Where a test's page lives").
 CHROMIUM_ONE_PROCESS_PER_SITE = ["--process-per-site"]
+#: WebAssembly compiled by Liftoff, V8's baseline compiler, only: no TurboFan tier-up of hot functions. Each
+#: first visit and the first boots of a context tiered up anew, 1.5-5.8 s of TurboFan on a helper thread per
+#: first visit (Chromium's trace, test_table.py); Pyodide's code then runs slower (the worker's CPU 160 s ->
+#: 184 s), but the Chromium tests took 722 s of CPU instead of 856 s, 442 s instead of 500 s of wall time
+#: (tests/browser/README.md, "Where a test's page lives"). Tests time no WebAssembly.
+CHROMIUM_WASM_BASELINE_ONLY = ["--js-flags=--liftoff-only"]
 #: Firefox's own: by default it spreads a site's pages over up to 4 processes, started and ended as pages come
 #: and go (with the parked page, 2.9-3.5 s of CPU a cycle against 2.4-2.5 s with this).
 FIREFOX_ONE_PROCESS_PER_SITE = {"dom.ipc.processCount.webIsolated": 1}
@@ -105,6 +111,7 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any], browser_n
                 "--disable-component-update",
                 "--no-first-run",
                 *CHROMIUM_ONE_PROCESS_PER_SITE,
+                *CHROMIUM_WASM_BASELINE_ONLY,
                 *CHROMIUM_WEBRTC_ARGS,
                 *CHROMIUM_FAKE_MEDIA_ARGS,
             ],
@@ -174,6 +181,14 @@ FORGET_THE_PLAYER = """async (name) => {
 }"""
 
 
+#: The engine's WebAssembly, compiled once by each Chromium context's parked page and held there: V8 keeps a
+#: module compiled in a process while any page holds it, and gives it to every boot of the same bytes in that
+#: process, with the functions compiled so far, instead of compiling it again (see parked_page).
+ENGINE_WASM = "pyodide/pyodide.asm.wasm"
+HOLD_THE_ENGINE_CODE = """async (url) => {
+  window.heldEngineCode = await WebAssembly.compileStreaming(fetch(url));
+}"""
+
 #: Each warm context's parked page (see parked_page).
 PARKED: dict[BrowserContext, Page] = {}
 
@@ -184,13 +199,15 @@ def parked_page(context: BrowserContext, site: Site) -> Page:
     It keeps the site's renderer process alive between tests (with
     CHROMIUM_ONE_PROCESS_PER_SITE and FIREFOX_ONE_PROCESS_PER_SITE, a site's pages
     share one): a test's new page boots in it, with the engine's WebAssembly
-    already compiled in Chromium. Being no game, it takes no part in what a
+    already compiled in Chromium (held by this page: ENGINE_WASM). Being no game, it takes no part in what a
     second tab of the game sees. The player is wiped in it (forget_the_player).
     """
     page = PARKED.get(context)
     if page is None or page.is_closed():
         page = context.new_page()
         page.goto(site.url + "icon.svg")
+        if context.browser is not None and context.browser.browser_type.name == "chromium":
+            page.evaluate(HOLD_THE_ENGINE_CODE, ENGINE_WASM)
         PARKED[context] = page
     return page
 

@@ -1,0 +1,125 @@
+"""What a first visit and a warm boot cost in CPU in Chromium, with and without the tests' WebAssembly settings.
+
+``python -m tests.browser.bench_boot_cpu [--rounds N] [--boots N]``
+
+Each round launches Chromium once per variant, as the browser tests do (conftest.py), pays one first visit in
+a new context (``warmed_up``: the snapshot stored, the service worker ready) and then ``--boots`` warm boots:
+a new page to a loaded computer player, closed and wiped (``forget_the_player``). The CPU of every process
+and thread on the machine is read from ``/proc`` around each part (tests/browser/cpu_by_thread.py), so run it
+with nothing else running. The variants, in an order that rotates from round to round:
+
+- ``tests``: the tests' settings: Liftoff only (CHROMIUM_WASM_BASELINE_ONLY), the engine's code held by the
+  parked page (HOLD_THE_ENGINE_CODE);
+- ``tier-up``: V8's own tiering (Liftoff, then TurboFan for hot functions), the code held;
+- ``not held``: Liftoff only, the parked page holding nothing;
+- ``neither``: V8's own tiering, nothing held (the tests before these settings).
+
+Printed: each variant's median CPU of a first visit and of a warm boot, with the medians' ratios to the
+first variant's. These are boots only; what the settings save over the whole Chromium suite is in
+tests/browser/README.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from collections.abc import Callable
+
+from playwright.sync_api import Browser, BrowserContext, expect, sync_playwright
+
+from . import conftest
+from .conftest import BOOT_TIMEOUT_MS, TEST_QUERY, Site, find_chromium, forget_the_player, serve, warmed_up
+from .cpu_by_thread import Readings
+
+VARIANTS = {
+    "tests": (True, True),
+    "tier-up": (False, True),
+    "not held": (True, False),
+    "neither": (False, False),
+}
+
+
+def cpu_of(action: Callable[[], object]) -> float:
+    """The CPU seconds every process on the machine spent while ``action`` ran."""
+    readings = Readings()
+    readings.read(before_start=True)
+    action()
+    readings.read()
+    by_kind, _ = readings.seconds()
+    return sum(by_kind.values())
+
+
+def launch(playwright: object, *, baseline_only: bool) -> Browser:
+    args = [
+        "--disable-dev-shm-usage",
+        "--disable-gpu",
+        "--no-first-run",
+        *conftest.CHROMIUM_ONE_PROCESS_PER_SITE,
+        *(conftest.CHROMIUM_WASM_BASELINE_ONLY if baseline_only else []),
+    ]
+    browser: Browser = playwright.chromium.launch(executable_path=find_chromium(), args=args)  # type: ignore[attr-defined]
+    return browser
+
+
+def warm_boot(context: BrowserContext, site: Site) -> None:
+    page = context.new_page()
+    page.goto(site.url + TEST_QUERY)
+    table = page.locator("#table")
+    expect(table).to_have_attribute("data-ready", "1", timeout=BOOT_TIMEOUT_MS)
+    expect(table).to_have_attribute("data-computer", "loaded", timeout=BOOT_TIMEOUT_MS)
+    forget_the_player(context, site)
+
+
+def one_round(playwright: object, site: Site, variant: str, boots: int) -> tuple[float, float]:
+    """(CPU of the first visit, median CPU of a warm boot) of ``variant``, in a browser of its own."""
+    baseline_only, held = VARIANTS[variant]
+    browser = launch(playwright, baseline_only=baseline_only)
+    hold = conftest.HOLD_THE_ENGINE_CODE
+    try:
+        if not held:
+            conftest.HOLD_THE_ENGINE_CODE = "() => {}"
+        context = browser.new_context()
+        first = cpu_of(lambda: warmed_up(context, site))
+        time.sleep(1)  # the first visit's idle work (the snapshot's write) ends before the boots are read
+        each = [cpu_of(lambda: warm_boot(context, site)) for _ in range(boots)]
+        conftest.PARKED.pop(context, None)
+        return first, statistics.median(each)
+    finally:
+        conftest.HOLD_THE_ENGINE_CODE = hold
+        browser.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--boots", type=int, default=6)
+    args = parser.parse_args()
+    if not (conftest.build.DIST / "sw.js").is_file():
+        raise SystemExit("build the site first: python build.py build")
+    site = serve(conftest.build.DIST)
+    names = list(VARIANTS)
+    firsts: dict[str, list[float]] = {name: [] for name in names}
+    warms: dict[str, list[float]] = {name: [] for name in names}
+    try:
+        with sync_playwright() as playwright:
+            for r in range(args.rounds):
+                for name in names[r % len(names) :] + names[: r % len(names)]:
+                    first, warm = one_round(playwright, site, name, args.boots)
+                    firsts[name].append(first)
+                    warms[name].append(warm)
+                    print(f"round {r + 1} {name:>9}: first visit {first:5.2f} s, warm boot {warm:5.2f} s of CPU")
+    finally:
+        site.stop()
+    reference = names[0]
+    print(f"\nmedians of {args.rounds} rounds ({args.boots} warm boots a round), CPU of every process:")
+    for name in names:
+        first, warm = statistics.median(firsts[name]), statistics.median(warms[name])
+        first_ratio = first / statistics.median(firsts[reference])
+        warm_ratio = warm / statistics.median(warms[reference])
+        ratios = f"first visit {first:5.2f} s ({first_ratio:4.2f}x), warm boot {warm:5.2f} s ({warm_ratio:4.2f}x)"
+        print(f"  {name:>9}: {ratios}")
+
+
+if __name__ == "__main__":
+    main()
