@@ -5,8 +5,9 @@
 Runs the command and, once a second until it ends, reads the CPU time of every thread of every process on
 the machine. Then prints the CPU each kind of process spent while the command ran (Chromium's browser,
 renderer and GPU processes, Firefox's parent and content processes, Node, Python), the busiest threads, the
-total and the wall time. Threads that started and ended between two readings are missed; processes that
-ran before the command count only from its start. Everything else on the machine is counted too: run it on
+total and the wall time. A kind's CPU counts the threads of its processes that ended between two readings;
+the list of threads misses them. Processes that started and ended between two readings are missed, and
+those that ran before the command count only from its start. Everything else on the machine is counted too: run it on
 a machine with nothing else running.
 """
 
@@ -77,6 +78,9 @@ class Readings:
     first: dict[tuple[str, str, str], int] = field(default_factory=dict)
     last: dict[tuple[str, str, str], tuple[str, str, int]] = field(default_factory=dict)
     kinds: dict[tuple[str, str], str] = field(default_factory=dict)
+    #: Each process's own ticks when first and last seen: they include its threads that have ended.
+    process_first: dict[tuple[str, str], int] = field(default_factory=dict)
+    process_last: dict[tuple[str, str], int] = field(default_factory=dict)
 
     def read(self, *, before_start: bool = False) -> None:
         for entry in PROC.iterdir():
@@ -84,7 +88,8 @@ class Readings:
             if not pid.isdigit():
                 continue
             try:
-                started = (entry / "stat").read_text().rsplit(")", 1)[1].split()[19]
+                own = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                started = own[19]
                 tasks = list((entry / "task").iterdir())
             except (OSError, IndexError):
                 continue
@@ -92,6 +97,8 @@ class Readings:
             if kind is None:
                 continue
             self.kinds[(pid, started)] = kind
+            self.process_first.setdefault((pid, started), int(own[11]) + int(own[12]) if before_start else 0)
+            self.process_last[(pid, started)] = int(own[11]) + int(own[12])
             for task in tasks:
                 try:
                     stat = (task / "stat").read_text()
@@ -105,13 +112,14 @@ class Readings:
                 self.last[key] = (kind, name, ticks)
 
     def seconds(self) -> tuple[Counter[str], Counter[str]]:
-        """CPU seconds by process kind, and by process kind and thread name."""
+        """CPU seconds by process kind (with the threads that ended between readings), and by process kind and
+        thread name (without them)."""
         by_kind: Counter[str] = Counter()
         by_thread: Counter[str] = Counter()
+        for process, ticks in self.process_last.items():
+            by_kind[self.kinds[process]] += (ticks - self.process_first[process]) / TICKS_PER_S
         for key, (kind, name, ticks) in self.last.items():
-            spent = (ticks - self.first[key]) / TICKS_PER_S
-            by_kind[kind] += spent
-            by_thread[f"{kind} / {name}"] += spent
+            by_thread[f"{kind} / {name}"] += (ticks - self.first[key]) / TICKS_PER_S
         return by_kind, by_thread
 
 
