@@ -26,10 +26,12 @@ import statistics
 import time
 from collections.abc import Callable
 
-from playwright.sync_api import Browser, BrowserContext, expect, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, sync_playwright
+
+import build
 
 from . import conftest
-from .conftest import BOOT_TIMEOUT_MS, TEST_QUERY, Site, find_chromium, forget_the_player, serve, warmed_up
+from .conftest import Site, find_chromium, serve, visit_and_wipe, warmed_up
 from .cpu_by_thread import Readings
 
 VARIANTS = {
@@ -63,12 +65,7 @@ def launch(playwright: object, *, baseline_only: bool) -> Browser:
 
 
 def warm_boot(context: BrowserContext, site: Site) -> None:
-    page = context.new_page()
-    page.goto(site.url + TEST_QUERY)
-    table = page.locator("#table")
-    expect(table).to_have_attribute("data-ready", "1", timeout=BOOT_TIMEOUT_MS)
-    expect(table).to_have_attribute("data-computer", "loaded", timeout=BOOT_TIMEOUT_MS)
-    forget_the_player(context, site)
+    visit_and_wipe(context, site, {"data-ready": "1", "data-computer": "loaded"})
 
 
 def one_round(playwright: object, site: Site, variant: str, boots: int) -> tuple[float, float]:
@@ -95,9 +92,9 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--boots", type=int, default=6)
     args = parser.parse_args()
-    if not (conftest.build.DIST / "sw.js").is_file():
+    if not (build.DIST / "sw.js").is_file():
         raise SystemExit("build the site first: python build.py build")
-    site = serve(conftest.build.DIST)
+    site = serve(build.DIST)
     names = list(VARIANTS)
     firsts: dict[str, list[float]] = {name: [] for name in names}
     warms: dict[str, list[float]] = {name: [] for name in names}

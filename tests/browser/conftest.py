@@ -241,14 +241,20 @@ def close_context(context: BrowserContext) -> None:
         context.close()
 
 
-def warmed_up(context: BrowserContext, site: Site) -> BrowserContext:
-    """``context`` after one first visit that stored the snapshot and the offline cache."""
+def visit_and_wipe(context: BrowserContext, site: Site, until: dict[str, str]) -> None:
+    """Open the game in a new page of ``context``, wait until the table has the attributes ``until`` names
+    with their values, then close it and wipe the player (forget_the_player)."""
     page = context.new_page()
     page.goto(site.url + TEST_QUERY)
     table = page.locator("#table")
-    expect(table).to_have_attribute("data-snapshot", "stored", timeout=BOOT_TIMEOUT_MS)
-    expect(table).to_have_attribute("data-sw", "ready", timeout=BOOT_TIMEOUT_MS)
+    for name, value in until.items():
+        expect(table).to_have_attribute(name, value, timeout=BOOT_TIMEOUT_MS)
     forget_the_player(context, site)
+
+
+def warmed_up(context: BrowserContext, site: Site) -> BrowserContext:
+    """``context`` after one first visit that stored the snapshot and the offline cache."""
+    visit_and_wipe(context, site, {"data-snapshot": "stored", "data-sw": "ready"})
     return context
 
 

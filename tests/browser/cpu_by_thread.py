@@ -18,7 +18,7 @@ import os
 import subprocess
 import sys
 import time
-from collections import Counter
+from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -111,16 +111,21 @@ class Readings:
                 self.first.setdefault(key, ticks if before_start else 0)
                 self.last[key] = (kind, name, ticks)
 
-    def seconds(self) -> tuple[Counter[str], Counter[str]]:
+    def seconds(self) -> tuple[dict[str, float], dict[str, float]]:
         """CPU seconds by process kind (with the threads that ended between readings), and by process kind and
         thread name (without them)."""
-        by_kind: Counter[str] = Counter()
-        by_thread: Counter[str] = Counter()
+        by_kind: defaultdict[str, float] = defaultdict(float)
+        by_thread: defaultdict[str, float] = defaultdict(float)
         for process, ticks in self.process_last.items():
             by_kind[self.kinds[process]] += (ticks - self.process_first[process]) / TICKS_PER_S
         for key, (kind, name, ticks) in self.last.items():
             by_thread[f"{kind} / {name}"] += (ticks - self.first[key]) / TICKS_PER_S
-        return by_kind, by_thread
+        return dict(by_kind), dict(by_thread)
+
+
+def busiest(spent: dict[str, float]) -> list[tuple[str, float]]:
+    """``spent``'s items, the largest first."""
+    return sorted(spent.items(), key=lambda item: -item[1])
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -141,11 +146,11 @@ def main(argv: list[str] | None = None) -> int:
     wall = time.perf_counter() - t0
     by_kind, by_thread = readings.seconds()
     print(f"\nCPU by process kind ({' '.join(command)}):")
-    for kind, spent in by_kind.most_common():
+    for kind, spent in busiest(by_kind):
         if spent >= 0.5:
             print(f"{spent:9.1f} s  {kind}")
     print(f"\nthe {args.threads} busiest threads:")
-    for thread, spent in by_thread.most_common(args.threads):
+    for thread, spent in busiest(by_thread)[: args.threads]:
         print(f"{spent:9.1f} s  {thread}")
     print(
         f"\nCPU {sum(by_kind.values()):.1f} s in {wall:.1f} s of wall time; the command's exit code {proc.returncode}"
