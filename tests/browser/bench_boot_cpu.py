@@ -26,7 +26,7 @@ import statistics
 import time
 from collections.abc import Callable
 
-from playwright.sync_api import Browser, BrowserContext, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Playwright, sync_playwright
 
 import build
 
@@ -52,7 +52,7 @@ def cpu_of(action: Callable[[], object]) -> float:
     return sum(by_kind.values())
 
 
-def launch(playwright: object, *, baseline_only: bool) -> Browser:
+def launch(playwright: Playwright, *, baseline_only: bool) -> Browser:
     args = [
         "--disable-dev-shm-usage",
         "--disable-gpu",
@@ -60,15 +60,14 @@ def launch(playwright: object, *, baseline_only: bool) -> Browser:
         *conftest.CHROMIUM_ONE_PROCESS_PER_SITE,
         *(conftest.CHROMIUM_WASM_BASELINE_ONLY if baseline_only else []),
     ]
-    browser: Browser = playwright.chromium.launch(executable_path=find_chromium(), args=args)  # type: ignore[attr-defined]
-    return browser
+    return playwright.chromium.launch(executable_path=find_chromium(), args=args)
 
 
 def warm_boot(context: BrowserContext, site: Site) -> None:
     visit_and_wipe(context, site, {"data-ready": "1", "data-computer": "loaded"})
 
 
-def one_round(playwright: object, site: Site, variant: str, boots: int) -> tuple[float, float]:
+def one_round(playwright: Playwright, site: Site, variant: str, boots: int) -> tuple[float, float]:
     """(CPU of the first visit, median CPU of a warm boot) of ``variant``, in a browser of its own."""
     baseline_only, held = VARIANTS[variant]
     browser = launch(playwright, baseline_only=baseline_only)
