@@ -167,6 +167,56 @@ def test_invitation_connects_carries_messages_and_reports_a_close(
     )
 
 
+# The host's page, made slow where a loaded machine can be: its code after setRemoteDescription(answer) runs
+# only once the guest's first message has been dispatched (the browser does not order those tasks).
+HOST_LATE_AFTER_THE_ANSWER = """() => {
+  const make = RTCPeerConnection.prototype.createDataChannel;
+  const set = RTCPeerConnection.prototype.setRemoteDescription;
+  RTCPeerConnection.prototype.createDataChannel = function (...args) {
+    const channel = make.apply(this, args);
+    this.seen = 0;
+    channel.addEventListener("message", () => {
+      this.seen += 1;
+      this.onSeen?.();
+    });
+    return channel;
+  };
+  RTCPeerConnection.prototype.setRemoteDescription = async function (description) {
+    await set.call(this, description);
+    if (description.type !== "answer" || this.seen > 0) return;
+    await new Promise((resolve) => {
+      this.onSeen = () => setTimeout(resolve, 0);
+    });
+  };
+}"""
+
+
+def test_a_message_sent_at_once_reaches_a_host_that_listens_late(transport_page: Callable[[], Page]) -> None:
+    """The guest sends as soon as its channel opens, before the host's page listens: nothing is lost."""
+    host, guest = load(transport_page()), load(transport_page())
+    host.evaluate(HOST_LATE_AFTER_THE_ANSWER)
+    link = host.evaluate(
+        "async () => { T.invitation = await T.peer.createInvitation({ iceServers: [] });"
+        " return T.invitation.link(location.href); }"
+    )
+    answer = guest.evaluate(
+        """async (link) => {
+          const acceptance = await T.peer.acceptInvitation(link, { iceServers: [] });
+          T.opened = acceptance.channel.then((channel) => {
+            channel.send({ first: true });
+            channel.send({ second: true });
+            return T.keep(channel);
+          });
+          return acceptance.answer;
+        }""",
+        link,
+    )
+    host.evaluate("async (answer) => T.keep(await T.invitation.accept(answer))", answer)
+    guest.evaluate("() => T.opened")
+    host.wait_for_function("() => T.got.length === 2 || T.closed", timeout=WAIT_MS)
+    assert host.evaluate("() => [T.got, T.closed]") == [[{"first": True}, {"second": True}], None]
+
+
 def test_a_closed_page_is_reported_as_a_lost_connection(transport_page: Callable[[], Page], browser_name: str) -> None:
     host, guest = load(transport_page()), load(transport_page())
     connect_by_invitation(host, guest)

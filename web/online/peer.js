@@ -137,26 +137,43 @@ function dataChannelLink(pc, dc, onFailure) {
 }
 
 /**
- * The channel of ``pc`` once ``dc`` opens. Rejects with ``connect_timeout``, ``ice_failed`` (the network
- * paths all failed) or ``invitation_closed`` (``pc`` was closed meanwhile).
- * @param {RTCPeerConnection} pc
+ * @typedef {{dc: RTCDataChannel, early: MessageEvent[], release: () => void}} HeldChannel
+ */
+
+/**
+ * ``dc``, keeping every message it dispatches until ``release()``. Held from its creation: the other side
+ * may send as soon as the channel opens, before "open" is dispatched here and even before the page's
+ * code after setRemoteDescription runs (the browser does not order those tasks), and none may be lost.
  * @param {RTCDataChannel} dc
+ * @returns {HeldChannel}
+ */
+function holdMessages(dc) {
+  /** @type {MessageEvent[]} */
+  const early = [];
+  /** @param {MessageEvent} event */
+  const keep = (event) => early.push(event);
+  dc.addEventListener("message", keep);
+  return { dc, early, release: () => dc.removeEventListener("message", keep) };
+}
+
+/**
+ * The channel of ``pc`` once ``held``'s data channel opens, with the messages held so far first. Rejects
+ * with ``connect_timeout``, ``ice_failed`` (the network paths all failed) or ``invitation_closed`` (``pc``
+ * was closed meanwhile).
+ * @param {RTCPeerConnection} pc
+ * @param {HeldChannel} held
  * @param {{role: "host" | "guest", started: number, timeoutMs: number, graceMs: number}} how
  * @param {AbortSignal} signal aborted when the invitation is withdrawn or the guest gives up
  * @returns {Promise<Channel>}
  */
-function whenOpen(pc, dc, how, signal) {
+function whenOpen(pc, held, how, signal) {
+  const { dc, early } = held;
   return new Promise((resolve, reject) => {
     if (signal.aborted) {
       reject(new OnlineError("invitation_closed"));
       return;
     }
     const timer = setTimeout(() => fail(new OnlineError("connect_timeout", `${how.timeoutMs} ms`)), how.timeoutMs);
-    // A message can be dispatched before the channel's "open" (the other side sent at once): kept, not lost.
-    /** @type {MessageEvent[]} */
-    const early = [];
-    /** @param {MessageEvent} event */
-    const keep = (event) => early.push(event);
     function stateChange() {
       if (pc.connectionState === "failed") fail(new OnlineError("ice_failed"));
       else if (pc.connectionState === "closed" || pc.signalingState === "closed") {
@@ -179,7 +196,7 @@ function whenOpen(pc, dc, how, signal) {
       pc.removeEventListener("signalingstatechange", stateChange);
       dc.removeEventListener("open", open);
       dc.removeEventListener("close", closedEarly);
-      dc.removeEventListener("message", keep);
+      held.release();
     }
     function closedEarly() {
       fail(new OnlineError(pc.connectionState === "failed" ? "ice_failed" : "connect_timeout", "channel closed"));
@@ -193,7 +210,6 @@ function whenOpen(pc, dc, how, signal) {
     pc.addEventListener("signalingstatechange", stateChange);
     dc.addEventListener("open", open);
     dc.addEventListener("close", closedEarly);
-    dc.addEventListener("message", keep);
     if (dc.readyState === "open") open();
     else stateChange();
   });
@@ -253,7 +269,7 @@ function quiet(promise) {
 /** The host's side: an invitation to share, and the answer it waits for. */
 export class Invitation {
   #pc;
-  #dc;
+  #held;
   #options;
   #used = false;
   #closed = false;
@@ -262,14 +278,14 @@ export class Invitation {
   /**
    * Made by createInvitation.
    * @param {RTCPeerConnection} pc
-   * @param {RTCDataChannel} dc
+   * @param {HeldChannel} held its data channel, holding what arrives until accept() listens
    * @param {string} code
    * @param {number} id
    * @param {Required<Omit<PeerOptions, "iceServers">>} options
    */
-  constructor(pc, dc, code, id, options) {
+  constructor(pc, held, code, id, options) {
     this.#pc = pc;
-    this.#dc = dc;
+    this.#held = held;
     this.#options = options;
     /** The invitation code (base64url, ~400-900 characters): for a link's fragment, a QR code or a message. */
     this.code = code;
@@ -313,7 +329,7 @@ export class Invitation {
     }
     return whenOpen(
       this.#pc,
-      this.#dc,
+      this.#held,
       {
         role: "host",
         started,
@@ -360,11 +376,11 @@ export async function createInvitation(options = {}) {
   const { iceServers, ...rest } = settle(options, CONNECT_TIMEOUT_MS);
   const pc = newConnection(iceServers);
   try {
-    const dc = pc.createDataChannel(LABEL, { negotiated: true, id: 0, ordered: true });
+    const held = holdMessages(pc.createDataChannel(LABEL, { negotiated: true, id: 0, ordered: true }));
     await pc.setLocalDescription(await pc.createOffer());
     const sdp = await gather(pc, rest.gatherTimeoutMs);
     const code = await encodeCode("offer", sdp);
-    return new Invitation(pc, dc, code, offerId(sdp), rest);
+    return new Invitation(pc, held, code, offerId(sdp), rest);
   } catch (error) {
     pc.close();
     throw asOnlineError(error, "webrtc_error");
@@ -395,7 +411,7 @@ export async function acceptInvitation(invitationText, options = {}) {
   if (offer.kind !== "offer") throw new OnlineError("not_an_invitation", "an answer code");
   const pc = newConnection(iceServers);
   try {
-    const dc = pc.createDataChannel(LABEL, { negotiated: true, id: 0, ordered: true });
+    const held = holdMessages(pc.createDataChannel(LABEL, { negotiated: true, id: 0, ordered: true }));
     await pc.setRemoteDescription({ type: "offer", sdp: offer.sdp });
     await pc.setLocalDescription(await pc.createAnswer());
     const sdp = await gather(pc, rest.gatherTimeoutMs);
@@ -407,7 +423,7 @@ export async function acceptInvitation(invitationText, options = {}) {
       timeoutMs: rest.connectTimeoutMs,
       graceMs: rest.disconnectGraceMs,
     };
-    const channel = quiet(whenOpen(pc, dc, how, givenUp.signal));
+    const channel = quiet(whenOpen(pc, held, how, givenUp.signal));
     return { answer, channel, close: () => givenUp.abort() };
   } catch (error) {
     pc.close();
