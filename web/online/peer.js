@@ -141,13 +141,15 @@ function dataChannelLink(pc, dc, onFailure) {
  */
 
 /**
- * ``dc``, keeping every message it dispatches until ``release()``. Held from its creation: the other side
- * may send as soon as the channel opens, before "open" is dispatched here and even before the page's
- * code after setRemoteDescription runs (the browser does not order those tasks), and none may be lost.
- * @param {RTCDataChannel} dc
+ * ``pc``'s data channel, made here and keeping every message it dispatches until ``release()``. Held from
+ * its creation: the other side may send as soon as the channel opens, before "open" is dispatched here and
+ * even before the page's code after setRemoteDescription runs (the browser does not order those tasks),
+ * and none may be lost.
+ * @param {RTCPeerConnection} pc
  * @returns {HeldChannel}
  */
-function holdMessages(dc) {
+function heldDataChannel(pc) {
+  const dc = pc.createDataChannel(LABEL, { negotiated: true, id: 0, ordered: true });
   /** @type {MessageEvent[]} */
   const early = [];
   /** @param {MessageEvent} event */
@@ -376,7 +378,7 @@ export async function createInvitation(options = {}) {
   const { iceServers, ...rest } = settle(options, CONNECT_TIMEOUT_MS);
   const pc = newConnection(iceServers);
   try {
-    const held = holdMessages(pc.createDataChannel(LABEL, { negotiated: true, id: 0, ordered: true }));
+    const held = heldDataChannel(pc);
     await pc.setLocalDescription(await pc.createOffer());
     const sdp = await gather(pc, rest.gatherTimeoutMs);
     const code = await encodeCode("offer", sdp);
@@ -411,7 +413,7 @@ export async function acceptInvitation(invitationText, options = {}) {
   if (offer.kind !== "offer") throw new OnlineError("not_an_invitation", "an answer code");
   const pc = newConnection(iceServers);
   try {
-    const held = holdMessages(pc.createDataChannel(LABEL, { negotiated: true, id: 0, ordered: true }));
+    const held = heldDataChannel(pc);
     await pc.setRemoteDescription({ type: "offer", sdp: offer.sdp });
     await pc.setLocalDescription(await pc.createAnswer());
     const sdp = await gather(pc, rest.gatherTimeoutMs);
