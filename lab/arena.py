@@ -19,7 +19,7 @@ clock, so a run depends on its seed alone, not on the machine's load
 (``--iterations`` overrides the count for every searching level, and
 ``--iterations-a``/``--iterations-b`` for one side's, as when a setting costs
 search time in the browser; ``--budget-ms`` searches against the clock
-instead, as the browser does). ``--scale-a F`` multiplies every iteration count of A's level
+instead, as the browser does). ``--scale-a F`` (``--scale-b F``) multiplies every iteration count of A's (B's) level
 (with and without its reading) by F: a setting that makes an iteration F times cheaper in the
 browser then plays at equal time.
 
@@ -142,6 +142,7 @@ class Job:
     start: tuple[int, int] | None = None  # the match score (A's, B's) each match starts from (None: 0:0)
     score_blind_b: bool = False  # B decides as if every deal were played at 0:0, nothing carried over
     scale_a: float = 1.0  # A's level's iteration counts times this
+    scale_b: float = 1.0  # and B's
 
 
 def scaled(level: Level, factor: float) -> Level:
@@ -176,7 +177,7 @@ def play_pair(job: Job) -> tuple[Tally, Tally]:
     a_total, b_total = Tally(), Tally()
     players = (
         (scaled(level_named(job.a), job.scale_a), job.iterations_a, job.config_a, False),
-        (level_named(job.b), job.iterations_b, job.config_b, job.score_blind_b),
+        (scaled(level_named(job.b), job.scale_b), job.iterations_b, job.config_b, job.score_blind_b),
     )
     for a_seat in (0, 1):
         (level0, its0, config0, blind0), (level1, its1, config1, blind1) = players if a_seat == 0 else players[::-1]
@@ -380,6 +381,12 @@ def main(argv: list[str] | None = None) -> int:
         default=1.0,
         help="A's level searches this many times its iteration counts (a setting's speed at equal time)",
     )
+    parser.add_argument(
+        "--scale-b",
+        type=float,
+        default=1.0,
+        help="B's level searches this many times its iteration counts (as --scale-a)",
+    )
     names = ", ".join(sorted(DEFAULTS))
     add_option(parser, "--set", f"set a search constant for both players (repeatable): {names}")
     add_option(parser, "--set-a", "set a search constant for A only")
@@ -397,13 +404,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     try:
-        players = (scaled(level_named(args.a), args.scale_a), level_named(args.b))
+        players = (scaled(level_named(args.a), args.scale_a), scaled(level_named(args.b), args.scale_b))
     except ValueError as error:
         parser.error(str(error))
     # Each player's level with the run's settings: both sides' first, then its own.
-    config_a = players[0].config.with_settings((*args.set, *args.set_a))
-    config_b = players[1].config.with_settings((*args.set, *args.set_b))
     rules = PRESETS[args.preset]
+    config_a = players[0].config_for(rules.deck).with_settings((*args.set, *args.set_a))
+    config_b = players[1].config_for(rules.deck).with_settings((*args.set, *args.set_b))
     if args.from_score is not None and (not args.matches or max(args.from_score) >= rules.match_target):
         parser.error(f"--from-score needs --matches and scores below {args.preset}'s target of {rules.match_target}")
     jobs = [
@@ -421,6 +428,7 @@ def main(argv: list[str] | None = None) -> int:
             args.from_score,
             args.score_blind_b,
             args.scale_a,
+            args.scale_b,
         )
         for i in range(args.pairs)
     ]
@@ -515,6 +523,8 @@ def command_line(args: argparse.Namespace, with_pairs: bool = True) -> str:
         words.append(f"--iterations-b {args.iterations_b}")
     if args.scale_a != 1.0:
         words.append(f"--scale-a {args.scale_a:g}")
+    if args.scale_b != 1.0:
+        words.append(f"--scale-b {args.scale_b:g}")
     words.extend(f"--set {text}" for text in args.set)
     words.extend(f"--set-a {text}" for text in args.set_a)
     words.extend(f"--set-b {text}" for text in args.set_b)

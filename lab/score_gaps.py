@@ -191,7 +191,8 @@ def moves_changed(
     of level 5's moves the score-aware reward changes (same random numbers), and how many other random
     numbers change (the deal-only search both times)."""
     top = level_named("5")
-    deal_only = replace(top.config, play_score=False)
+    top_config = top.config_for(rules.deck)
+    deal_only = replace(top_config, play_score=False)
     by_reward = by_seed = 0
     for deal, seat in sample_positions(rules, count, seed):
         needs = (rules.match_target - score[0], rules.match_target - score[1])
@@ -200,7 +201,7 @@ def moves_changed(
             decide(
                 deal, seat, top, random.Random(search_seed), utility, iterations=iterations, clock=False, config=config
             )
-            for search_seed, config in ((7, top.config), (7, deal_only), (8, deal_only))
+            for search_seed, config in ((7, top_config), (7, deal_only), (8, deal_only))
         )
         by_reward += aware.action != plain.action
         by_seed += plain.action != reseeded.action

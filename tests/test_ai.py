@@ -18,6 +18,7 @@ from py_engine.ai.player import (
     LEVELS,
     READING_ITERATIONS,
     TOP_CONFIG,
+    TOP_CONFIG_24,
     decide,
     imprecise_decision,
     level_named,
@@ -155,7 +156,7 @@ def test_the_top_level_reads_the_opponents_play_and_the_others_do_not(monkeypatc
     assert read == [(True, 10.0)]  # it read the story, and searched with the prior for the opponent
     decide(deal, seat, level_named("4"), random.Random(1), Utility(seat), iterations=40)
     assert len(read) == 1  # level 4 does not read
-    plain = level_named("5").config.with_settings(("READ_PLAY=0",))
+    plain = level_named("5").config_for(20).with_settings(("READ_PLAY=0",))
     decide(deal, seat, level_named("5"), random.Random(1), Utility(seat), iterations=40, config=plain)
     assert len(read) == 1  # a decision's own config replaces its level's
 
@@ -277,14 +278,19 @@ def test_search_constants_are_set_by_name_with_their_own_types() -> None:
 
 def test_every_level_has_a_config_and_the_top_levels_own_reads_the_opponent() -> None:
     for level in LEVELS.values():
-        assert isinstance(level.config, SearchConfig)
-        for name, value in level.config.settings().items():
-            assert type(value) is type(DEFAULT_CONFIG.settings()[name]), (level.name, name)
-    assert level_named("4").config == DEFAULT_CONFIG
-    top = level_named("5").config
-    assert top is TOP_CONFIG and top.read_play and top.prior_weight == 10.0
+        for deck in (20, 24):
+            config = level.config_for(deck)
+            assert isinstance(config, SearchConfig)
+            for name, value in config.settings().items():
+                assert type(value) is type(DEFAULT_CONFIG.settings()[name]), (level.name, deck, name)
+    assert level_named("4").configs == (DEFAULT_CONFIG, DEFAULT_CONFIG)
+    top = level_named("5").config_for(20)
+    assert top is TOP_CONFIG and top.read_play and top.prior_weight == 10.0 and not top.leaf_value
     written = " ".join(f"{name}={value}" for name, value in top.settings().items() if value != DEFAULTS[name])
     assert DEFAULT_CONFIG.with_settings(written.split()) == top  # the same on a command line
+    # On 24-card presets it values the leaves where a card may still be drawn by the learned value.
+    top_24 = level_named("5").config_for(24)
+    assert top_24 is TOP_CONFIG_24 and top_24 == TOP_CONFIG.with_settings(("LEAF_VALUE=1", "LEAF_VALUE_STRICT=0"))
 
 
 def test_imprecise_levels_err_between_close_actions_and_hardly_ever_between_clear_ones() -> None:

@@ -81,7 +81,11 @@ def test_each_side_plays_its_levels_config_with_both_sides_settings_then_its_own
     [job] = jobs
     assert job.config_a == replace(player.TOP_CONFIG, prior_weight=2.0)  # A's own setting after both sides'
     assert job.config_b == replace(DEFAULT_CONFIG, prior_weight=1.5, solve_cards=8)
-    assert player.level_named("5").config == player.TOP_CONFIG  # the levels themselves are unchanged
+    # On a 24-card preset a level's own constants there are the base.
+    assert arena.main([*argv, "--preset", "HU24", "--set-a", "PRIOR_WEIGHT=2"]) == 0
+    capsys.readouterr()
+    assert jobs[1].config_a == replace(player.TOP_CONFIG_24, prior_weight=2.0)
+    assert player.level_named("5").configs == (player.TOP_CONFIG, player.TOP_CONFIG_24)  # the levels are unchanged
 
 
 def test_a_bad_setting_is_refused_before_anything_is_played(capsys: pytest.CaptureFixture[str]) -> None:
@@ -285,11 +289,17 @@ def test_a_scaled_side_searches_its_levels_counts_times_the_factor(monkeypatch: 
 
     monkeypatch.setattr(player, "search", recording)
     level = arena.scaled(player.level_named("5"), 0.01)
-    assert (level.unclocked, level.unclocked_reading) == ((80, 35), (60, 27))
+    assert (level.unclocked, level.unclocked_reading) == ((80, 49), (60, 38))
     assert arena.scaled(player.level_named("2"), 1.5).iterations == 150
     job = arena.Job(PRESETS["AT20"], "2", "2", 5, False, None, scale_a=0.5)
     arena.play_pair(job)
     assert {its for _, its, _ in seen} == {50, 100}  # A 50 iterations, B its level's 100
+    seen.clear()
+    arena.play_pair(replace(job, scale_a=1.0, scale_b=0.3))
+    assert {its for _, its, _ in seen} == {100, 30}  # now B searches 30
+    # The top level of 24-card presets before the learned value, as B: its former counts.
+    before = arena.scaled(player.level_named("5"), 0.7142857)
+    assert (before.unclocked, before.unclocked_reading) == ((5714, 3500), (4286, 2700))
 
 
 def test_a_journal_with_the_learned_value_belongs_to_its_weights(

@@ -156,7 +156,7 @@ def test_the_top_level_plays_endgames_as_the_expert_and_the_others_by_the_plain_
     assert known_exactly(deal)
     top = decide(deal, 1, level_named("5"), random.Random(1), Utility(1))
     assert action_name(top.action) == "play:KS" and top.stats["exact"]
-    plain = decide(deal, 1, level_named("5"), random.Random(1), Utility(1), config=level_named("4").config)
+    plain = decide(deal, 1, level_named("5"), random.Random(1), Utility(1), config=level_named("4").config_for(20))
     assert plain.action == best_actions(deal, 1, Utility(1), {})[0][0] != parse_action("play:KS")
 
 

@@ -23,6 +23,7 @@ import statistics
 import subprocess
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 from py_engine.ai.config import DEFAULT_CONFIG, add_option
@@ -40,11 +41,12 @@ def measure(
     presets: list[str], runs: int, seconds: float, leaf: float, settings: list[str], level: str
 ) -> dict[str, object]:
     """The figures of this interpreter, as JSON-ready values."""
-    plain = level_named(level).config if level else DEFAULT_CONFIG
-    learned = plain.with_settings([f"LEAF_VALUE={leaf}", *settings])
     searches: dict[str, list[float]] = {}
     for pid in presets:
         rules = PRESETS[pid]
+        # The level's search without the learned value, against the same with it.
+        plain = replace(level_named(level).config_for(rules.deck), leaf_value=0.0) if level else DEFAULT_CONFIG
+        learned = plain.with_settings([f"LEAF_VALUE={leaf}", *settings])
         pairs = [
             (
                 search_iterations_per_second(rules, seconds, seed, plain),

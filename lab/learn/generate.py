@@ -70,7 +70,7 @@ def play_deal(plan: Plan, number: int) -> str:
     deck = shuffled_deck(rng, rules.deck)
     match = Match(rules, rng.randrange(2**31), dealer=rng.randrange(2), deck=deck, single_deal=True)
     level = level_named(plan.player)
-    config = level.config.with_settings(plan.settings)
+    config = level.config_for(rules.deck).with_settings(plan.settings)
     seen: list[tuple[int, list[int]]] = []
     deal = match.deal
     while deal.result is None:

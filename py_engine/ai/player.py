@@ -13,7 +13,8 @@ heuristic the rule-of-thumb player, no noise (arena baseline)
           them apart); 5 searches for a time budget (in the arena, without a
           clock: the iterations that budget buys in the browser), always
           plays its best, and reads the opponent's play as long as it plays
-          by the rule of thumb (TOP_CONFIG)
+          by the rule of thumb (TOP_CONFIG); on 24-card presets it values
+          open-talon leaves by the learned value (TOP_CONFIG_24)
 ========  =====================================================
 
 A level is its search configuration (:class:`~py_engine.ai.config.SearchConfig`)
@@ -59,8 +60,8 @@ class Level:
     #: game points / 3), so it errs between close choices and rarely between clear ones. 0: always
     #: the search's best.
     imprecision: tuple[float, float] = (0.0, 0.0)
-    #: The search constants this level plays with.
-    config: SearchConfig = DEFAULT_CONFIG
+    #: The search constants this level plays with, (20-card deck, 24-card deck).
+    configs: tuple[SearchConfig, SearchConfig] = (DEFAULT_CONFIG, DEFAULT_CONFIG)
 
     def iterations_for(self, deck: int, clock: bool) -> int | None:
         """The iteration limit of a search on a ``deck``-card preset, with or without the clock."""
@@ -77,6 +78,10 @@ class Level:
     def imprecision_for(self, deck: int) -> float:
         """The softmax temperature of this level's choices on a ``deck``-card preset (0: none)."""
         return for_deck(self.imprecision, deck)
+
+    def config_for(self, deck: int) -> SearchConfig:
+        """The search constants of this level on a ``deck``-card preset."""
+        return for_deck(self.configs, deck)
 
 
 def for_deck(values: tuple[T, T], deck: int) -> T:
@@ -108,18 +113,25 @@ TOP_CONFIG = replace(
     play_score=True,
     expert_endgame=True,
 )
+#: On 24-card presets the top level also values a new leaf of its tree by the learned value
+#: (:mod:`.value_model`) wherever a card may still be drawn, instead of playing the world out: in
+#: Pyodide its search then runs 1.44 times the iterations on HU24 and 1.40 times on DE24 in the same
+#: second, and at that equal time it took 54.0% [50.8, 57.3] of 600 HU24 Bummerls from the plain top
+#: level (docs/learned-value.md). On 20-card presets it buys no iterations and gained nothing clear.
+TOP_CONFIG_24 = replace(TOP_CONFIG, leaf_value=1.0, leaf_value_strict=False)
 
 #: Iterations the top level reaches in Pyodide within 95% of a 1 s budget: the plain search reaches
 #: 8,000 on 20-card presets and 3,500 on 24-card ones from the opening and early middle game
-#: (``python -m lab.bench --ai --pyodide``). The arena plays the top level with these counts,
-#: so its results say how the browser's level 5 plays, on any machine and under any load. (Reading
-#: the opponent's play once per decision costs about 1% of them, left out.)
-BROWSER_ITERATIONS = (8000, 3500)
+#: (``python -m lab.bench --ai --pyodide``), and 1.4 times that on 24-card ones with the learned value
+#: (TOP_CONFIG_24; ``python -m lab.learn.bench --pyodide --level 5``). The arena plays the top level with
+#: these counts, so its results say how the browser's level 5 plays, on any machine and under any load.
+#: (Reading the opponent's play once per decision costs about 1% of them, left out.)
+BROWSER_ITERATIONS = (8000, 4900)
 #: What the top level reaches while it trusts its reading: the rule-of-thumb prior at the opponent's
 #: nodes leaves about three quarters of the plain search's iterations, an estimate (in level-5 games
 #: in Pyodide against the clock, a median 0.73 of the plain search's on AT20 and 0.80 on HU24; 0.77
-#: and 0.78 in CPython: lab/NOTEBOOK.md).
-READING_ITERATIONS = (6000, 2700)
+#: and 0.78 in CPython: lab/NOTEBOOK.md); 1.4 times that on 24-card presets, as above.
+READING_ITERATIONS = (6000, 3780)
 
 
 LEVELS: dict[str, Level] = {
@@ -138,7 +150,7 @@ LEVELS: dict[str, Level] = {
         budget_ms=1000,
         unclocked=BROWSER_ITERATIONS,
         unclocked_reading=READING_ITERATIONS,
-        config=TOP_CONFIG,
+        configs=(TOP_CONFIG, TOP_CONFIG_24),
     ),
 }
 #: The share of a time budget the search itself may use: the rest answers the request in time (in the
@@ -241,7 +253,7 @@ def decide(
     the ranking, which is empty when nothing else is legal).
     """
     if config is None:
-        config = level.config
+        config = level.config_for(deal.rules.deck)
     start = time.perf_counter()
     settled = without_choice(deal, seat, take_forced)
     if isinstance(settled, Decision):

@@ -65,7 +65,7 @@ def choose(
     rng = random.Random(request.seed if request.seed is not None else random.SystemRandom().randrange(2**32))
     utility = match_utility(seat, match.scores, match.rules.match_target, match.carry)
     try:
-        config = replace(level.config, play_score=False) if game_points else None
+        config = replace(level.config_for(match.rules.deck), play_score=False) if game_points else None
         return decide(
             deal,
             seat,
