@@ -161,6 +161,27 @@ def test_the_top_level_reads_the_opponents_play_and_the_others_do_not(monkeypatc
     assert len(read) == 1  # a decision's own config replaces its level's
 
 
+@pytest.mark.parametrize(("preset", "learned"), [("AT20", 0.0), ("KLUB20", 0.0), ("HU24", 1.0), ("DE24", 1.0)])
+def test_the_top_level_searches_with_the_learned_value_on_24_cards_only(
+    monkeypatch: pytest.MonkeyPatch, preset: str, learned: float
+) -> None:
+    from py_engine.ai import player
+
+    configs: list[SearchConfig] = []
+    real_search = player.search
+
+    def search(*args: Any, **options: Any) -> Any:
+        configs.append(options["config"])
+        return real_search(*args, **{**options, "iterations": 20, "reading_iterations": 20})
+
+    monkeypatch.setattr(player, "search", search)
+    deal = _played_a_little(preset)
+    decide(deal, deal.to_act, level_named("5"), random.Random(1), Utility(deal.to_act), clock=False)
+    assert [config.leaf_value for config in configs] == [learned]
+    decide(deal, deal.to_act, level_named("4"), random.Random(1), Utility(deal.to_act), clock=False)
+    assert configs[-1].leaf_value == 0.0  # the other levels play out every world
+
+
 @pytest.mark.parametrize(("lead", "trusted"), [("JS", True), ("AC", False)])
 def test_the_top_level_without_a_clock_searches_what_its_trust_buys_in_the_browser(
     monkeypatch: pytest.MonkeyPatch, lead: str, trusted: bool
