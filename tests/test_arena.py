@@ -300,6 +300,7 @@ def test_a_scaled_side_searches_its_levels_counts_times_the_factor(monkeypatch: 
     # The top level of 24-card presets before the learned value, as B: its former counts.
     before = arena.scaled(player.level_named("5"), 0.7142857)
     assert (before.unclocked, before.unclocked_reading) == ((5714, 3500), (4286, 2700))
+    assert player.TOP_CONFIG_24.with_settings(("LEAF_VALUE=0", "LEAF_VALUE_STRICT=1")) == player.TOP_CONFIG
 
 
 def test_a_journal_with_the_learned_value_belongs_to_its_weights(
