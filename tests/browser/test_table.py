@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 import build
 
@@ -518,8 +519,11 @@ def test_new_version_offers_a_reload_and_switches_cleanly(
     expect(other.locator("#elsewhere-dialog")).to_be_visible(timeout=BOOT_TIMEOUT_MS)  # it waits for the table
     other.evaluate("() => { window.oldVersion = true; }")
     # One tab applies it: the other, on the old code, reloads into the new version too (no mixing).
-    with page.expect_event("load", timeout=BOOT_TIMEOUT_MS), other.expect_event("load", timeout=BOOT_TIMEOUT_MS):
-        page.locator("[data-action='update-reload']").click()
+    try:
+        with page.expect_event("load", timeout=BOOT_TIMEOUT_MS), other.expect_event("load", timeout=BOOT_TIMEOUT_MS):
+            page.locator("[data-action='update-reload']").click()
+    except PlaywrightTimeoutError as error:
+        raise AssertionError(f"no reload: {service_workers(page)}; the other tab: {service_workers(other)}") from error
     assert other.evaluate("() => window.oldVersion === undefined")
     assert "deploy 2" in other.evaluate("fetch('styles.css').then(r => r.text())")
     other.close()
@@ -529,6 +533,27 @@ def test_new_version_offers_a_reload_and_switches_cleanly(
     caches = page.evaluate("caches.keys()")
     precaches = [c for c in caches if c.startswith("sixty-six-precache-")]
     assert precaches == [f"sixty-six-precache-{version}"], (old_caches, caches)
+
+
+SERVICE_WORKERS_JS = """async () => {
+  const registration = await navigator.serviceWorker.getRegistration();
+  const state = (worker) => worker && worker.state;
+  return {
+    controller: state(navigator.serviceWorker.controller),
+    installing: state(registration?.installing),
+    waiting: state(registration?.waiting),
+    active: state(registration?.active),
+    banner: !document.getElementById("update-banner")?.hidden,
+  };
+}"""
+
+
+def service_workers(page: Page) -> object:
+    """What ``page`` knows of its service workers, to explain a reload that did not come."""
+    try:
+        return page.evaluate(SERVICE_WORKERS_JS)
+    except Exception as error:  # a page in mid-navigation cannot answer: say so instead
+        return f"(no answer: {error})"
 
 
 def test_built_site_is_self_contained(dist: Any) -> None:

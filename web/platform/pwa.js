@@ -43,7 +43,13 @@ export async function registerServiceWorker({ onReady, onUpdate, onNotReady }) {
   if (!("serviceWorker" in navigator)) return null;
   const register = () => navigator.serviceWorker.register("sw.js", { scope: "./" });
   let registration = await register();
-  const apply = () => registration.waiting?.postMessage({ type: "skip-waiting" });
+  // The button always does something: with no version waiting any more (another tab applied it, or a newer one
+  // replaced it while installing), a reload takes whatever version is current.
+  const apply = () => {
+    const waiting = registration.waiting;
+    if (waiting) waiting.postMessage({ type: "skip-waiting" });
+    else window.location.reload();
+  };
   const offer = () => {
     if (registration.waiting && navigator.serviceWorker.controller) onUpdate(apply);
   };
