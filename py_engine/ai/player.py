@@ -117,7 +117,8 @@ TOP_CONFIG = replace(
 #: (:mod:`.value_model`) wherever a card may still be drawn, instead of playing the world out: in
 #: Pyodide its search then runs 1.44 times the iterations on HU24 and 1.40 times on DE24 in the same
 #: second, and at that equal time it took 54.0% [50.8, 57.3] of 600 HU24 Bummerls from the plain top
-#: level (docs/learned-value.md). On 20-card presets it buys no iterations and gained nothing clear.
+#: level (docs/learned-value.md). On 20-card presets it buys no iterations and gains no clear edge: at
+#: equal counts 51.8% on AT20, 50.9% on KLUB20 and SZLI20, 48.1% [45.7, 50.5] on RO20.
 TOP_CONFIG_24 = replace(TOP_CONFIG, leaf_value=1.0, leaf_value_strict=False)
 
 #: Iterations the top level reaches in Pyodide within 95% of a 1 s budget: the plain search reaches
