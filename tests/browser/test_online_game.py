@@ -213,6 +213,18 @@ def test_two_browsers_play_a_whole_match_by_link(
     assert host.page.evaluate("async () => Object.keys((await window.__test.stats()).buckets).length") == 0
 
 
+def reload_story(leaving: Player, *players: Player) -> dict[str, object]:
+    """What may explain a table that a reload changed: who left, and each page's missed clicks, pauses and stand-ins."""
+    story: dict[str, object] = {"left": leaving.online()["status"]["seat"]}  # type: ignore[index]
+    for p in players:
+        status = p.online()["status"]  # type: ignore[index]
+        story[f"seat {status['seat']}"] = {
+            "missed clicks": p.missed_clicks,
+            **{k: status[k] for k in ("paused", "stand_in")},
+        }
+    return story
+
+
 def reload(player: Player) -> None:
     player.page.reload()
     expect(player.page.locator("#table")).to_have_attribute("data-ready", "1", timeout=BOOT_TIMEOUT_MS)
@@ -264,7 +276,8 @@ def test_two_browsers_play_by_room_code_reload_and_catch_a_cheat(
         axe_check(staying.page, "waiting for the other player to come back")
         leaving.page.evaluate("() => window.__test.releaseMeeting()")
         wait_joined(host, guest)
-        assert agree(host, guest) == before
+        after = agree(host, guest)
+        assert after == before, (before, after, reload_story(leaving, host, guest))
         assert (host.view(), guest.view()) == views
         expect(leaving.page.locator("#chat-log")).to_contain_text("Jó játékot!")  # the chat came back too
         play(host, guest, rng, moves=2)
