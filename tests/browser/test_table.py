@@ -513,6 +513,14 @@ def test_new_version_offers_a_reload_and_switches_cleanly(
     expect(banner).to_be_visible(timeout=BOOT_TIMEOUT_MS)
     # Until you choose, the old version keeps serving its own files, in every tab.
     assert "deploy 2" not in page.evaluate("fetch('styles.css').then(r => r.text())")
+    # The button acts even when no version is waiting any more (another tab took it): it reloads, and the
+    # version that is still waiting here is offered again.
+    page.evaluate("() => Object.defineProperty(ServiceWorkerRegistration.prototype, 'waiting', { get: () => null })")
+    with page.expect_event("load", timeout=BOOT_TIMEOUT_MS):
+        page.locator("[data-action='update-reload']").click()
+    wait_ready(page, BOOT_TIMEOUT_MS)
+    expect(banner).to_be_visible(timeout=BOOT_TIMEOUT_MS)
+    assert "deploy 2" not in page.evaluate("fetch('styles.css').then(r => r.text())")
     other = context.new_page()
     watch.attach(other)
     other.goto(site_copy.url + TEST_QUERY)
