@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -92,3 +93,28 @@ def record_reads(monkeypatch: pytest.MonkeyPatch) -> list[tuple[bool, float]]:
 
     monkeypatch.setattr(ismcts, "read_worlds", recording)
     return reads
+
+
+@dataclass(frozen=True)
+class Searched:
+    """One search the computer player asked for: the seat, the utility and the options it passed."""
+
+    seat: int
+    utility: Any
+    options: dict[str, Any]
+
+
+def record_searches(monkeypatch: pytest.MonkeyPatch, **overrides: Any) -> list[Searched]:
+    """Each search the computer player asks for from now on; each runs with ``overrides`` in its options
+    (fewer iterations, say), recorded as asked."""
+    from py_engine.ai import player
+
+    searched: list[Searched] = []
+    real = player.search
+
+    def recording(deal: Any, seat: int, rng: Any, utility: Any, **options: Any) -> Any:
+        searched.append(Searched(seat, utility, options))
+        return real(deal, seat, rng, utility, **{**options, **overrides})
+
+    monkeypatch.setattr(player, "search", recording)
+    return searched

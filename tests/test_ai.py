@@ -30,7 +30,7 @@ from py_engine.core.deal import Deal
 from py_engine.core.rules import PRESET_IDS, PRESETS
 from py_engine.service.match import Match
 
-from .scenario import record_reads, start
+from .scenario import record_reads, record_searches, start
 
 
 def positions(preset_id: str, seed: int, count: int) -> list[Deal]:
@@ -165,21 +165,12 @@ def test_the_top_level_reads_the_opponents_play_and_the_others_do_not(monkeypatc
 def test_the_top_level_searches_with_the_learned_value_on_24_cards_only(
     monkeypatch: pytest.MonkeyPatch, preset: str, learned: float
 ) -> None:
-    from py_engine.ai import player
-
-    configs: list[SearchConfig] = []
-    real_search = player.search
-
-    def search(*args: Any, **options: Any) -> Any:
-        configs.append(options["config"])
-        return real_search(*args, **{**options, "iterations": 20, "reading_iterations": 20})
-
-    monkeypatch.setattr(player, "search", search)
+    searched = record_searches(monkeypatch, iterations=20, reading_iterations=20)
     deal = _played_a_little(preset)
     decide(deal, deal.to_act, level_named("5"), random.Random(1), Utility(deal.to_act), clock=False)
-    assert [config.leaf_value for config in configs] == [learned]
+    assert [s.options["config"].leaf_value for s in searched] == [learned]
     decide(deal, deal.to_act, level_named("4"), random.Random(1), Utility(deal.to_act), clock=False)
-    assert configs[-1].leaf_value == 0.0  # the other levels play out every world
+    assert searched[-1].options["config"].leaf_value == 0.0  # the other levels play out every world
 
 
 @pytest.mark.parametrize(("lead", "trusted"), [("JS", True), ("AC", False)])

@@ -10,25 +10,22 @@ from typing import Any
 import pytest
 
 from lab import arena
-from py_engine.ai import ismcts, player
+from py_engine.ai import player
 from py_engine.ai.config import DEFAULT_CONFIG
-from py_engine.core.deal import Deal
 from py_engine.core.rules import PRESETS
+
+from .scenario import record_searches
 
 
 def test_one_side_settings_apply_to_that_sides_searches_only(monkeypatch: pytest.MonkeyPatch) -> None:
-    seen: list[tuple[float, int | None]] = []
-    search = player.search
-
-    def recording(deal: Deal, seat: int, *args: Any, **kwargs: Any) -> ismcts.SearchResult:
-        seen.append((kwargs["config"].exploration, kwargs["iterations"]))
-        return search(deal, seat, *args, **kwargs)
-
-    monkeypatch.setattr(player, "search", recording)
+    searched = record_searches(monkeypatch)
     wider = DEFAULT_CONFIG.with_settings(("EXPLORATION=1.5",))
     job = arena.Job(PRESETS["AT20"], "2", "3", 5, False, None, iterations_a=30, iterations_b=20, config_a=wider)
     first = arena.play_pair(job)
-    assert set(seen) == {(1.5, 30), (DEFAULT_CONFIG.exploration, 20)}  # A: 30 iterations, its constant; B: 20
+    assert {(s.options["config"].exploration, s.options["iterations"]) for s in searched} == {
+        (1.5, 30),
+        (DEFAULT_CONFIG.exploration, 20),
+    }  # A: 30 iterations, its constant; B: 20
     again = arena.play_pair(job)
     for ours, theirs in zip(first, again, strict=True):  # a pair depends on its seed alone (not the times)
         assert (ours.game_points, ours.deals_won, ours.iterations) == (
@@ -259,16 +256,10 @@ def test_matches_can_start_from_a_score(tmp_path: Path, capsys: pytest.CaptureFi
 def test_a_score_blind_b_decides_as_at_nil_all_while_a_sees_the_score(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    seen: list[tuple[int, tuple[int, int], int]] = []
-    search = player.search
-
-    def recording(deal: Deal, seat: int, rng: Any, utility: ismcts.Utility, **kwargs: Any) -> ismcts.SearchResult:
-        seen.append((kwargs["iterations"], utility.needs, utility.carry))
-        return search(deal, seat, rng, utility, **kwargs)
-
-    monkeypatch.setattr(player, "search", recording)
+    searched = record_searches(monkeypatch)
     job = arena.Job(PRESETS["AT20"], "2", "3", 5, True, None, 30, 20, start=(5, 6), score_blind_b=True)
     arena.play_pair(job)
+    seen = [(s.options["iterations"], s.utility.needs, s.utility.carry) for s in searched]
     assert {needs for its, needs, _ in seen if its == 20} == {(7, 7)}  # B: as at 0:0 all along
     assert {carry for its, _, carry in seen if its == 20} == {0}
     a_needs = {needs for its, needs, _ in seen if its == 30}
@@ -280,23 +271,16 @@ def test_a_score_blind_b_decides_as_at_nil_all_while_a_sees_the_score(
 
 
 def test_a_scaled_side_searches_its_levels_counts_times_the_factor(monkeypatch: pytest.MonkeyPatch) -> None:
-    seen: list[tuple[int, int | None, int | None]] = []
-    search = player.search
-
-    def recording(deal: Deal, seat: int, *args: Any, **kwargs: Any) -> ismcts.SearchResult:
-        seen.append((seat, kwargs["iterations"], kwargs["reading_iterations"]))
-        return search(deal, seat, *args, **kwargs)
-
-    monkeypatch.setattr(player, "search", recording)
+    searched = record_searches(monkeypatch)
     level = arena.scaled(player.level_named("5"), 0.01)
     assert (level.unclocked, level.unclocked_reading) == ((80, 49), (60, 38))
     assert arena.scaled(player.level_named("2"), 1.5).iterations == 150
     job = arena.Job(PRESETS["AT20"], "2", "2", 5, False, None, scale_a=0.5)
     arena.play_pair(job)
-    assert {its for _, its, _ in seen} == {50, 100}  # A 50 iterations, B its level's 100
-    seen.clear()
+    assert {s.options["iterations"] for s in searched} == {50, 100}  # A 50 iterations, B its level's 100
+    searched.clear()
     arena.play_pair(replace(job, scale_a=1.0, scale_b=0.3))
-    assert {its for _, its, _ in seen} == {100, 30}  # now B searches 30
+    assert {s.options["iterations"] for s in searched} == {100, 30}  # now B searches 30
     # The top level of 24-card presets before the learned value, as B: its former counts.
     before = arena.scaled(player.level_named("5"), 0.7142857)
     assert (before.unclocked, before.unclocked_reading) == ((5714, 3500), (4286, 2700))

@@ -3,21 +3,19 @@
 from __future__ import annotations
 
 import functools
-import random
 from dataclasses import replace
-from typing import Any
 
 import pytest
 
 from lab import score_gaps
-from py_engine.ai import ismcts, player
 from py_engine.ai import service as ai_service
 from py_engine.ai.equity import MatchEquity, Outcomes, equity_for, score_utility, score_values
 from py_engine.ai.ismcts import Utility
-from py_engine.core.deal import Deal
 from py_engine.core.rules import PRESET_IDS, PRESETS
 from py_engine.core.scoring import DealResult
 from py_engine.service.match import Match
+
+from .scenario import record_searches
 
 #: A model with a tie, the forehand a little stronger than the dealer.
 MODEL = Outcomes((0.30, 0.14, 0.06), (0.28, 0.12, 0.05), 0.05)
@@ -104,14 +102,7 @@ def test_a_carried_point_makes_a_single_point_enough() -> None:
 def test_the_search_values_results_by_the_match_only_where_its_config_plays_the_score(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    seen: list[Utility] = []
-    search = player.search
-
-    def recording(deal: Deal, seat: int, rng: random.Random, utility: Utility, **kwargs: Any) -> ismcts.SearchResult:
-        seen.append(utility)
-        return search(deal, seat, rng, utility, **kwargs)
-
-    monkeypatch.setattr(player, "search", recording)
+    searched = record_searches(monkeypatch)
     match = Match(PRESETS["AT20"], 3)
     match.scores = [0, 6]  # the seat to act is behind 0:6 (a score the protocol's match holds)
     seat = match.deal.to_act
@@ -120,7 +111,7 @@ def test_the_search_values_results_by_the_match_only_where_its_config_plays_the_
     ai_service.choose(match, seat, request)
     ai_service.choose(match, seat, ai_service.Request(level="4", iterations=30, seed=1))
     ai_service.rank(match, seat, ai_service.Request(budget_ms=50, seed=1))
-    top, level4, hint = seen
+    top, level4, hint = (s.utility for s in searched)
     assert top.needs[seat] == 7 and top.needs[1 - seat] == 1
     assert top.values == score_values(PRESETS["AT20"], 7, 1, 0, match.deal.dealer == seat)
     assert level4.values is None  # the lower levels play the deal
