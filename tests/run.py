@@ -18,10 +18,12 @@ Runs, in this order, and stops at the first failure:
 8. ``python build.py build`` (the web build in ``dist/``; skipped with a note
    while build.py does not exist);
 9. pytest under CPython on all of ``tests/`` (browser tests included: the
-   Playwright suite in Chromium, and the WebKitGTK smoke test through Selenium
-   under Xvfb);
+   Playwright suite in Chromium, with the stories of online play between a
+   Chromium page and a Firefox page, and the WebKitGTK smoke test through
+   Selenium under Xvfb);
 10. the Playwright browser suite again in Firefox:
-    ``pytest tests/browser --browser firefox -m "not webkit and not chromium_only and not page_logic"``;
+    ``pytest tests/browser --browser firefox -m "not webkit and not chromium_only and not page_logic and not
+    two_browsers"`` (the stories marked two_browsers ran in step 9, with pages of both browsers at once);
 11. the same engine tests inside Pyodide: ``node tests/pyodide/run_pytest.mjs``, in one shard per CPU
     (at most 4) side by side (``SHARD=i/n``).
 
@@ -368,7 +370,7 @@ def parallel_options() -> list[str]:
 
 
 FIREFOX_PYTEST = [sys.executable, "-m", "pytest", "tests/browser", "--browser", "firefox"]
-FIREFOX_PYTEST += ["-m", "not webkit and not chromium_only and not page_logic"]
+FIREFOX_PYTEST += ["-m", "not webkit and not chromium_only and not page_logic and not two_browsers"]
 
 
 def step_pytest() -> tuple[str, dict[str, int]]:
@@ -455,7 +457,7 @@ STEPS: dict[str, tuple[str, Callable[[], object]]] = {
     "biome": ("biome ci: lint and format check of the files in biome.json", step_biome),
     "node": ("node --test tests/js/: the page's pure modules under Node", step_node_tests),
     "build": ("python build.py build", step_build),
-    "pytest": ("pytest under CPython (tests/; browser tests in Chromium and WebKitGTK)", step_pytest),
+    "pytest": ("pytest under CPython (tests/; browser tests in Chromium, with Firefox, and WebKitGTK)", step_pytest),
     "firefox": ("the browser suite in Firefox (tests/browser --browser firefox)", step_firefox),
     "pyodide": ("pytest inside Pyodide (tests/ minus tests/browser/)", step_pyodide),
 }

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, Playwright, expect
 from playwright.sync_api import Error as PlaywrightError
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -90,9 +90,12 @@ def find_firefox() -> str:
     pytest.fail("Firefox not found: install it (apt-get install firefox-esr) or set FIREFOX_PATH")
 
 
-@pytest.fixture(scope="session")
-def browser_type_launch_args(browser_type_launch_args: dict[str, Any], browser_name: str) -> dict[str, Any]:
-    """Launch the system's browser: ``--browser chromium`` (the default) or ``--browser firefox``.
+#: What pytest-playwright's own launch options hold that belongs to one browser type, set here by launch_options.
+BROWSER_SPECIFIC_OPTIONS = ("executable_path", "args", "channel", "firefox_user_prefs")
+
+
+def launch_options(browser_name: str, given: dict[str, Any]) -> dict[str, Any]:
+    """How to launch the system's ``browser_name`` (chromium or firefox), from pytest-playwright's ``given`` options.
 
     Playwright's own browser builds cannot be downloaded here. Debian's Firefox
     is driven over WebDriver BiDi, which Playwright selects with the
@@ -102,7 +105,7 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any], browser_n
     """
     if browser_name == "chromium":
         return {
-            **browser_type_launch_args,
+            **given,
             "executable_path": find_chromium(),
             "args": [
                 "--disable-dev-shm-usage",
@@ -117,15 +120,20 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any], browser_n
             ],
         }
     if browser_name == "firefox":
-        given = browser_type_launch_args.get("firefox_user_prefs", {})
-        prefs = {**given, **FIREFOX_ONE_PROCESS_PER_SITE, **FIREFOX_WEBRTC_PREFS, **FIREFOX_FAKE_MEDIA_PREFS}
-        return {
-            "channel": "moz-firefox",
-            **browser_type_launch_args,
-            "executable_path": find_firefox(),
-            "firefox_user_prefs": prefs,
+        prefs = {
+            **given.get("firefox_user_prefs", {}),
+            **FIREFOX_ONE_PROCESS_PER_SITE,
+            **FIREFOX_WEBRTC_PREFS,
+            **FIREFOX_FAKE_MEDIA_PREFS,
         }
+        return {"channel": "moz-firefox", **given, "executable_path": find_firefox(), "firefox_user_prefs": prefs}
     pytest.fail(f"no system build of {browser_name} can be driven by Playwright here: use chromium or firefox")
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any], browser_name: str) -> dict[str, Any]:
+    """Launch the system's browser: ``--browser chromium`` (the default) or ``--browser firefox`` (launch_options)."""
+    return launch_options(browser_name, browser_type_launch_args)
 
 
 @dataclass
@@ -348,6 +356,46 @@ def warm_contexts(browser: Browser, browser_context_args: dict[str, Any], site: 
     yield pool
     print(f"\nwarm contexts: {pool.made} first visits for {pool.loans} players")
     pool.close()
+
+
+#: The other browser of the stories that play pages of both (marker two_browsers).
+OTHER_BROWSER = {"chromium": "firefox", "firefox": "chromium"}
+
+
+@pytest.fixture(scope="session")
+def other_browser(
+    playwright: Playwright, browser_type_launch_args: dict[str, Any], browser_name: str
+) -> Iterator[Browser]:
+    """The other of Chromium and Firefox (OTHER_BROWSER), launched like the suite's (launch_options)."""
+    name = OTHER_BROWSER[browser_name]
+    given = {k: v for k, v in browser_type_launch_args.items() if k not in BROWSER_SPECIFIC_OPTIONS}
+    browser = getattr(playwright, name).launch(**launch_options(name, given))
+    yield browser
+    browser.close()
+
+
+@pytest.fixture(scope="session")
+def other_warm_contexts(
+    other_browser: Browser, browser_context_args: dict[str, Any], site: Site
+) -> Iterator[WarmContexts]:
+    """The other browser's pool of warm contexts (WarmContexts), for the stories marked two_browsers."""
+    pool = WarmContexts(other_browser, browser_context_args, site)
+    yield pool
+    pool.close()
+
+
+@pytest.fixture
+def browsers(request: pytest.FixtureRequest, browser_name: str, warm_contexts: WarmContexts) -> dict[str, WarmContexts]:
+    """The warm contexts of Chromium and of Firefox, by name, for a story whose players use both (two_browsers).
+
+    Such a story runs once, with pages of both browsers meeting each other, in the suite's step whose browser is
+    Chromium; the Firefox step deselects it. Each browser plays a seat of its own, and the stories share the
+    roles out so that each browser hosts and joins.
+    """
+    if not request.node.get_closest_marker("two_browsers"):
+        pytest.fail("a test that uses the browsers fixture is marked two_browsers")
+    other: WarmContexts = request.getfixturevalue("other_warm_contexts")
+    return {browser_name: warm_contexts, OTHER_BROWSER[browser_name]: other}
 
 
 @pytest.fixture

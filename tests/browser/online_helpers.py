@@ -54,6 +54,13 @@ class Player:
         else:
             self.pool.give_back(self.context)
 
+    @property
+    def browser_name(self) -> str:
+        """``chromium`` or ``firefox``: the browser the player's page is in."""
+        browser = self.context.browser
+        assert browser is not None
+        return browser.browser_type.name
+
     def online(self) -> dict[str, Any] | None:
         value: dict[str, Any] | None = self.page.evaluate("() => window.__test.online()")
         return value
@@ -74,7 +81,7 @@ def firefox_ice_notice(text: str) -> bool:
 
 
 def new_player(
-    browser: Browser,
+    where: Browser | WarmContexts,
     site: Site,
     *,
     locale: str = "en-US",
@@ -83,7 +90,6 @@ def new_player(
     init_script: str = "",
     booted: bool = True,
     match: tuple[str, int] | None = None,
-    pool: WarmContexts | None = None,
 ) -> Player:
     """A page of the site, booted, with the network settings of the tests.
 
@@ -93,15 +99,17 @@ def new_player(
     ``init_script``: more JavaScript to run in the page before its own.
     ``booted``: False to go on while the page boots (boot two at once, then wait_booted).
     ``match``: (preset, game points to win): the preset it hosts, with a shorter match as custom rules.
-    ``pool``: borrow a context that has visited the site (a warm boot) instead of making a new one (a first
-    visit); with ``clock``, which stays with its context, for good (WarmContexts.take). Player.leave() gives it
-    back.
+    ``where``: a pool of warm contexts to borrow one from, that has visited the site (a warm boot; with
+    ``clock``, which stays with its context, for good: WarmContexts.take; Player.leave() gives it back), or a
+    browser in which to make a new context (a first visit).
     """
+    pool = where if isinstance(where, WarmContexts) else None
     borrowed = pool is not None
     if pool is not None:
         context = pool.take(for_good=clock)
     else:
-        context = browser.new_context(locale=locale, permissions=PLAYER_PERMISSIONS)
+        assert isinstance(where, Browser)
+        context = where.new_context(locale=locale, permissions=PLAYER_PERMISSIONS)
     network = {"relays": [relay] if relay else ["ws://127.0.0.1:9"], "stun": [], "turn": []}
     # The player's language, chosen in the settings (not left to the browser's locale). Only on the site:
     # Firefox runs init scripts in the new page's about:blank too, where storage is "insecure".

@@ -5,6 +5,8 @@ test's own and no STUN server is set.
 Each test is one long story, because each page boots the whole game (Pyodide and the engine) in a context of
 its own: a whole match, chat both ways in two languages, shown cards, a pause with the computer standing
 in, forged messages, a lost connection and a reconnect to the same state, a rematch and a loss on time.
+Each story runs once, with one page in Chromium and the other in Firefox (marker two_browsers): the
+browsers meet each other as players' browsers do, and each hosts and joins in one story or another.
 """
 
 from __future__ import annotations
@@ -18,11 +20,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import expect
 
 from .conftest import BOOT_TIMEOUT_MS, ROOT, STEP_TIMEOUT_MS, TEST_QUERY, Site, WarmContexts
 from .helpers import answer_question
-from .online_fixtures import Relay, nostr_relay, webrtc_browser  # noqa: F401 (fixtures)
+from .online_fixtures import Relay, nostr_relay  # noqa: F401 (a fixture)
 from .online_helpers import (
     Player,
     agree,
@@ -41,7 +43,7 @@ from .test_a11y import axe_check
 
 
 @pytest.fixture
-def players(webrtc_browser: Browser, site: Site) -> Iterator[list[Player]]:  # noqa: F811
+def players() -> Iterator[list[Player]]:
     made: list[Player] = []
     yield made
     for seat, player in enumerate(made):
@@ -65,15 +67,14 @@ def chat(player: Player, text: str | None = None, phrase: str | None = None) -> 
     page.locator("#chat-form button[type=submit]").click()
 
 
+@pytest.mark.two_browsers
 def test_two_browsers_play_a_whole_match_by_link(
-    webrtc_browser: Browser,  # noqa: F811
-    site: Site,
-    players: list[Player],
-    warm_contexts: WarmContexts,
+    site: Site, players: list[Player], browsers: dict[str, WarmContexts]
 ) -> None:
-    # A match to 4 (one deal gives at most 3): every deal-to-deal step of a match to 7, in half the moves.
-    host = new_player(webrtc_browser, site, locale="en-US", match=("AT20", 4), pool=warm_contexts)
-    guest = new_player(webrtc_browser, site, locale="de-DE", pool=warm_contexts)
+    # A match to 4 (one deal gives at most 3): every deal-to-deal step of a match to 7, in half the moves. The
+    # host's page is in Chromium, the guest's in Firefox.
+    host = new_player(browsers["chromium"], site, locale="en-US", match=("AT20", 4))
+    guest = new_player(browsers["firefox"], site, locale="de-DE")
     players += [host, guest]
     connect_by_link(host, guest)
     rng = random.Random(1)
@@ -230,20 +231,18 @@ def reload(player: Player) -> None:
     expect(player.page.locator("#table")).to_have_attribute("data-ready", "1", timeout=BOOT_TIMEOUT_MS)
 
 
+@pytest.mark.two_browsers
 def test_two_browsers_play_by_room_code_reload_and_catch_a_cheat(
-    webrtc_browser: Browser,  # noqa: F811
     site: Site,
     nostr_relay: Relay,  # noqa: F811
     players: list[Player],
     tmp_path: Path,
-    browser_name: str,
-    warm_contexts: WarmContexts,
+    browsers: dict[str, WarmContexts],
 ) -> None:
-    # A match to 7: still being played when the host's page cheats.
-    host = new_player(
-        webrtc_browser, site, locale="hu-HU", relay=nostr_relay.url, match=("HU24", 7), clock=False, pool=warm_contexts
-    )
-    guest = new_player(webrtc_browser, site, locale="en-GB", relay=nostr_relay.url, clock=False, pool=warm_contexts)
+    # A match to 7: still being played when the host's page cheats. The host's page is in Firefox, the guest's
+    # in Chromium.
+    host = new_player(browsers["firefox"], site, locale="hu-HU", relay=nostr_relay.url, match=("HU24", 7), clock=False)
+    guest = new_player(browsers["chromium"], site, locale="en-GB", relay=nostr_relay.url, clock=False)
     players += [host, guest]
     code = host_by_room(host, "Anna")
     axe_check(host.page, "the room code (Hungarian)")
@@ -299,7 +298,7 @@ def test_two_browsers_play_by_room_code_reload_and_catch_a_cheat(
     # Report: the guest blocks the host and saves the signed transcript; anyone can check it, with the command
     # and in the page, and an edited copy does not check out.
     guest.page.locator("#online-report").click()
-    if browser_name == "chromium":
+    if guest.browser_name == "chromium":
         with guest.page.expect_download() as download:  # a real download (Firefox's driver reports none)
             answer_question(guest.page, "online-report")
         assert download.value.suggested_filename.startswith("sixty-six-report-")
@@ -407,17 +406,16 @@ def kept(player: Player) -> dict[str, Any]:
     return {k: status[k] for k in ("match", "names", "identities", "scores", "ending", "result", "legal")}
 
 
+@pytest.mark.two_browsers
 def test_blocked_players_and_borrowed_identities_are_refused(
-    webrtc_browser: Browser,  # noqa: F811
-    site: Site,
-    players: list[Player],
-    warm_contexts: WarmContexts,
+    site: Site, players: list[Player], browsers: dict[str, WarmContexts]
 ) -> None:
     """Blocking, both ways, and a page that claims someone else's identity without its key: every new connection
     starts with both pages proving their identities, and each refusal is said in words on both pages and changes
-    nothing. By link and answer code (no relay): each meeting is a new connection."""
-    host = new_player(webrtc_browser, site, locale="en-US", booted=False, clock=False, pool=warm_contexts)
-    guest = new_player(webrtc_browser, site, locale="de-DE", booted=False, clock=False, pool=warm_contexts)
+    nothing. By link and answer code (no relay): each meeting is a new connection. The host's page is in Chromium,
+    the guest's in Firefox."""
+    host = new_player(browsers["chromium"], site, locale="en-US", booted=False, clock=False)
+    guest = new_player(browsers["firefox"], site, locale="de-DE", booted=False, clock=False)
     players += [host, guest]
     wait_booted(host, guest)
     en, de = words("en"), words("de")

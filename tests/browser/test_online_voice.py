@@ -15,8 +15,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+from playwright.sync_api import expect
 
 from .conftest import STEP_TIMEOUT_MS, Site, WarmContexts
 from .online_fixtures import webrtc_browser  # noqa: F401 (fixtures)
@@ -30,13 +30,10 @@ QUIET_MS = 1000
 
 
 @pytest.fixture
-def pair(
-    webrtc_browser: Browser,  # noqa: F811
-    site: Site,
-    warm_contexts: WarmContexts,
-) -> Iterator[tuple[Player, Player]]:
-    host = new_player(webrtc_browser, site, locale="en-US", clock=False, booted=False, pool=warm_contexts)
-    guest = new_player(webrtc_browser, site, locale="de-DE", clock=False, booted=False, pool=warm_contexts)
+def pair(site: Site, browsers: dict[str, WarmContexts]) -> Iterator[tuple[Player, Player]]:
+    """The host in Firefox, the guest in Chromium (each browser's microphone and player of the other's sound)."""
+    host = new_player(browsers["firefox"], site, locale="en-US", clock=False, booted=False)
+    guest = new_player(browsers["chromium"], site, locale="de-DE", clock=False, booted=False)
     wait_booted(host, guest)  # both boot at once
     yield host, guest
     for player in (host, guest):
@@ -113,6 +110,7 @@ def hung_up(*players: Player) -> None:
         expect(player.page.locator("#voice-ask")).to_be_visible(timeout=STEP_TIMEOUT_MS)
 
 
+@pytest.mark.two_browsers
 def test_voice_with_consent_mute_and_hang_up(pair: tuple[Player, Player]) -> None:
     host, guest = pair
     connect_by_link(host, guest)  # host Anna (English), guest Béla (German)

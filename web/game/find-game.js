@@ -44,6 +44,10 @@ const ANSWER_MS = 30_000;
 /** How long an opener waits for the player its table was given to (that page looks for the room up to 30 s:
  * online/room.js's relay and peer timeouts); then the table is offered again. */
 export const MEET_MS = 45_000;
+/** How long Quick game leaves a table that refused this page (or never answered) before asking it again, if it is
+ * still listed then: a refusal in a race, or a withdrawal that did not reach every page, must not leave two Quick
+ * game tables waiting for each other (the later one never joining the earlier it was once refused). */
+const REFUSAL_MS = 10_000;
 /** The most closed tables whose late requests are still answered ("closed"), not left to time out. */
 const CLOSED_KEPT = 20;
 
@@ -72,8 +76,12 @@ let starting = null;
 let own = null;
 /** @type {Joining | null} */
 let joining = null;
-/** Tables refused to this page in this visit (Quick game does not ask them again). */
-const refusedTables = new Set();
+/** Tables refused to this page, and until when Quick game does not ask them again (REFUSAL_MS). */
+const refusedTables = new Map();
+/** @param {string} id */
+const refusedNow = (id) => (refusedTables.get(id) ?? 0) > Date.now();
+/** @param {string} id */
+const refuse = (id) => refusedTables.set(id, Date.now() + REFUSAL_MS);
 /** @type {LobbyTable[]} */
 let tables = [];
 /** The clock of the last lobby_read (its tables' open_ms count from it). */
@@ -470,7 +478,7 @@ async function join(table, quick) {
   const sender = made.senderOf(table.id);
   if (!sender) {
     // Withdrawn since the engine listed it: said, and Quick game looks again (never left waiting for nothing).
-    refusedTables.add(table.id);
+    refuse(table.id);
     say("refused", t("lobby.refused.closed"));
     drawTables({});
     if (quick) await quickGame();
@@ -501,7 +509,7 @@ function noAnswer(id) {
   if (joining?.table.id !== id) return;
   const quick = joining.quick;
   joining = null;
-  refusedTables.add(id);
+  refuse(id);
   say("refused", t("lobby.noAnswer"));
   drawTables({});
   if (quick) quickGame().catch(failed);
@@ -577,7 +585,7 @@ async function received(sender, message) {
     return;
   }
   joining = null;
-  refusedTables.add(wait.table.id);
+  refuse(wait.table.id);
   const refused = /** @type {{what?: unknown, message?: unknown}} */ (message.refused ?? {});
   console.info("lobby: refused:", refused.message);
   say("refused", refusalWords(String(refused.what)));
@@ -639,7 +647,7 @@ async function quickGame() {
     blocked: blocked(),
     now: Date.now(),
   });
-  const table = answer.table && !refusedTables.has(answer.table.id) ? answer.table : null;
+  const table = answer.table && !refusedNow(answer.table.id) ? answer.table : null;
   if (table) {
     say("joining", t("lobby.quick.found", { name: table.name || t("lobby.noName") }));
     await join(table, true);
@@ -659,7 +667,7 @@ async function waitingQuick() {
     return (
       other.pool === table.pool &&
       other.id !== table.id &&
-      !refusedTables.has(other.id) &&
+      !refusedNow(other.id) &&
       (opened < table.opened || (opened === table.opened && other.id < table.id))
     );
   });

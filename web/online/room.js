@@ -64,8 +64,21 @@ let library = null;
 /** Rooms being left, by code (see enter). */
 const leaving = new Map();
 
+/**
+ * trystero answers a peer's ping and passes WebRTC signals on without awaiting the send: when that peer's data
+ * channel has just closed (its page reloaded or went), the send is refused in a promise nobody awaits. The end
+ * of the connection reaches the game through the room; the refused send is no error of the page's.
+ * @param {PromiseRejectionEvent} event
+ */
+function dropClosedChannelSend(event) {
+  const reason = event.reason;
+  const closed = reason instanceof DOMException && reason.name === "InvalidStateError";
+  if (closed && String(reason.stack).includes("trystero")) event.preventDefault();
+}
+
 /** trystero, loaded on first use (the build bundles it into vendor/). */
 function loadTrystero() {
+  if (!library) globalThis.addEventListener?.("unhandledrejection", dropClosedChannelSend);
   library ??= import("../vendor/trystero.mjs").catch((error) => {
     library = null;
     throw new OnlineError("unsupported", `the room library did not load: ${error}`);
