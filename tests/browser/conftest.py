@@ -393,7 +393,7 @@ def browsers(request: pytest.FixtureRequest, browser_name: str, warm_contexts: W
     roles out so that each browser hosts and joins.
     """
     if not request.node.get_closest_marker("two_browsers"):
-        pytest.fail("a test that uses the browsers fixture is marked two_browsers")
+        pytest.fail("a test that uses the browsers fixture must be marked two_browsers")
     other: WarmContexts = request.getfixturevalue("other_warm_contexts")
     return {browser_name: warm_contexts, OTHER_BROWSER[browser_name]: other}
 
