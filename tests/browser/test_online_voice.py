@@ -19,7 +19,6 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
 from .conftest import STEP_TIMEOUT_MS, Site, WarmContexts
-from .online_fixtures import webrtc_browser  # noqa: F401 (fixtures)
 from .online_helpers import Player, connect_by_link, new_player, wait_booted
 from .test_a11y import axe_check
 
