@@ -8,6 +8,7 @@ from typing import Any
 
 from py_engine.fairplay import p256
 from py_engine.service.lobby.commands import CLOSED_KEPT
+from py_engine.service.lobby.offer import REFUSAL_MS
 from py_engine.service.lobby.rating import Rating
 from py_engine.service.protocol import Engine
 from tests.test_lobby_results import KEYS as PLAYED
@@ -116,8 +117,78 @@ def test_bad_lobby_requests_are_refused_in_words_and_change_nothing() -> None:
         ("lobby_read", {"me": "me", "filters": {"colour": 1}, "now": NOW}),
         ("lobby_rating", {"identity": KEYS[0][1], "results": "all", "now": NOW}),
         ("lobby_request", {**who(1), "now": NOW}),
+        ("lobby_refused", {"me": "me", "now": NOW}),
+        ("lobby_refused", {"me": "me", "table_id": "", "now": NOW}),
+        ("lobby_refused", {"me": "me", "table_id": table["id"], "now": "soon"}),
+        ("lobby_quick", {"me": "me", "waiting": 7, "now": NOW}),
     ]:
         error = call(opener if cmd == "lobby_open" else reader, cmd, **args)
         assert not error["ok"] and error["error"]["code"] == "bad_request" and error["error"]["message"]
+    assert call(reader, "lobby_quick", me="me", waiting="o99", now=NOW)["error"]["code"] == "unknown_game"
     assert len(ok(reader, "lobby_read", me="me", now=NOW + 1)["tables"]) == 1
+    assert ok(reader, "lobby_quick", me="me", preset="AT20", now=NOW + 1)["table"]["id"] == table["id"]  # not refused
     assert list(opener.openings) == [table["table"]]
+
+
+def quick_pick(engine: Engine, me: int, now: int, **args: Any) -> str | None:
+    table = ok(engine, "lobby_quick", me=KEYS[me][1], preset="HU24", now=now, **args)["table"]
+    return None if table is None else str(table["id"])
+
+
+def test_quick_game_leaves_a_table_that_refused_it_for_a_while_then_asks_again() -> None:
+    opener, reader = Engine(), Engine()
+    table = ok(opener, "lobby_open", **who(0), preset="HU24", now=NOW)
+    ok(reader, "lobby_read", me=KEYS[1][1], offers=[{"text": table["offer"], "sender": "a"}], now=NOW)
+    assert quick_pick(reader, 1, NOW + 1) == table["id"]
+    until = ok(reader, "lobby_refused", me=KEYS[1][1], table_id=table["id"], now=NOW + 2)["until"]
+    assert until == NOW + 2 + REFUSAL_MS
+    assert quick_pick(reader, 1, until - 1) is None
+    assert quick_pick(reader, 1, until) == table["id"]
+    # The table list still shows it: only Quick game leaves it.
+    assert [t["id"] for t in ok(reader, "lobby_read", me=KEYS[1][1], now=NOW + 3)["tables"]] == [table["id"]]
+
+
+def two_quick_tables(anna_at: int, bea_at: int) -> tuple[Engine, Engine, dict[str, Any], dict[str, Any]]:
+    """Anna's and Bea's pages, each with a Quick game table of HU24 open (opened at those times), each having read
+    the other's offer."""
+    anna, bea = Engine(), Engine()
+    tables = []
+    for engine, player, at in ((anna, 0, anna_at), (bea, 1, bea_at)):
+        tables.append(ok(engine, "lobby_open", **who(player), preset="HU24", now=at))
+    for engine, player, other in ((anna, 0, tables[1]), (bea, 1, tables[0])):
+        ok(engine, "lobby_read", me=KEYS[player][1], offers=[{"text": other["offer"], "sender": "n"}], now=NOW + 9)
+    return anna, bea, tables[0], tables[1]
+
+
+def test_of_two_quick_tables_waiting_exactly_one_joins_the_other_even_after_a_refusal() -> None:
+    anna, bea, annas, beas = two_quick_tables(NOW, NOW + 5)
+    # Anna's table opened first: Bea's page joins it, Anna's waits for her.
+    assert quick_pick(anna, 0, NOW + 10, waiting=annas["table"]) is None
+    assert quick_pick(bea, 1, NOW + 10, waiting=beas["table"]) == annas["id"]
+    # Bea's request met a race she lost (Anna's table was given to someone else who then never came, so Anna's
+    # page offers it again): Bea's Quick game leaves Anna's table for a while, then asks it again. Were the
+    # refusal kept for good, the two tables would wait for each other for ever.
+    ok(bea, "lobby_refused", me=KEYS[1][1], table_id=annas["id"], now=NOW + 20)
+    assert quick_pick(bea, 1, NOW + 20 + REFUSAL_MS - 1, waiting=beas["table"]) is None
+    assert quick_pick(bea, 1, NOW + 20 + REFUSAL_MS, waiting=beas["table"]) == annas["id"]
+    assert quick_pick(anna, 0, NOW + 20 + REFUSAL_MS, waiting=annas["table"]) is None
+
+
+def test_two_quick_tables_opened_at_the_same_moment_agree_on_the_smaller_id() -> None:
+    anna, bea, annas, beas = two_quick_tables(NOW, NOW)
+    picks = [quick_pick(anna, 0, NOW + 10, waiting=annas["table"]), quick_pick(bea, 1, NOW + 10, waiting=beas["table"])]
+    first, second = sorted((annas["id"], beas["id"]))
+    assert sorted(picks, key=str) == sorted([first, None], key=str)
+    # The page whose table has the larger id joins the one with the smaller.
+    assert picks[0 if annas["id"] == second else 1] == first
+
+
+def test_a_quick_table_given_away_or_cancelled_looks_for_no_other() -> None:
+    for ended in ("cancelled", "given"):
+        bea, beas = two_quick_tables(NOW, NOW + 5)[1::2]
+        if ended == "cancelled":
+            ok(bea, "lobby_close", table=beas["table"])
+        else:
+            cid = ok(Engine(), "lobby_request", **who(2), table_id=beas["id"], name="Cid", now=NOW + 6)["request"]
+            assert "joined" in ok(bea, "lobby_answer", table=beas["table"], request=cid, now=NOW + 7)
+        assert quick_pick(bea, 1, NOW + 10, waiting=beas["table"]) is None, ended

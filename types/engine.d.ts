@@ -1160,6 +1160,11 @@ export interface LobbyQuick {
   table: LobbyTable | null;
 }
 
+/** lobby_refused's answer: until when (ms) Quick game leaves the table. */
+export interface LobbyRefused {
+  until: number;
+}
+
 /** lobby_request's answer: the text to send to the table's opener. */
 export interface LobbyRequest {
   request: string;
@@ -1456,6 +1461,7 @@ export interface Answers {
   lobby_close: LobbyClosed;
   lobby_read: LobbyRead;
   lobby_quick: LobbyQuick;
+  lobby_refused: LobbyRefused;
   lobby_request: LobbyRequest;
   peer_offer: PeerOffer;
   peer_open: PeerOpened;

@@ -1213,6 +1213,12 @@ class LobbyQuick(TypedDict):
     table: LobbyTable | None
 
 
+class LobbyRefused(TypedDict):
+    """lobby_refused's answer: until when (ms) Quick game leaves the table."""
+
+    until: int
+
+
 class LobbyRequest(TypedDict):
     """lobby_request's answer: the text to send to the table's opener."""
 
@@ -1543,6 +1549,7 @@ class Answers(TypedDict):
     lobby_close: LobbyClosed
     lobby_read: LobbyRead
     lobby_quick: LobbyQuick
+    lobby_refused: LobbyRefused
     lobby_request: LobbyRequest
     peer_offer: PeerOffer
     peer_open: PeerOpened

@@ -166,6 +166,7 @@ LOBBY_COMMANDS = (
     "lobby_close",
     "lobby_read",
     "lobby_quick",
+    "lobby_refused",
     "lobby_request",
 )
 

@@ -257,6 +257,9 @@ def the_lobby() -> None:
     offers = [{"text": table["offer"], "sender": "relay-a"}]
     reader.ok("lobby_read", me=LOBBY_KEYS[1][1], offers=offers, now=NOW + 10)
     reader.ok("lobby_quick", me=LOBBY_KEYS[1][1], preset="HU24", rating=1500, now=NOW + 10)
+    reader.ok("lobby_refused", me=LOBBY_KEYS[1][1], table_id=table["id"], now=NOW + 11)
+    waiting = reader.ok("lobby_open", **who(1), preset="HU24", now=NOW + 12)["table"]
+    reader.ok("lobby_quick", me=LOBBY_KEYS[1][1], waiting=waiting, now=NOW + 13)
     # The table's id as both arguments: ``table_id`` is its name once ``id`` is left to the envelope.
     joining = {"id": table["id"], "table_id": table["id"]}
     request = reader.ok("lobby_request", **who(1), **joining, name="Bea", now=NOW + 20)["request"]

@@ -44,10 +44,6 @@ const ANSWER_MS = 30_000;
 /** How long an opener waits for the player its table was given to (that page looks for the room up to 30 s:
  * online/room.js's relay and peer timeouts); then the table is offered again. */
 export const MEET_MS = 45_000;
-/** How long Quick game leaves a table that refused this page (or never answered) before asking it again, if it is
- * still listed then: a refusal in a race, or a withdrawal that did not reach every page, must not leave two Quick
- * game tables waiting for each other (the later one never joining the earlier it was once refused). */
-const REFUSAL_MS = 10_000;
 /** The most closed tables whose late requests are still answered ("closed"), not left to time out. */
 const CLOSED_KEPT = 20;
 
@@ -58,11 +54,11 @@ const input = (id) => /** @type {HTMLInputElement} */ (document.getElementById(i
 const dialog = () => /** @type {HTMLDialogElement} */ (el("lobby-dialog"));
 
 /**
- * This page's open table: the engine's handle, its id and pool, the last offer event published, when it
- * opened (the clock the engine's offer says), whether Quick game opened it, the joiner it was given to (then it
- * is no longer offered), and whether a relay took its last offer.
+ * This page's open table: the engine's handle, its id and pool, the last offer event published, whether Quick
+ * game opened it, the joiner it was given to (then it is no longer offered), and whether a relay took its last
+ * offer.
  * @typedef {{handle: string, id: string, pool: string, event: import("../online/lobby-relays.js").NostrEvent | null,
- *   opened: number, quick: boolean, given: string | null, timer: ReturnType<typeof setInterval> | undefined,
+ *   quick: boolean, given: string | null, timer: ReturnType<typeof setInterval> | undefined,
  *   published: boolean}} OwnTable
  */
 /** A table this page asked to join: the table, its opener's Nostr key, the wait for the answer. */
@@ -76,16 +72,8 @@ let starting = null;
 let own = null;
 /** @type {Joining | null} */
 let joining = null;
-/** Tables refused to this page, and until when Quick game does not ask them again (REFUSAL_MS). */
-const refusedTables = new Map();
-/** @param {string} id */
-const refusedNow = (id) => (refusedTables.get(id) ?? 0) > Date.now();
-/** @param {string} id */
-const refuse = (id) => refusedTables.set(id, Date.now() + REFUSAL_MS);
 /** @type {LobbyTable[]} */
 let tables = [];
-/** The clock of the last lobby_read (its tables' open_ms count from it). */
-let readAt = 0;
 /** Tables this page closed, by id, with their engine handles: a late request is told "closed". */
 /** @type {Map<string, string>} */
 const closedTables = new Map();
@@ -218,7 +206,6 @@ async function read() {
         now,
       });
       tables = answer.tables;
-      readAt = now;
       drawTables(answer.refused);
       await waitingQuick();
     } while (readAgain && relays);
@@ -388,7 +375,6 @@ async function openTable(quick = false) {
     id: opened.id,
     pool: opened.pool,
     event: null,
-    opened: now,
     quick,
     given: null,
     timer,
@@ -478,7 +464,7 @@ async function join(table, quick) {
   const sender = made.senderOf(table.id);
   if (!sender) {
     // Withdrawn since the engine listed it: said, and Quick game looks again (never left waiting for nothing).
-    refuse(table.id);
+    await noteRefusal(table.id);
     say("refused", t("lobby.refused.closed"));
     drawTables({});
     if (quick) await quickGame();
@@ -509,10 +495,17 @@ function noAnswer(id) {
   if (joining?.table.id !== id) return;
   const quick = joining.quick;
   joining = null;
-  refuse(id);
   say("refused", t("lobby.noAnswer"));
   drawTables({});
-  if (quick) quickGame().catch(failed);
+  noteRefusal(id)
+    .then(() => (quick ? quickGame() : undefined))
+    .catch(failed);
+}
+
+/** A table refused this page or never answered: Quick game leaves it for a while (the engine's lobby_refused).
+ * @param {string} id */
+async function noteRefusal(id) {
+  await ask({ cmd: "lobby_refused", me: await myIdentity(), table_id: id, now: Date.now() });
 }
 
 /** The engine's refusal in words (what it says comes in English, for the console). @param {string} what */
@@ -585,7 +578,7 @@ async function received(sender, message) {
     return;
   }
   joining = null;
-  refuse(wait.table.id);
+  await noteRefusal(wait.table.id);
   const refused = /** @type {{what?: unknown, message?: unknown}} */ (message.refused ?? {});
   console.info("lobby: refused:", refused.message);
   say("refused", refusalWords(String(refused.what)));
@@ -647,7 +640,7 @@ async function quickGame() {
     blocked: blocked(),
     now: Date.now(),
   });
-  const table = answer.table && !refusedNow(answer.table.id) ? answer.table : null;
+  const table = answer.table;
   if (table) {
     say("joining", t("lobby.quick.found", { name: table.name || t("lobby.noName") }));
     await join(table, true);
@@ -657,21 +650,21 @@ async function quickGame() {
   await openTable(true);
 }
 
-/** Waiting with Quick game's table: a table of these rules opened before this one is joined instead. */
+/** Waiting with Quick game's table: a table of these rules opened before this one is joined instead (the
+ * engine's pick, lobby_quick with ``waiting``). */
 async function waitingQuick() {
   const table = own;
   if (!table?.quick || table.given || joining) return;
-  // Opened before this one (by the engines' clocks; a tie goes to the smaller id), so both pages agree.
-  const earlier = tables.find((other) => {
-    const opened = readAt - other.open_ms;
-    return (
-      other.pool === table.pool &&
-      other.id !== table.id &&
-      !refusedNow(other.id) &&
-      (opened < table.opened || (opened === table.opened && other.id < table.id))
-    );
+  const answer = await ask({
+    cmd: "lobby_quick",
+    me: await myIdentity(),
+    waiting: table.handle,
+    filters: filters(),
+    blocked: blocked(),
+    now: Date.now(),
   });
-  if (!earlier) return;
+  const earlier = answer.table;
+  if (!earlier || own !== table || table.given || joining) return;
   own = null;
   await closeTable(table);
   say("joining", t("lobby.quick.found", { name: earlier.name || t("lobby.noName") }));

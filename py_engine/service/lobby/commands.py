@@ -32,6 +32,7 @@ if TYPE_CHECKING:
         LobbyQuick,
         LobbyRating,
         LobbyRead,
+        LobbyRefused,
         LobbyRenewed,
         LobbyRequest,
     )
@@ -191,12 +192,29 @@ def read(engine: Engine, req: dict[str, Any]) -> LobbyRead:
 
 
 def quick(engine: Engine, req: dict[str, Any]) -> LobbyQuick:
-    """Quick game's pick among the tables read: one of these rules for a player of ``rating``, or null."""
+    """Quick game's pick among the tables read: one of these rules for a player of ``rating``, or null. With
+    ``waiting`` (the handle of this page's own Quick game table, open and not yet given), the table opened before
+    it to join instead, or null (Lobby.opened_before)."""
     now = request_now(req)
     lobby = _lobby(engine, req)
+    if "waiting" in req:
+        own = find(req, "waiting", engine.openings)
+        if own.cancelled or own.taken_by is not None:
+            return {"table": None}
+        earlier = lobby.opened_before(now, own.offer, _filters(req))
+        return {"table": None if earlier is None else earlier.to_json(now)}
     rating_now = arg(req, "rating", int, 1500)
     best = lobby.best_for(now, pool_of(engine.requested_rules(req)), rating_now, _filters(req))
     return {"table": None if best is None else best.to_json(now)}
+
+
+def refused(engine: Engine, req: dict[str, Any]) -> LobbyRefused:
+    """A table (``table_id``) refused this page's request or never answered: Quick game leaves it for a while
+    (Lobby.refuse)."""
+    table = arg(req, "table_id", str)
+    if not 0 < len(table) <= 200:
+        raise ProtocolError("bad_request", "'table_id' is a table's id")
+    return {"until": _lobby(engine, req).refuse(table, request_now(req))}
 
 
 def request(engine: Engine, req: dict[str, Any]) -> LobbyRequest:
@@ -215,5 +233,6 @@ COMMANDS: dict[str, Callable[[Engine, dict[str, Any]], Answer]] = {
     "lobby_close": close,
     "lobby_read": read,
     "lobby_quick": quick,
+    "lobby_refused": refused,
     "lobby_request": request,
 }

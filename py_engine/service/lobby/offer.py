@@ -45,6 +45,10 @@ RENEW_MS = 60 * 1000
 OFFERS_PER_MINUTE = 6
 #: The most tables a lobby keeps, and the most results an offer attaches.
 TABLES_MAX = 200
+#: How long Quick game leaves a table that refused this page or never answered before asking it again, if it is
+#: still listed then (ms): a refusal in a race, or a withdrawal that did not reach every page, must not leave two
+#: Quick game tables waiting for each other, the later one never joining the earlier it was once refused by.
+REFUSAL_MS = 10_000
 RESULTS_ATTACHED = RATED_GAMES
 #: The longest offer text read (20 results of four links each fit well within it).
 OFFER_TEXT_MAX = 96 * 1024
@@ -242,6 +246,8 @@ class Lobby:
     tables: dict[str, Listed] = field(default_factory=dict)
     withdrawn: set[str] = field(default_factory=set)
     cache: Checked = field(default_factory=Checked)
+    #: Tables that refused this page or never answered, and until when Quick game leaves them (ms).
+    refused: dict[str, int] = field(default_factory=dict)
     _read: dict[str, list[int]] = field(default_factory=dict)
 
     def take(self, text: Any, now: int, sender: str) -> Listed:
@@ -279,12 +285,33 @@ class Lobby:
         return sorted(shown, key=lambda t: (t.offer.opened, t.offer.table))
 
     def best_for(self, now: int, pool: str, rating: int, filters: Filters) -> Listed | None:
-        """Quick game's pick: of the open tables of ``pool``, a checked one before an unchecked one, then the
-        nearest rating, then the longest open."""
-        tables = self.listing(now, replace(filters, pool=pool))
+        """Quick game's pick: of the open tables of ``pool`` not refused lately, a checked one before an
+        unchecked one, then the nearest rating, then the longest open."""
+        tables = self._askable(now, replace(filters, pool=pool))
         if not tables:
             return None
         return min(tables, key=lambda t: (not t.checked, abs(t.offer.claimed.rating - rating), t.offer.opened))
+
+    def opened_before(self, now: int, own: Offer, filters: Filters) -> Listed | None:
+        """Quick game while this page's own table ``own`` waits: the longest open table of its pool that opened
+        before it, not refused lately, for this page to join instead. Both pages read the same offers, and
+        "before" compares the offers' own times, a tie going to the smaller id, so exactly one of two Quick
+        game tables joins the other."""
+        tables = [
+            t
+            for t in self._askable(now, replace(filters, pool=own.pool))
+            if (t.offer.opened, t.offer.table) < (own.opened, own.table)
+        ]
+        return tables[0] if tables else None
+
+    def refuse(self, table: str, now: int) -> int:
+        """``table`` refused this page or never answered: Quick game leaves it for REFUSAL_MS. Until when."""
+        self.refused = {t: until for t, until in self.refused.items() if until > now}
+        self.refused[table] = now + REFUSAL_MS
+        return self.refused[table]
+
+    def _askable(self, now: int, filters: Filters) -> list[Listed]:
+        return [t for t in self.listing(now, filters) if self.refused.get(t.offer.table, now) <= now]
 
     def _spend(self, identity: str, now: int) -> None:
         times = [t for t in self._read.get(identity, []) if now - t < 60_000]
