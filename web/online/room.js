@@ -70,7 +70,7 @@ const leaving = new Map();
  * of the connection reaches the game through the room; the refused send is no error of the page's.
  * @param {PromiseRejectionEvent} event
  */
-function dropClosedChannelSend(event) {
+export function dropClosedChannelSend(event) {
   const reason = event.reason;
   const closed = reason instanceof DOMException && reason.name === "InvalidStateError";
   if (closed && String(reason.stack).includes("trystero")) event.preventDefault();
