@@ -17,6 +17,8 @@ from .conftest import BOOT_TIMEOUT_MS, STEP_TIMEOUT_MS
 from .conftest import TEST_QUERY as TEST_QUERY  # re-exported: tests import it with the other helpers
 
 TABLE = "#table"
+#: The phases in which a deal has ended (``#table[data-phase]``).
+OVER = ("deal_over", "match_over")
 CONFIRM = "#confirm-dialog"
 #: For tests that import one of the page's modules by its path (in an async function in the page): the
 #: page runs its modules bundled (page/), so a module imported on its own is a copy apart, whose

@@ -17,13 +17,23 @@ from py_engine.service.record import load_record
 from py_engine.service.review import review_deal
 
 from .conftest import STEP_TIMEOUT_MS, TEST_QUERY, Site, Watch
-from .helpers import PAGE_LANGUAGE_JS, Oracle, check_no_leak, do, messages, new_game, open_table, phase, step_count
+from .helpers import (
+    OVER,
+    PAGE_LANGUAGE_JS,
+    Oracle,
+    check_no_leak,
+    do,
+    messages,
+    new_game,
+    open_table,
+    phase,
+    step_count,
+)
 from .modes_helpers import SCRIPTED_AT20, set_preferences
 from .test_i18n_deck import LANGUAGES, choose, no_missing_keys, words
 
 pytestmark = pytest.mark.browser
 
-OVER = ("deal_over", "match_over")
 REVIEW = "#review-dialog"
 
 

@@ -20,6 +20,7 @@ from playwright.sync_api import BrowserContext, Page
 
 from .bench_startup import LONG_TASK_MS, SITE_INIT, Probe, Trace, Window, window
 from .conftest import Site, Watch
+from .helpers import OVER
 
 pytestmark = pytest.mark.browser
 
@@ -85,7 +86,7 @@ def yours(d: dict[str, Any]) -> bool:
 
 
 def over(d: dict[str, Any]) -> bool:
-    return d.get("phase") in ("deal_over", "match_over")
+    return d.get("phase") in OVER
 
 
 def reload_and_think(page: Page, probe: Probe) -> tuple[float, dict[str, Any]]:

@@ -15,6 +15,7 @@ import build
 
 from .conftest import BOOT_TIMEOUT_MS, STEP_TIMEOUT_MS, Site, Watch
 from .helpers import (
+    OVER,
     PAGE_LANGUAGE_JS,
     TABLE,
     TEST_QUERY,
@@ -38,7 +39,6 @@ from .test_i18n_deck import LANGUAGES, choose, no_missing_keys, words
 
 pytestmark = pytest.mark.browser
 
-OVER = ("deal_over", "match_over")
 
 # AT20, you (seat 0) lead: JH QH AH TH AD against AC TC KC QC JC, trump KH face up.
 SCRIPTED_AT20 = {

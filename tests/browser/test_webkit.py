@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from .conftest import Site
-from .helpers import TEST_QUERY
+from .helpers import OVER, TEST_QUERY
 
 pytestmark = [
     pytest.mark.browser,
@@ -35,7 +35,6 @@ pytestmark = [
 BOOT_TIMEOUT_S = 150  # Pyodide boots in 5-8 s in MiniBrowser on an idle machine
 STEP_TIMEOUT_S = 60
 DISPLAYS = range(90, 190)
-OVER = ("deal_over", "match_over")
 
 
 def require(command: str, package: str) -> str:
