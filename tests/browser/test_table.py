@@ -526,6 +526,12 @@ def test_new_version_offers_a_reload_and_switches_cleanly(
     other.goto(site_copy.url + TEST_QUERY)
     expect(other.locator("#elsewhere-dialog")).to_be_visible(timeout=BOOT_TIMEOUT_MS)  # it waits for the table
     other.evaluate("() => { window.oldVersion = true; }")
+    # Chromium switches once the old worker has no work left: a tab still downloading the engine through it
+    # puts the switch off until that worker has idled for 30 s (measured: a fetch every 50 ms holds it for
+    # minutes). The click comes once this tab's engine is up, as a player's would.
+    other.wait_for_function(
+        "() => window.__test?.messages.some((m) => JSON.parse(m).type === 'ready')", timeout=BOOT_TIMEOUT_MS
+    )
     # One tab applies it: the other, on the old code, reloads into the new version too (no mixing).
     try:
         with page.expect_event("load", timeout=BOOT_TIMEOUT_MS), other.expect_event("load", timeout=BOOT_TIMEOUT_MS):

@@ -141,7 +141,14 @@ export async function start(translated, invitation = "", link = "") {
         // index.html has both (hence the casts).
         const banner = /** @type {HTMLElement} */ (document.getElementById("update-banner"));
         banner.hidden = false;
-        /** @type {HTMLElement} */ (document.getElementById("update-reload")).onclick = apply;
+        /** @type {HTMLElement} */ (document.getElementById("update-reload")).onclick = () => {
+          // The browser switches once the old version's work is done: another tab still loading the game
+          // delays it, and the player is told so.
+          const text = /** @type {HTMLElement} */ (document.getElementById("update-text"));
+          text.dataset.i18n = "update.switching";
+          text.textContent = t("update.switching");
+          apply();
+        };
       },
     }).catch((error) => {
       dom.root.dataset.sw = "failed";
