@@ -532,6 +532,14 @@ def test_new_version_offers_a_reload_and_switches_cleanly(
     other.wait_for_function(
         "() => window.__test?.messages.some((m) => JSON.parse(m).type === 'ready')", timeout=BOOT_TIMEOUT_MS
     )
+    # The click says what comes: while the switch is put off (here: the request to switch held back), the
+    # banner says it is switching.
+    page.evaluate(
+        "() => { window.post = ServiceWorker.prototype.postMessage; ServiceWorker.prototype.postMessage = () => {}; }"
+    )
+    page.locator("[data-action='update-reload']").click()
+    expect(page.locator("#update-text")).to_have_text(re.compile(r"^Switching to the new version"))
+    page.evaluate("() => { ServiceWorker.prototype.postMessage = window.post; }")
     # One tab applies it: the other, on the old code, reloads into the new version too (no mixing).
     try:
         with page.expect_event("load", timeout=BOOT_TIMEOUT_MS), other.expect_event("load", timeout=BOOT_TIMEOUT_MS):
