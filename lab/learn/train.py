@@ -28,7 +28,7 @@ import numpy as np
 import numpy.typing as npt
 
 from py_engine.ai.features import CLOSED_BY_OPPONENT, CLOSED_BY_SEAT, EXHAUSTED, FEATURES
-from py_engine.ai.value_model import FORMAT, OUTCOMES, encode_floats
+from py_engine.ai.value_model import FORMAT, OUTCOMES, encode_floats, floats
 
 Floats = npt.NDArray[np.float32]
 #: Each outcome's signed game points for the seat (the held-out error is counted in these).
@@ -65,13 +65,19 @@ def load(
 class Network:
     """The value network's weights as numpy arrays, with its forward pass and a step of Adam."""
 
-    def __init__(self, hidden: int, rng: np.random.Generator) -> None:
-        self.params: list[Floats] = [
-            (rng.standard_normal((FEATURES, hidden)) * 0.1).astype(np.float32),
-            np.zeros(hidden, dtype=np.float32),
-            (rng.standard_normal((hidden, len(OUTCOMES))) * 0.05).astype(np.float32),
-            np.full(len(OUTCOMES), 1.0 / len(OUTCOMES), dtype=np.float32),
-        ]
+    def __init__(self, hidden: int, rng: np.random.Generator, start: dict[str, Any] | None = None) -> None:
+        self.params: list[Floats] = (
+            weights_arrays(start)
+            if start is not None
+            else [
+                (rng.standard_normal((FEATURES, hidden)) * 0.1).astype(np.float32),
+                np.zeros(hidden, dtype=np.float32),
+                (rng.standard_normal((hidden, len(OUTCOMES))) * 0.05).astype(np.float32),
+                np.full(len(OUTCOMES), 1.0 / len(OUTCOMES), dtype=np.float32),
+            ]
+        )
+        if self.params[0].shape != (FEATURES, hidden):
+            raise ValueError(f"the starting weights have {self.params[0].shape[1]} hidden units, not {hidden}")
         self.moments = [np.zeros_like(p) for p in self.params]
         self.squares = [np.zeros_like(p) for p in self.params]
         self.steps = 0
@@ -100,6 +106,17 @@ class Network:
             p -= (rate * (m / (1 - 0.9**self.steps)) / (np.sqrt(v / (1 - 0.999**self.steps)) + 1e-8)).astype(np.float32)
 
 
+def weights_arrays(data: dict[str, Any]) -> list[Floats]:
+    """The four arrays of a weights file (the inverse of :func:`weights_json`)."""
+    hidden = int(data["hidden"])
+    return [
+        np.array(floats(data["first"], FEATURES * hidden), dtype=np.float32).reshape(FEATURES, hidden),
+        np.array(floats(data["first_bias"], hidden), dtype=np.float32),
+        np.array(floats(data["second"], hidden * len(OUTCOMES)), dtype=np.float32).reshape(hidden, len(OUTCOMES)),
+        np.array(floats(data["second_bias"], len(OUTCOMES)), dtype=np.float32),
+    ]
+
+
 def weights_json(network: Network, about: dict[str, Any]) -> dict[str, Any]:
     """The weights file of :mod:`py_engine.ai.value_model` for ``network``."""
     w1, b1, w2, b2 = network.params
@@ -125,6 +142,7 @@ def train(
     batch: int,
     rate: float,
     seed: int,
+    start: dict[str, Any] | None = None,
     log: Any = sys.stdout,
 ) -> tuple[Network, dict[str, float]]:
     """The network of the best held-out epoch, and its figures."""
@@ -134,7 +152,7 @@ def train(
     test_x, test_t = x[held].astype(np.float32), targets[held]
     frequencies = train_t.mean(axis=0)
     baseline = float(np.mean(np.sum((test_t - frequencies) ** 2, axis=1)))
-    network = Network(hidden, rng)
+    network = Network(hidden, rng, start)
     best: tuple[float, list[Floats], int] = (np.inf, [p.copy() for p in network.params], 0)
     for epoch in range(1, epochs + 1):
         started = time.perf_counter()
@@ -182,7 +200,9 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="train on the positions where the talon is open only (for LEAF_VALUE_STRICT=0)",
     )
+    parser.add_argument("--init", type=Path, help="a weights file to start from (fine-tuning) instead of random ones")
     args = parser.parse_args(argv)
+    start = json.loads(args.init.read_text()) if args.init else None
     started = time.perf_counter()
     x, labels, held, about = load(args.data)
     if args.open_only:
@@ -192,7 +212,15 @@ def main(argv: list[str] | None = None) -> int:
         about["open_only"] = True
     print(f"{about['positions']} positions of {about['deals']} deals ({held.mean():.0%} held out)", flush=True)
     network, figures = train(
-        x, labels, held, hidden=args.hidden, epochs=args.epochs, batch=args.batch, rate=args.rate, seed=args.seed
+        x,
+        labels,
+        held,
+        hidden=args.hidden,
+        epochs=args.epochs,
+        batch=args.batch,
+        rate=args.rate,
+        seed=args.seed,
+        start=start,
     )
     about.update(figures)
     about["training"] = {
@@ -201,6 +229,7 @@ def main(argv: list[str] | None = None) -> int:
         "batch": args.batch,
         "rate": args.rate,
         "seed": args.seed,
+        **({"init": start["about"]} if start else {}),
         "seconds": round(time.perf_counter() - started),
     }
     args.out.write_text(json.dumps(weights_json(network, about), indent=1) + "\n")

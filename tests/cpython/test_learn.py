@@ -76,3 +76,19 @@ def test_training_lowers_the_held_out_loss_below_the_outcome_frequencies(tmp_pat
     x, labels, held, _ = train.load([data])
     _, figures = train.train(x, labels, held, hidden=16, epochs=6, batch=128, rate=0.003, seed=1)
     assert figures["held_out_loss"] < figures["frequencies_loss"]
+
+
+def test_fine_tuning_starts_from_the_given_weights_and_refuses_another_size(tmp_path: Path) -> None:
+    """``--init`` continues from a weights file: the network before any step is that file's, exactly."""
+    data, weights = tmp_path / "data.jsonl", tmp_path / "weights.json"
+    assert generate.main([*ARGS, "--deals", "30", "--out", str(data), "--procs", "1"]) == 0
+    assert train.main([str(data), "--out", str(weights), "--epochs", "2", "--hidden", "8"]) == 0
+    saved = json.loads(weights.read_text())
+    started = train.Network(8, np.random.default_rng(5), saved)
+    again = train.weights_json(started, saved["about"])
+    assert all(again[key] == saved[key] for key in ("first", "first_bias", "second", "second_bias"))
+    tuned = tmp_path / "tuned.json"
+    assert train.main([str(data), "--out", str(tuned), "--epochs", "1", "--hidden", "8", "--init", str(weights)]) == 0
+    assert json.loads(tuned.read_text())["about"]["training"]["init"]["deals"] == 30
+    with pytest.raises(ValueError, match="8 hidden units, not 16"):
+        train.main([str(data), "--out", str(tuned), "--hidden", "16", "--init", str(weights)])
