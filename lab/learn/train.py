@@ -9,10 +9,12 @@ estimates its outcome's chance). Adam over mini-batches, in numpy (the
 in 0 is held out, and the epoch with the lowest held-out loss is the one
 written. It prints both losses each epoch, beside the loss of always
 predicting the training outcomes' frequencies, and the held-out error of the
-expected game points.
+expected game points. ``--init WEIGHTS`` fine-tunes a weights file instead
+of starting from random weights; the file itself counts as epoch 0, so no
+epoch worse than it is written.
 
-A run depends on its data and ``--seed`` alone on one machine (numpy's
-matrix products may round differently on another).
+A run depends on its data, ``--seed`` and ``--init`` alone on one machine
+(numpy's matrix products may round differently on another).
 """
 
 from __future__ import annotations
@@ -153,7 +155,9 @@ def train(
     frequencies = train_t.mean(axis=0)
     baseline = float(np.mean(np.sum((test_t - frequencies) ** 2, axis=1)))
     network = Network(hidden, rng, start)
-    best: tuple[float, list[Floats], int] = (np.inf, [p.copy() for p in network.params], 0)
+    # A fine-tuned file is epoch 0: an epoch must beat it to be written.
+    first = network.loss(test_x, test_t) if start is not None else np.inf
+    best: tuple[float, list[Floats], int] = (first, [p.copy() for p in network.params], 0)
     for epoch in range(1, epochs + 1):
         started = time.perf_counter()
         order = rng.permutation(len(train_x))

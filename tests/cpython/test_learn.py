@@ -79,7 +79,8 @@ def test_training_lowers_the_held_out_loss_below_the_outcome_frequencies(tmp_pat
 
 
 def test_fine_tuning_starts_from_the_given_weights_and_refuses_another_size(tmp_path: Path) -> None:
-    """``--init`` continues from a weights file: the network before any step is that file's, exactly."""
+    """``--init`` continues from a weights file: the network before any step is that file's, exactly, and
+    no epoch worse than the file is written."""
     data, weights = tmp_path / "data.jsonl", tmp_path / "weights.json"
     assert generate.main([*ARGS, "--deals", "30", "--out", str(data), "--procs", "1"]) == 0
     assert train.main([str(data), "--out", str(weights), "--epochs", "2", "--hidden", "8"]) == 0
@@ -88,7 +89,11 @@ def test_fine_tuning_starts_from_the_given_weights_and_refuses_another_size(tmp_
     again = train.weights_json(started, saved["about"])
     assert all(again[key] == saved[key] for key in ("first", "first_bias", "second", "second_bias"))
     tuned = tmp_path / "tuned.json"
-    assert train.main([str(data), "--out", str(tuned), "--epochs", "1", "--hidden", "8", "--init", str(weights)]) == 0
-    assert json.loads(tuned.read_text())["about"]["training"]["init"]["deals"] == 30
+    # A step size that wrecks the network: its one epoch is worse than the file, so the file itself is written.
+    wrecked = ["--epochs", "1", "--hidden", "8", "--rate", "5", "--init", str(weights)]
+    assert train.main([str(data), "--out", str(tuned), *wrecked]) == 0
+    written = json.loads(tuned.read_text())
+    assert written["about"]["best_epoch"] == 0 and written["about"]["training"]["init"]["deals"] == 30
+    assert all(written[key] == saved[key] for key in ("first", "first_bias", "second", "second_bias"))
     with pytest.raises(ValueError, match="8 hidden units, not 16"):
         train.main([str(data), "--out", str(tuned), "--hidden", "16", "--init", str(weights)])
