@@ -30,7 +30,7 @@ import numpy as np
 import numpy.typing as npt
 
 from py_engine.ai.features import CLOSED_BY_OPPONENT, CLOSED_BY_SEAT, EXHAUSTED, FEATURES
-from py_engine.ai.value_model import FORMAT, OUTCOMES, encode_floats, floats
+from py_engine.ai.value_model import FORMAT, OUTCOMES, ValueModel, encode_floats
 
 Floats = npt.NDArray[np.float32]
 #: Each outcome's signed game points for the seat (the held-out error is counted in these).
@@ -109,13 +109,13 @@ class Network:
 
 
 def weights_arrays(data: dict[str, Any]) -> list[Floats]:
-    """The four arrays of a weights file (the inverse of :func:`weights_json`)."""
-    hidden = int(data["hidden"])
+    """The four arrays of a weights file, read by the engine's own reader (the inverse of :func:`weights_json`)."""
+    model = ValueModel.from_json(data)
     return [
-        np.array(floats(data["first"], FEATURES * hidden), dtype=np.float32).reshape(FEATURES, hidden),
-        np.array(floats(data["first_bias"], hidden), dtype=np.float32),
-        np.array(floats(data["second"], hidden * len(OUTCOMES)), dtype=np.float32).reshape(hidden, len(OUTCOMES)),
-        np.array(floats(data["second_bias"], len(OUTCOMES)), dtype=np.float32),
+        np.array(model.rows, dtype=np.float32),
+        np.array(model.hidden_bias, dtype=np.float32),
+        np.array(model.outputs, dtype=np.float32),
+        np.array(model.output_bias, dtype=np.float32),
     ]
 
 
