@@ -26,7 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 
-from ..core.actions import CLAIM
+from ..core.actions import CLAIM, MARRY
 from ..core.deal import Deal
 from ..core.scoring import DealResult
 from .config import DEFAULT_CONFIG, SearchConfig
@@ -140,8 +140,18 @@ def search(
     leaf_weight = config.leaf_value
     learned = shipped_model().valuer(seat, utility) if leaf_weight else None
     learned_strict = config.leaf_value_strict
+    prior_learned = config.prior_learned
+    guide = shipped_model().valuer(seat, utility) if prior_learned or config.rollout_learned else None
+    policy = guide if config.rollout_learned else None
     finish = partial(
-        _playout, seat=seat, utility=utility, table=table, rng=rng, solve_cards=solve_cards, randomness=randomness
+        _playout,
+        seat=seat,
+        utility=utility,
+        table=table,
+        rng=rng,
+        solve_cards=solve_cards,
+        randomness=randomness,
+        policy=policy,
     )
     while done < limit:
         if done & 3 == 0 and time.perf_counter() >= deadline and done:
@@ -169,8 +179,16 @@ def search(
             prior = -1
             if prior_weight and (mover != seat or not prior_opponent_only):
                 prior = rollout_action(world, rng, 0.0, False)
+            favourite = -1
+            if prior_learned and guide is not None and world.closed_by < 0 and not world.exhausted:
+                favourite = _learned_choice(world, actions, guide, utility, mover == seat)
             if untried:
-                action = prior if prior in untried else untried[int(rng.random() * len(untried))]
+                if prior in untried:
+                    action = prior
+                elif favourite in untried:
+                    action = favourite
+                else:
+                    action = untried[int(rng.random() * len(untried))]
                 child = _Node()
                 children[action] = child
             else:
@@ -181,6 +199,8 @@ def search(
                     score = c.value / c.visits + exploration * sqrt(log(c.avail + 1) / c.visits)
                     if a == prior:
                         score += prior_weight * prior_scale / (c.visits + prior_scale)
+                    if a == favourite:
+                        score += prior_learned * prior_scale / (c.visits + prior_scale)
                     if score > best_score:
                         best_score = score
                         action = a
@@ -195,7 +215,7 @@ def search(
                 break
         if value is None:
             if learned is None or (not learned_strict and (world.closed_by >= 0 or world.exhausted)):
-                value = _playout(world, seat, utility, table, rng, solve_cards, randomness)
+                value = _playout(world, seat, utility, table, rng, solve_cards, randomness, policy)
             else:
                 value = _leaf(world, solve_cards, finish, learned, leaf_weight)
         for n, mover in path:
@@ -221,8 +241,13 @@ def _playout(
     rng: random.Random,
     solve_cards: int,
     randomness: float,
+    policy: Callable[[Deal], float] | None = None,
 ) -> float:
-    """Finish ``world`` by the rollout policy, exactly once it is solvable (the search's constants as arguments)."""
+    """Finish ``world`` by the rollout policy, exactly once it is solvable (the search's constants as arguments).
+
+    With ``policy`` (the learned value for ``seat``), each move while a card may still be drawn is the one
+    it rates best for the mover, or a random card (``randomness`` of them).
+    """
     while world.result is None:
         claim = claim_choice(world)
         if claim is not None:
@@ -230,8 +255,36 @@ def _playout(
             continue
         if _solvable(world, solve_cards):
             return solve(world, seat, utility, table)
-        world.apply(rollout_action(world, rng, randomness, False))
+        if policy is None or world.closed_by >= 0 or world.exhausted:
+            world.apply(rollout_action(world, rng, randomness, False))
+            continue
+        actions = [a for a in world.legal_actions() if a < CLAIM]
+        if randomness and rng.random() < randomness:
+            cards = [a for a in actions if a < MARRY]
+            world.apply(cards[int(rng.random() * len(cards))])
+        else:
+            world.apply(_learned_choice(world, actions, policy, utility, world.to_act == seat))
     return utility(world.result)
+
+
+def _learned_choice(
+    world: Deal, actions: list[int], value: Callable[[Deal], float], utility: Utility, own: bool
+) -> int:
+    """The action after which ``value`` (the searching seat's) rates ``world`` best for the mover: the
+    searching seat if ``own``, else its opponent."""
+    best = actions[0]
+    best_value = -math.inf
+    for action in actions:
+        after = world.clone()
+        after.apply(action)
+        after = after_claims(after)
+        rated = utility(after.result) if after.result is not None else value(after)
+        if not own:
+            rated = -rated
+        if rated > best_value:
+            best_value = rated
+            best = action
+    return best
 
 
 def _leaf(
