@@ -67,10 +67,6 @@ class SearchConfig:
     #: With ``leaf_value``: use the learned value also at leaves where no card is drawn any more (the talon
     #: closed or used up); False plays those out, and the exact solver takes over as soon as it can.
     leaf_value_strict: bool = True
-    #: A prior from the learned value: at each decision of the tree while a card may still be drawn, a
-    #: bonus of prior_learned * prior_scale / (visits + prior_scale) for the action after which the
-    #: learned value rates the sampled world best for the mover, who also expands it first. 0: none.
-    prior_learned: float = 0.0
     #: Playouts choose each move while a card may still be drawn as the learned value rates best for the
     #: mover (one step ahead, ``rollout_random`` of them a random card), not by the rule of thumb.
     rollout_learned: bool = False

@@ -140,9 +140,7 @@ def search(
     leaf_weight = config.leaf_value
     learned = shipped_model().valuer(seat, utility) if leaf_weight else None
     learned_strict = config.leaf_value_strict
-    prior_learned = config.prior_learned
-    guide = shipped_model().valuer(seat, utility) if prior_learned or config.rollout_learned else None
-    policy = guide if config.rollout_learned else None
+    policy = shipped_model().valuer(seat, utility) if config.rollout_learned else None
     finish = partial(
         _playout,
         seat=seat,
@@ -179,16 +177,8 @@ def search(
             prior = -1
             if prior_weight and (mover != seat or not prior_opponent_only):
                 prior = rollout_action(world, rng, 0.0, False)
-            favourite = -1
-            if prior_learned and guide is not None and world.closed_by < 0 and not world.exhausted:
-                favourite = _learned_choice(world, actions, guide, utility, mover == seat)
             if untried:
-                if prior in untried:
-                    action = prior
-                elif favourite in untried:
-                    action = favourite
-                else:
-                    action = untried[int(rng.random() * len(untried))]
+                action = prior if prior in untried else untried[int(rng.random() * len(untried))]
                 child = _Node()
                 children[action] = child
             else:
@@ -199,8 +189,6 @@ def search(
                     score = c.value / c.visits + exploration * sqrt(log(c.avail + 1) / c.visits)
                     if a == prior:
                         score += prior_weight * prior_scale / (c.visits + prior_scale)
-                    if a == favourite:
-                        score += prior_learned * prior_scale / (c.visits + prior_scale)
                     if score > best_score:
                         best_score = score
                         action = a
@@ -248,6 +236,8 @@ def _playout(
     With ``policy`` (the learned value for ``seat``), each move while a card may still be drawn is the one
     it rates best for the mover, or a random card (``randomness`` of them).
     """
+    if policy is not None:
+        _learned_moves(world, seat, utility, rng, randomness, policy)
     while world.result is None:
         claim = claim_choice(world)
         if claim is not None:
@@ -255,8 +245,18 @@ def _playout(
             continue
         if _solvable(world, solve_cards):
             return solve(world, seat, utility, table)
-        if policy is None or world.closed_by >= 0 or world.exhausted:
-            world.apply(rollout_action(world, rng, randomness, False))
+        world.apply(rollout_action(world, rng, randomness, False))
+    return utility(world.result)
+
+
+def _learned_moves(
+    world: Deal, seat: int, utility: Utility, rng: random.Random, randomness: float, policy: Callable[[Deal], float]
+) -> None:
+    """Play ``world`` on by ``policy`` while a card may still be drawn (the open talon is never solved)."""
+    while world.result is None and world.closed_by < 0 and not world.exhausted:
+        claim = claim_choice(world)
+        if claim is not None:
+            world.apply(claim[1], claim[0])
             continue
         actions = [a for a in world.legal_actions() if a < CLAIM]
         if randomness and rng.random() < randomness:
@@ -264,7 +264,6 @@ def _playout(
             world.apply(cards[int(rng.random() * len(cards))])
         else:
             world.apply(_learned_choice(world, actions, policy, utility, world.to_act == seat))
-    return utility(world.result)
 
 
 def _learned_choice(
