@@ -21,13 +21,13 @@ from py_engine.ai import value_model
 from py_engine.ai.config import DEFAULT_CONFIG
 from py_engine.ai.features import FEATURES, active_features
 from py_engine.ai.heuristic import heuristic_action
-from py_engine.ai.ismcts import Utility, search
+from py_engine.ai.ismcts import Utility, _playout, search
 from py_engine.ai.player import seat_to_decide
 from py_engine.ai.value_model import OUTCOMES, ValueModel, shipped_model
-from py_engine.core.actions import CLOSE
-from py_engine.core.cards import card_of
-from py_engine.core.deal import Deal
-from py_engine.core.rules import PRESETS
+from py_engine.core.actions import CLOSE, is_play
+from py_engine.core.cards import KING, QUEEN, card_of
+from py_engine.core.deal import Deal, pack_of
+from py_engine.core.rules import PRESETS, make_rules
 from py_engine.core.scoring import DealResult
 from py_engine.service.match import shuffled_deck
 
@@ -155,16 +155,35 @@ def test_learned_rollouts_guide_the_open_talon_only() -> None:
     first = search(deal, seat, random.Random(2), Utility(seat), config=guided, iterations=300)
     assert first.ranking != plain.ranking
     assert search(deal, seat, random.Random(2), Utility(seat), config=guided, iterations=300).ranking == first.ranking
-    while CLOSE not in deal.legal_actions():
-        deal.apply(heuristic_action(deal, seat_to_decide(deal), rng, 0.0), seat_to_decide(deal))
-    deal.apply(CLOSE)
+    close_after_play(deal, rng)
     seat = deal.to_act
     plain = search(deal, seat, random.Random(2), Utility(seat), iterations=200)
     assert search(deal, seat, random.Random(2), Utility(seat), config=guided, iterations=200).ranking == plain.ranking
 
 
+def test_a_learned_playout_with_only_marriages_to_play_declares_one() -> None:
+    """Random moves are cards; with only marriages legal (a hand of three pairs that must be married) the
+    guide chooses."""
+    rules = make_rules(PRESETS["HU24"], {"marriage_auto": True})
+    pairs = [card_of(suit, rank) for suit in range(3) for rank in (KING, QUEEN)]
+    others = [card for card in range(24) if card not in pairs]
+    deal = Deal(rules, pack_of(rules.deal_pattern, pairs, others[:6], others[6], others[7:]), dealer=1)
+    seat = deal.to_act
+    assert not [a for a in deal.legal_actions() if is_play(a)]
+    guide = shipped_model().valuer(seat, Utility(seat))
+    value = _playout(deal.clone(), seat, Utility(seat), {}, random.Random(1), 6, 1.0, guide)
+    assert -1.0 <= value <= 1.0
+
+
 if __name__ == "__main__":
     print(scores_digest(shipped_model()))
+
+
+def close_after_play(deal: Deal, rng: random.Random) -> None:
+    """Play ``deal`` on by the rule of thumb until a seat may close, and close."""
+    while CLOSE not in deal.legal_actions():
+        deal.apply(heuristic_action(deal, seat_to_decide(deal), rng, 0.0), seat_to_decide(deal))
+    deal.apply(CLOSE)
 
 
 def test_without_the_strict_leaves_a_closed_deal_is_searched_as_by_playouts() -> None:
@@ -172,9 +191,7 @@ def test_without_the_strict_leaves_a_closed_deal_is_searched_as_by_playouts() ->
     rules = PRESETS["HU24"]
     rng = random.Random(8)
     deal = Deal(rules, shuffled_deck(rng, rules.deck), dealer=0)
-    while CLOSE not in deal.legal_actions():
-        deal.apply(heuristic_action(deal, seat_to_decide(deal), rng, 0.0), seat_to_decide(deal))
-    deal.apply(CLOSE)
+    close_after_play(deal, rng)
     seat = deal.to_act
     plain = search(deal, seat, random.Random(2), Utility(seat), iterations=200)
     config = DEFAULT_CONFIG.with_settings(["LEAF_VALUE=1", "LEAF_VALUE_STRICT=0"])

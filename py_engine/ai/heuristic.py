@@ -191,6 +191,12 @@ _OPEN_LEAD = tuple(
 )
 
 
+def random_card(actions: Sequence[int], rng: random.Random) -> int:
+    """A card played at random among ``actions`` (-1 if none is a card: only marriages, say)."""
+    cards = [a for a in actions if a < MARRY]
+    return cards[int(rng.random() * len(cards))] if cards else -1
+
+
 def rollout_action(deal: Deal, rng: random.Random, randomness: float, close: bool) -> int:
     """A fast policy for playouts: mostly the rule of thumb, sometimes a random card.
 
@@ -226,9 +232,9 @@ def rollout_action(deal: Deal, rng: random.Random, randomness: float, close: boo
     if len(actions) == 1:
         return actions[0]
     if randomness and rng.random() < randomness:
-        cards = [a for a in actions if a < MARRY]
-        if cards:
-            return cards[int(rng.random() * len(cards))]
+        card = random_card(actions, rng)
+        if card >= 0:
+            return card
     marriage = -1
     for a in actions:
         if a == EXCHANGE:

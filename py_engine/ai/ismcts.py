@@ -26,11 +26,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 
-from ..core.actions import CLAIM, MARRY
+from ..core.actions import CLAIM
 from ..core.deal import Deal
 from ..core.scoring import DealResult
 from .config import DEFAULT_CONFIG, SearchConfig
-from .heuristic import after_claims, claim_choice, rollout_action
+from .heuristic import after_claims, claim_choice, random_card, rollout_action
 from .reading import read_worlds
 from .solver import Table, best_actions, solve
 from .value_model import shipped_model
@@ -138,9 +138,10 @@ def search(
     solve_cards = config.solve_cards
     randomness = config.rollout_random
     leaf_weight = config.leaf_value
-    learned = shipped_model().valuer(seat, utility) if leaf_weight else None
+    model = shipped_model().valuer(seat, utility) if leaf_weight or config.rollout_learned else None
+    learned = model if leaf_weight else None
     learned_strict = config.leaf_value_strict
-    policy = shipped_model().valuer(seat, utility) if config.rollout_learned else None
+    guide = model if config.rollout_learned else None
     finish = partial(
         _playout,
         seat=seat,
@@ -149,7 +150,7 @@ def search(
         rng=rng,
         solve_cards=solve_cards,
         randomness=randomness,
-        policy=policy,
+        guide=guide,
     )
     while done < limit:
         if done & 3 == 0 and time.perf_counter() >= deadline and done:
@@ -203,7 +204,7 @@ def search(
                 break
         if value is None:
             if learned is None or (not learned_strict and (world.closed_by >= 0 or world.exhausted)):
-                value = _playout(world, seat, utility, table, rng, solve_cards, randomness, policy)
+                value = _playout(world, seat, utility, table, rng, solve_cards, randomness, guide)
             else:
                 value = _leaf(world, solve_cards, finish, learned, leaf_weight)
         for n, mover in path:
@@ -229,15 +230,13 @@ def _playout(
     rng: random.Random,
     solve_cards: int,
     randomness: float,
-    policy: Callable[[Deal], float] | None = None,
+    guide: Callable[[Deal], float] | None = None,
 ) -> float:
     """Finish ``world`` by the rollout policy, exactly once it is solvable (the search's constants as arguments).
 
-    With ``policy`` (the learned value for ``seat``), each move while a card may still be drawn is the one
-    it rates best for the mover, or a random card (``randomness`` of them).
+    With ``guide`` (the learned value for ``seat``), the moves while a card may still be drawn are
+    :func:`_guided_action`'s instead of the rule of thumb's.
     """
-    if policy is not None:
-        _learned_moves(world, seat, utility, rng, randomness, policy)
     while world.result is None:
         claim = claim_choice(world)
         if claim is not None:
@@ -245,40 +244,39 @@ def _playout(
             continue
         if _solvable(world, solve_cards):
             return solve(world, seat, utility, table)
-        world.apply(rollout_action(world, rng, randomness, False))
+        if guide is not None and world.closed_by < 0 and not world.exhausted:
+            world.apply(_guided_action(world, seat, utility, rng, randomness, guide))
+        else:
+            world.apply(rollout_action(world, rng, randomness, False))
     return utility(world.result)
 
 
-def _learned_moves(
-    world: Deal, seat: int, utility: Utility, rng: random.Random, randomness: float, policy: Callable[[Deal], float]
-) -> None:
-    """Play ``world`` on by ``policy`` while a card may still be drawn (the open talon is never solved)."""
-    while world.result is None and world.closed_by < 0 and not world.exhausted:
-        claim = claim_choice(world)
-        if claim is not None:
-            world.apply(claim[1], claim[0])
-            continue
-        actions = [a for a in world.legal_actions() if a < CLAIM]
-        if randomness and rng.random() < randomness:
-            cards = [a for a in actions if a < MARRY]
-            world.apply(cards[int(rng.random() * len(cards))])
-        else:
-            world.apply(_learned_choice(world, actions, policy, utility, world.to_act == seat))
-
-
-def _learned_choice(
-    world: Deal, actions: list[int], value: Callable[[Deal], float], utility: Utility, own: bool
+def _guided_action(
+    world: Deal, seat: int, utility: Utility, rng: random.Random, randomness: float, guide: Callable[[Deal], float]
 ) -> int:
-    """The action after which ``value`` (the searching seat's) rates ``world`` best for the mover: the
-    searching seat if ``own``, else its opponent."""
+    """A random card (``randomness`` of the time, when a card may be played), else the action after which
+    ``guide`` rates the world best for the mover (closing included, which the rule of thumb's playouts never do)."""
+    actions = [a for a in world.legal_actions() if a < CLAIM]
+    if randomness and rng.random() < randomness:
+        card = random_card(actions, rng)
+        if card >= 0:
+            return card
+    return _best_for_mover(world, actions, guide, utility, world.to_act == seat)
+
+
+def _best_for_mover(
+    world: Deal, actions: list[int], guide: Callable[[Deal], float], utility: Utility, for_seat: bool
+) -> int:
+    """The action after which ``guide`` (the searching seat's value) rates ``world`` best for the mover: the
+    searching seat if ``for_seat``, else its opponent (the first of equals)."""
     best = actions[0]
     best_value = -math.inf
     for action in actions:
         after = world.clone()
         after.apply(action)
         after = after_claims(after)
-        rated = utility(after.result) if after.result is not None else value(after)
-        if not own:
+        rated = utility(after.result) if after.result is not None else guide(after)
+        if not for_seat:
             rated = -rated
         if rated > best_value:
             best_value = rated
