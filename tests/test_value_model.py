@@ -20,11 +20,11 @@ import pytest
 from py_engine.ai import value_model
 from py_engine.ai.config import DEFAULT_CONFIG
 from py_engine.ai.features import FEATURES, active_features
-from py_engine.ai.heuristic import heuristic_action
+from py_engine.ai.heuristic import after_claims, heuristic_action
 from py_engine.ai.ismcts import Utility, _playout, search
 from py_engine.ai.player import seat_to_decide
 from py_engine.ai.value_model import OUTCOMES, ValueModel, shipped_model
-from py_engine.core.actions import CLOSE, is_play
+from py_engine.core.actions import CLOSE, MARRY, is_play
 from py_engine.core.cards import KING, QUEEN, card_of
 from py_engine.core.deal import Deal, pack_of
 from py_engine.core.rules import PRESETS, make_rules
@@ -159,6 +159,25 @@ def test_learned_rollouts_guide_the_open_talon_only() -> None:
     seat = deal.to_act
     plain = search(deal, seat, random.Random(2), Utility(seat), iterations=200)
     assert search(deal, seat, random.Random(2), Utility(seat), config=guided, iterations=200).ranking == plain.ranking
+
+
+def test_the_values_after_each_lead_are_those_of_the_world_after_it() -> None:
+    """``Valuer.after_leads`` skips making the world after a lead; it must value it to the bit as that world."""
+    model = shipped_model()
+    valuers = [model.valuer(seat, Utility(seat)) for seat in (0, 1)]
+    checked = 0
+    for deal, seat in fixed_positions():
+        if deal.result is not None or deal.lead >= 0:
+            continue
+        leads = [a for a in deal.legal_actions() if a < MARRY]
+        expected = []
+        for card in leads:
+            after = deal.clone()
+            after.apply(card)
+            expected.append(valuers[seat](after_claims(after)))
+        assert valuers[seat].after_leads(deal, leads) == expected
+        checked += len(leads)
+    assert checked > 1000
 
 
 def test_a_learned_playout_with_only_marriages_to_play_declares_one() -> None:

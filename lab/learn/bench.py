@@ -27,9 +27,11 @@ from dataclasses import replace
 from pathlib import Path
 
 from py_engine.ai.config import DEFAULT_CONFIG, add_option
+from py_engine.ai.heuristic import after_claims
 from py_engine.ai.ismcts import Utility
 from py_engine.ai.player import level_named
-from py_engine.ai.value_model import ValueModel, weights_text
+from py_engine.ai.value_model import ValueModel, Valuer, weights_text
+from py_engine.core.actions import MARRY
 from py_engine.core.deal import Deal
 from py_engine.core.rules import PRESET_IDS, PRESETS
 from py_engine.service.match import shuffled_deck
@@ -69,12 +71,35 @@ def measure(
     for _ in range(count):
         valuer(deal)
     evaluation = (time.perf_counter() - started) / count
+    shortcut, world_after = lead_costs(valuer, deal, max(3, runs))
     return {
         "python": f"{platform.python_implementation()} {platform.python_version()} ({sys.platform})",
         "searches": searches,
         "load_ms": statistics.median(loads) * 1000,
         "evaluation_us": evaluation * 1e6,
+        "lead_us": [shortcut * 1e6, world_after * 1e6],
     }
+
+
+def lead_costs(valuer: Valuer, deal: Deal, runs: int) -> tuple[float, float]:
+    """Medians of ``runs`` (in turns) of the time to value one lead of ``deal``'s mover by
+    ``Valuer.after_leads`` and by making the world after it, as a learned playout's step ahead does."""
+    leads = [a for a in deal.legal_actions() if a < MARRY]
+    count = 2_000
+    shortcut, world_after = [], []
+    for _ in range(runs):
+        started = time.perf_counter()
+        for _ in range(count):
+            valuer.after_leads(deal, leads)
+        shortcut.append((time.perf_counter() - started) / count / len(leads))
+        started = time.perf_counter()
+        for _ in range(count):
+            for card in leads:
+                after = deal.clone()
+                after.apply(card)
+                valuer(after_claims(after))
+        world_after.append((time.perf_counter() - started) / count / len(leads))
+    return statistics.median(shortcut), statistics.median(world_after)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -115,6 +140,10 @@ def main(argv: list[str] | None = None) -> int:
             f"{result['python']}: reading the weights {result['load_ms']:.1f} ms, "
             f"one evaluation {result['evaluation_us']:.1f} us"
         )
+        leads = result["lead_us"]
+        assert isinstance(leads, list)
+        shortcut, world_after = leads
+        print(f"  one lead valued: {shortcut:.1f} us by the shortcut, {world_after:.1f} us on the world after it")
         searches = result["searches"]
         assert isinstance(searches, dict)
         for pid, (plain, learned) in searches.items():

@@ -100,3 +100,13 @@ def active_features(deal: Deal, seat: int) -> list[int]:
     if deal.rules.deck == 24:
         out.append(PACK_24)
     return out
+
+
+def lead_change(deal: Deal, seat: int, card: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The features that turn off and on, seen from ``seat``, when the mover of ``deal`` leads ``card`` to an
+    empty trick: the card leaves the mover's hand for the trick, and the turn passes (nothing else of the
+    features changes; tests/test_value_model.py checks it against the deal after the lead)."""
+    index = _FROM_TRUMP[deal.trump][card]
+    if deal.to_act == seat:
+        return (OWN_HAND + index, ON_TURN), (LEAD + index,)
+    return (OPPONENT_HAND + index,), (LEAD + index, ON_TURN)

@@ -26,14 +26,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 
-from ..core.actions import CLAIM
+from ..core.actions import CLAIM, MARRY
 from ..core.deal import Deal
 from ..core.scoring import DealResult
 from .config import DEFAULT_CONFIG, SearchConfig
 from .heuristic import after_claims, claim_choice, random_card, rollout_action
 from .reading import read_worlds
 from .solver import Table, best_actions, solve
-from .value_model import shipped_model
+from .value_model import Valuer, shipped_model
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,7 +230,7 @@ def _playout(
     rng: random.Random,
     solve_cards: int,
     randomness: float,
-    guide: Callable[[Deal], float] | None = None,
+    guide: Valuer | None = None,
 ) -> float:
     """Finish ``world`` by the rollout policy, exactly once it is solvable (the search's constants as arguments).
 
@@ -252,7 +252,7 @@ def _playout(
 
 
 def _guided_action(
-    world: Deal, seat: int, utility: Utility, rng: random.Random, randomness: float, guide: Callable[[Deal], float]
+    world: Deal, seat: int, utility: Utility, rng: random.Random, randomness: float, guide: Valuer
 ) -> int:
     """A random card (``randomness`` of the time, when a card may be played), else the action after which
     ``guide`` rates the world best for the mover (closing included, which the rule of thumb's playouts never do)."""
@@ -264,18 +264,20 @@ def _guided_action(
     return _best_for_mover(world, actions, guide, utility, world.to_act == seat)
 
 
-def _best_for_mover(
-    world: Deal, actions: list[int], guide: Callable[[Deal], float], utility: Utility, for_seat: bool
-) -> int:
+def _best_for_mover(world: Deal, actions: list[int], guide: Valuer, utility: Utility, for_seat: bool) -> int:
     """The action after which ``guide`` (the searching seat's value) rates ``world`` best for the mover: the
     searching seat if ``for_seat``, else its opponent (the first of equals)."""
     best = actions[0]
     best_value = -math.inf
+    leads = [a for a in actions if a < MARRY] if world.lead < 0 else []
+    led = dict(zip(leads, guide.after_leads(world, leads), strict=True)) if leads else {}
     for action in actions:
-        after = world.clone()
-        after.apply(action)
-        after = after_claims(after)
-        rated = utility(after.result) if after.result is not None else guide(after)
+        rated = led.get(action)
+        if rated is None:
+            after = world.clone()
+            after.apply(action)
+            after = after_claims(after)
+            rated = utility(after.result) if after.result is not None else guide(after)
         if not for_seat:
             rated = -rated
         if rated > best_value:

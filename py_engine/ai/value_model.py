@@ -36,7 +36,7 @@ from typing import Any
 
 from ..core.deal import Deal
 from ..core.scoring import DealResult
-from .features import FEATURES, active_features
+from .features import FEATURES, active_features, lead_change
 
 #: The outcomes the network scores, from its seat's side: (winner is the seat, game points); None: no winner.
 OUTCOMES: tuple[tuple[bool, int] | None, ...] = (
@@ -158,12 +158,19 @@ class ValueModel:
             for bias, column in zip(self.output_bias, zip(*self.outputs, strict=True), strict=True)
         ]
 
-    def valuer(self, seat: int, utility: Callable[[DealResult], float]) -> Callable[[Deal], float]:
-        """The value of a deal in play for ``seat`` under ``utility``, clamped to the utility's range.
+    def valuer(self, seat: int, utility: Callable[[DealResult], float]) -> Valuer:
+        """The value of a deal in play for ``seat`` under ``utility`` (see :class:`Valuer`)."""
+        return Valuer(self, seat, utility)
 
-        The outcomes' values are folded into the output layer once, so each call costs one hidden layer
-        and one weighted sum.
-        """
+
+class Valuer:
+    """The value of a deal in play for one seat under one utility, clamped to the utility's range.
+
+    The outcomes' values are folded into the output layer once, so each call costs one hidden layer
+    and one weighted sum.
+    """
+
+    def __init__(self, model: ValueModel, seat: int, utility: Callable[[DealResult], float]) -> None:
         values = [
             utility(
                 DealResult(
@@ -176,20 +183,49 @@ class ValueModel:
             )
             for outcome in OUTCOMES
         ]
+        self.seat = seat
         # The outputs folded with the values, as integers too: a unit's activation times its weight is then exact,
         # and the one division at the end is correctly rounded everywhere.
-        folded = [round(fsum(map(mul, weights, values)) * (1 << FIXED_BITS)) for weights in self.outputs]
-        scale = 1 << (2 * FIXED_BITS)
-        base = fsum(map(mul, self.output_bias, values))
-        low, high = min(values), max(values)
-        sums = self.sums
+        self._folded = [round(fsum(map(mul, weights, values)) * (1 << FIXED_BITS)) for weights in model.outputs]
+        self._scale = 1 << (2 * FIXED_BITS)
+        self._base = fsum(map(mul, model.output_bias, values))
+        self._low, self._high = min(values), max(values)
+        self._rows = model._packed_rows
+        self._bias = model._packed_bias
+        self._lanes = model._lanes
+        self._bytes = model._packed_bytes
 
-        def value(deal: Deal) -> float:
-            units = sums(active_features(deal, seat))
-            total = base + sum([h * w for h, w in zip(units, folded, strict=True) if h > 0]) / scale
-            return low if total < low else high if total > high else total
+    def _value_of(self, total: int, count: int) -> float:
+        """The value of the packed hidden sums ``total`` of ``count`` active features."""
+        offset = (count + 1) * LANE_OFFSET
+        lanes = self._lanes(total.to_bytes(self._bytes, "little"))
+        # A lane above the offset is a unit with a positive input: the rectifier passes it.
+        weighted = sum([(lane - offset) * w for lane, w in zip(lanes, self._folded, strict=True) if lane > offset])
+        value = self._base + weighted / self._scale
+        return self._low if value < self._low else self._high if value > self._high else value
 
-        return value
+    def __call__(self, deal: Deal) -> float:
+        active = active_features(deal, self.seat)
+        return self._value_of(sum(map(self._rows.__getitem__, active), self._bias), len(active))
+
+    def after_leads(self, deal: Deal, cards: list[int]) -> list[float]:
+        """The value after the mover leads each of ``cards`` to an empty trick, as :meth:`__call__` gives it
+        for the world after the lead, without making that world: a lead only moves the card from the hand
+        to the trick and passes the turn (:func:`.features.lead_change`)."""
+        active = active_features(deal, self.seat)
+        rows = self._rows
+        total = sum(map(rows.__getitem__, active), self._bias)
+        count = len(active)
+        values = []
+        for card in cards:
+            removed, added = lead_change(deal, self.seat, card)
+            after = total
+            for feature in removed:
+                after -= rows[feature]
+            for feature in added:
+                after += rows[feature]
+            values.append(self._value_of(after, count - len(removed) + len(added)))
+        return values
 
 
 def weights_text() -> str:
