@@ -19,12 +19,12 @@ import pytest
 
 from py_engine.ai import value_model
 from py_engine.ai.config import DEFAULT_CONFIG
-from py_engine.ai.features import FEATURES, active_features
+from py_engine.ai.features import FEATURES, active_features, lead_change
 from py_engine.ai.heuristic import after_claims, heuristic_action
 from py_engine.ai.ismcts import Utility, _playout, search
 from py_engine.ai.player import seat_to_decide
 from py_engine.ai.value_model import OUTCOMES, ValueModel, shipped_model
-from py_engine.core.actions import CLOSE, MARRY, is_play
+from py_engine.core.actions import CLOSE, is_play
 from py_engine.core.cards import KING, QUEEN, card_of
 from py_engine.core.deal import Deal, pack_of
 from py_engine.core.rules import PRESETS, make_rules
@@ -169,7 +169,7 @@ def test_the_values_after_each_lead_are_those_of_the_world_after_it() -> None:
     for deal, seat in fixed_positions():
         if deal.result is not None or deal.lead >= 0:
             continue
-        leads = [a for a in deal.legal_actions() if a < MARRY]
+        leads = [a for a in deal.legal_actions() if is_play(a)]
         expected = []
         for card in leads:
             after = deal.clone()
@@ -178,6 +178,29 @@ def test_the_values_after_each_lead_are_those_of_the_world_after_it() -> None:
         assert valuers[seat].after_leads(deal, leads) == expected
         checked += len(leads)
     assert checked > 1000
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_a_lead_changes_only_the_features_lead_change_names(preset: str) -> None:
+    """Whatever the weights: the features after each lead are those before, less and plus ``lead_change``'s."""
+    rules = PRESETS[preset]
+    checked = 0
+    for seed in range(8):
+        rng = random.Random(seed)
+        deal = Deal(rules, shuffled_deck(rng, rules.deck), dealer=seed % 2)
+        while deal.result is None:
+            if deal.lead < 0:
+                for card in (a for a in deal.legal_actions() if is_play(a)):
+                    after = deal.clone()
+                    after.apply(card)
+                    assert after_claims(after) is after
+                    for seat in (0, 1):
+                        removed, added = lead_change(deal, seat, card)
+                        expected = (set(active_features(deal, seat)) - set(removed)) | set(added)
+                        assert sorted(expected) == sorted(active_features(after, seat))
+                        checked += 1
+            deal.apply(heuristic_action(deal, seat_to_decide(deal), rng, 0.0), seat_to_decide(deal))
+    assert checked > 200
 
 
 def test_a_learned_playout_with_only_marriages_to_play_declares_one() -> None:

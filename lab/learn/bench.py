@@ -31,7 +31,7 @@ from py_engine.ai.heuristic import after_claims
 from py_engine.ai.ismcts import Utility
 from py_engine.ai.player import level_named
 from py_engine.ai.value_model import ValueModel, Valuer, weights_text
-from py_engine.core.actions import MARRY
+from py_engine.core.actions import is_play
 from py_engine.core.deal import Deal
 from py_engine.core.rules import PRESET_IDS, PRESETS
 from py_engine.service.match import shuffled_deck
@@ -84,7 +84,9 @@ def measure(
 def lead_costs(valuer: Valuer, deal: Deal, runs: int) -> tuple[float, float]:
     """Medians of ``runs`` (in turns) of the time to value one lead of ``deal``'s mover by
     ``Valuer.after_leads`` and by making the world after it, as a learned playout's step ahead does."""
-    leads = [a for a in deal.legal_actions() if a < MARRY]
+    leads = [a for a in deal.legal_actions() if is_play(a)]
+    if deal.lead >= 0 or not leads:
+        raise ValueError("the position must be one with leads to make")
     count = 2_000
     shortcut, world_after = [], []
     for _ in range(runs):

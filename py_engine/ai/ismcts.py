@@ -26,7 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 
-from ..core.actions import CLAIM, MARRY
+from ..core.actions import CLAIM, is_play
 from ..core.deal import Deal
 from ..core.scoring import DealResult
 from .config import DEFAULT_CONFIG, SearchConfig
@@ -269,11 +269,12 @@ def _best_for_mover(world: Deal, actions: list[int], guide: Valuer, utility: Uti
     searching seat if ``for_seat``, else its opponent (the first of equals)."""
     best = actions[0]
     best_value = -math.inf
-    leads = [a for a in actions if a < MARRY] if world.lead < 0 else []
+    leads = [a for a in actions if is_play(a)] if world.lead < 0 else []
     led = dict(zip(leads, guide.after_leads(world, leads), strict=True)) if leads else {}
     for action in actions:
-        rated = led.get(action)
-        if rated is None:
+        if action in led:
+            rated = led[action]
+        else:
             after = world.clone()
             after.apply(action)
             after = after_claims(after)

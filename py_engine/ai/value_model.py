@@ -115,9 +115,9 @@ class ValueModel:
             return sum((w + LANE_OFFSET) << (LANE_BITS * j) for j, w in enumerate(row))
 
         #: Each feature's row, and the hidden biases, packed: lane j holds unit j's weight plus LANE_OFFSET.
-        self._packed_rows = [packed(row) for row in fixed[:-1]]
-        self._packed_bias = packed(fixed[-1])
-        self._lanes = struct.Struct(f"<{hidden}Q").unpack
+        self.packed_rows = [packed(row) for row in fixed[:-1]]
+        self.packed_bias = packed(fixed[-1])
+        self._unpack = struct.Struct(f"<{hidden}Q").unpack
         self._packed_bytes = hidden * LANE_BITS // 8
 
     @classmethod
@@ -138,12 +138,20 @@ class ValueModel:
             data.get("about"),
         )
 
+    def packed_sum(self, active: list[int]) -> int:
+        """The packed rows of the features ``active`` and the biases, summed: every hidden unit's input at once."""
+        return sum(map(self.packed_rows.__getitem__, active), self.packed_bias)
+
+    def lanes(self, total: int, count: int) -> tuple[tuple[int, ...], int]:
+        """The lanes of a packed sum of ``count`` features' rows, and the offset they carry: each lane less
+        the offset is its unit's input, exactly, in units of 2**-FIXED_BITS."""
+        return self._unpack(total.to_bytes(self._packed_bytes, "little")), (count + 1) * LANE_OFFSET
+
     def sums(self, active: list[int]) -> list[int]:
         """The hidden units' inputs for the features ``active`` (before the rectifier), exactly, in units of
         2**-FIXED_BITS."""
-        total = sum(map(self._packed_rows.__getitem__, active), self._packed_bias)
-        offset = (len(active) + 1) * LANE_OFFSET
-        return [lane - offset for lane in self._lanes(total.to_bytes(self._packed_bytes, "little"))]
+        lanes, offset = self.lanes(self.packed_sum(active), len(active))
+        return [lane - offset for lane in lanes]
 
     def hidden(self, active: list[int]) -> list[float]:
         """The hidden layer's rectified activations for the features ``active``."""
@@ -190,15 +198,11 @@ class Valuer:
         self._scale = 1 << (2 * FIXED_BITS)
         self._base = fsum(map(mul, model.output_bias, values))
         self._low, self._high = min(values), max(values)
-        self._rows = model._packed_rows
-        self._bias = model._packed_bias
-        self._lanes = model._lanes
-        self._bytes = model._packed_bytes
+        self._model = model
 
     def _value_of(self, total: int, count: int) -> float:
-        """The value of the packed hidden sums ``total`` of ``count`` active features."""
-        offset = (count + 1) * LANE_OFFSET
-        lanes = self._lanes(total.to_bytes(self._bytes, "little"))
+        """The value of the packed sum ``total`` of ``count`` active features' rows."""
+        lanes, offset = self._model.lanes(total, count)
         # A lane above the offset is a unit with a positive input: the rectifier passes it.
         weighted = sum([(lane - offset) * w for lane, w in zip(lanes, self._folded, strict=True) if lane > offset])
         value = self._base + weighted / self._scale
@@ -206,15 +210,16 @@ class Valuer:
 
     def __call__(self, deal: Deal) -> float:
         active = active_features(deal, self.seat)
-        return self._value_of(sum(map(self._rows.__getitem__, active), self._bias), len(active))
+        return self._value_of(self._model.packed_sum(active), len(active))
 
     def after_leads(self, deal: Deal, cards: list[int]) -> list[float]:
         """The value after the mover leads each of ``cards`` to an empty trick, as :meth:`__call__` gives it
         for the world after the lead, without making that world: a lead only moves the card from the hand
         to the trick and passes the turn (:func:`.features.lead_change`)."""
+        assert deal.lead < 0, "a lead is made to an empty trick"
         active = active_features(deal, self.seat)
-        rows = self._rows
-        total = sum(map(rows.__getitem__, active), self._bias)
+        rows = self._model.packed_rows
+        total = self._model.packed_sum(active)
         count = len(active)
         values = []
         for card in cards:

@@ -443,6 +443,7 @@ class Deal:
             raise ValueError(f"{action_name(action)} is not an action within a deal")
 
     def _lead(self, seat: int, card: int) -> None:
+        # features.lead_change relies on a lead changing no more than the hand, the trick and the turn.
         self.hands[seat] &= ~(1 << card)
         self.lead = card
         self.to_act = 1 - seat
