@@ -432,7 +432,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         for i in range(args.pairs)
     ]
-    learned = config_a.leaf_value or config_b.leaf_value
+    learned = any(config.leaf_value or config.rollout_learned for config in (config_a, config_b))
     weights = hashlib.sha256(value_model.weights_text().encode()).hexdigest() if learned else None
     journal = Journal(args.journal, command_line(args, with_pairs=False), players, weights) if args.journal else None
     try:

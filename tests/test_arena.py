@@ -295,6 +295,9 @@ def test_a_journal_with_the_learned_value_belongs_to_its_weights(
     assert arena.main([*argv, "--set-a", "LEAF_VALUE=1"]) == 0
     header = json.loads(journal.read_text().splitlines()[0])
     assert len(header["value_weights"]) == 64  # a SHA-256 of the shipped weights
+    guided = tmp_path / "guided.jsonl"
+    assert arena.main([*argv[:-1], str(guided), "--set-b", "ROLLOUT_LEARNED=1"]) == 0
+    assert json.loads(guided.read_text().splitlines()[0])["value_weights"] == header["value_weights"]
     plain = tmp_path / "plain.jsonl"
     assert arena.main([*argv[:-1], str(plain)]) == 0
     assert "value_weights" not in json.loads(plain.read_text().splitlines()[0])  # older journals stay readable
