@@ -4,9 +4,10 @@ Per preset, the search's iterations per second with the playouts
 (``LEAF_VALUE=0``) and with the learned value at the leaves (``LEAF_VALUE=1``,
 or ``--leaf``), measured in turns from the same positions (the opening, or
 after 1-4 tricks of rule-of-thumb play) and printed as medians with their
-ratio. Then what the model costs on its own: reading the shipped weights
-(the start-up it adds, once, at the first search that uses it) and one
-evaluation. ``--pyodide`` measures the same inside Pyodide under Node, in the
+ratio, and the median of each position's own ratio. Then what the model
+costs on its own: reading the shipped weights (the start-up it adds, once,
+at the first search that uses it), one evaluation, and one lead valued by
+``Valuer.after_leads`` and on the world after it. ``--pyodide`` measures the same inside Pyodide under Node, in the
 same go. ``--level 5`` searches with that level's constants (reading the
 opponent, playing the score) on both sides; ``--set`` changes a constant of
 the search with the learned value only.
@@ -56,7 +57,12 @@ def measure(
             )
             for seed in range(runs)
         ]
-        searches[pid] = [statistics.median(p for p, _ in pairs), statistics.median(q for _, q in pairs)]
+        # The ratio of each position's two searches too: positions differ far more than the two searches do.
+        searches[pid] = [
+            statistics.median(p for p, _ in pairs),
+            statistics.median(q for _, q in pairs),
+            statistics.median(q / p for p, q in pairs),
+        ]
     text = weights_text()
     loads = []
     for _ in range(max(3, runs)):
@@ -148,10 +154,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  one lead valued: {shortcut:.1f} us by the shortcut, {world_after:.1f} us on the world after it")
         searches = result["searches"]
         assert isinstance(searches, dict)
-        for pid, (plain, learned) in searches.items():
+        for pid, (plain, learned, ratio) in searches.items():
             print(
                 f"  {pid}: {plain:8,.0f} it/s with playouts, {learned:8,.0f} with the learned value: "
-                f"{learned / plain:.2f}x"
+                f"{learned / plain:.2f}x ({ratio:.2f}x the median of the positions' ratios)"
             )
     return 0
 
