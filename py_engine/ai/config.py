@@ -71,8 +71,8 @@ class SearchConfig:
     #: mover (one step ahead, ``rollout_random`` of them a random card), not by the rule of thumb.
     #: Why it stays, off: level 5 with it took 53.6% [52.0, 55.2] of the game points from level 5 over
     #: 1,000 AT20 pairs at 0.55 of its counts (equal time in Pyodide), but 48.7% [46.1, 51.2] over 400
-    #: KLUB20 pairs at 0.58 and 51.8% [49.6, 54.0] over 600 at equal counts; SZLI20, RO20, the ladder and
-    #: whole Bummerls are still to be played before a level uses it (docs/learned-value.md).
+    #: KLUB20 pairs at 0.58 and 51.8% [49.6, 54.0] over 600 at equal counts (SZLI20 51.6%, RO20 52.9%);
+    #: the ladder and whole Bummerls are still to be played before a level uses it (docs/learned-value.md).
     rollout_learned: bool = False
 
     def with_settings(self, settings: Iterable[str]) -> SearchConfig:
