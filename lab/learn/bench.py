@@ -7,8 +7,8 @@ after 1-4 tricks of rule-of-thumb play) and printed as medians with their
 ratio, and the median of each position's own ratio. Then what the model
 costs on its own: reading the shipped weights (the start-up it adds, once,
 at the first search that uses it), one evaluation, and one lead valued by
-``Valuer.after_leads`` and on the world after it. ``--pyodide`` measures the same inside Pyodide under Node, in the
-same go. ``--level 5`` searches with that level's constants (reading the
+``Valuer.after_leads`` and on the world after it. ``--pyodide`` measures
+the same inside Pyodide under Node, in the same go. ``--level 5`` searches with that level's constants (reading the
 opponent, playing the score) on both sides; ``--set`` changes a constant of
 the search with the learned value only.
 """
